@@ -1,0 +1,345 @@
+// Generated from schemas/*.schema.json by `npm run schemas:types`. Do not edit by hand.
+/* eslint-disable */
+
+// config.schema.json
+export type Source =
+  | {
+      kind: "openapi";
+      /**
+       * http(s) URL of the document, or a file path relative to this folder.
+       */
+      location: string;
+      /**
+       * Content directory, relative to this folder.
+       */
+      contentDir?: string;
+      allowExternalRefs?: boolean;
+    }
+  | {
+      kind: "git";
+      provider: "github" | "gitlab" | "raw";
+      /**
+       * owner/name (github) or a local/remote git URL.
+       */
+      repository?: string;
+      instance?: string;
+      project?: string;
+      rawUrlTemplate?: string;
+      branch: string;
+      path: string;
+      allowExternalRefs?: boolean;
+    }
+  | {
+      kind: "app_builder";
+      appId: string;
+      branch: string;
+      customDomain?: string;
+    }
+  | {
+      kind: "manual";
+    };
+
+/**
+ * config.yaml of a server folder: identity, source, auth placement and base URL. Never a secret.
+ */
+export interface SvcConfig {
+  schemaVersion: 1;
+  server: {
+    /**
+     * Stable id, used in /mcp/{serverId} and the snapshot path.
+     */
+    id: string;
+    name: string;
+    published: boolean;
+  };
+  app: {
+    name: string;
+    description?: string;
+    logoUrl?: string;
+    website?: string;
+    provider: "openapi" | "app_builder" | "git" | "manual";
+  };
+  source: Source;
+  auth: Auth;
+  /**
+   * Each tool's path is appended to it. Empty only while a manual app has no base URL yet.
+   */
+  apiBaseUrl: string;
+  /**
+   * Environment variables the runtime needs for this folder (names only).
+   */
+  requiredEnv: string[];
+  /**
+   * User OAuth provider (user_oauth mode). Not supported by the standalone runtime yet.
+   */
+  oauth?: {
+    authorizeUrl: string;
+    tokenUrl: string;
+    scopes: string[];
+  };
+}
+export interface Auth {
+  mode: "none" | "api_key" | "bearer" | "user_oauth";
+  /**
+   * Placement of the shared key (api_key mode only).
+   */
+  apiKey?: {
+    in: "header" | "query";
+    name: string;
+  };
+  /**
+   * Whether a shared credential exists (its value lives only in SVC_UPSTREAM_SECRET).
+   */
+  hasAuthSecret: boolean;
+}
+
+// doc.schema.json
+/**
+ * Frontmatter of Docs/<slug>.md or .mdx, served at docs://<slug>.
+ */
+export interface DocFrontmatter {
+  title?: string;
+  description?: string;
+  sortOrder?: number;
+  /**
+   * Folder only. Imported items arrive disabled.
+   */
+  enabled?: boolean;
+}
+
+// endpoint.schema.json
+/**
+ * The normalized endpoint: the one intermediate model between an OpenAPI/Swagger document and tools. Every later stage (tools, diff, history) reads this, never the raw document. Schemas are JSON Schema 2020-12 with component schemas referenced as #/$defs/<name>.
+ */
+export interface Endpoint {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+  path: string;
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  tags: string[];
+  deprecated: boolean;
+  parameters: {
+    name: string;
+    in: "path" | "query" | "header" | "cookie";
+    required: boolean;
+    description?: string;
+    deprecated?: boolean;
+    schema: {} | boolean;
+    style?: "form" | "spaceDelimited" | "pipeDelimited" | "deepObject" | "simple" | "label" | "matrix";
+    explode?: boolean;
+  }[];
+  requestBody?: {
+    required: boolean;
+    contentType: string;
+    description?: string;
+    schema: {} | boolean;
+  };
+  /**
+   * The success response (lowest 2xx, else default).
+   */
+  response?: {
+    status: string;
+    contentType?: string;
+    description?: string;
+    schema?: {} | boolean;
+  };
+  /**
+   * Names of the security schemes that may authorize this endpoint (any one of the alternatives), sorted.
+   */
+  security: string[][];
+  /**
+   * Component schemas this endpoint references, transitively, by name.
+   */
+  defs?: {
+    [k: string]: {} | boolean | undefined;
+  };
+}
+
+// export.schema.json
+/**
+ * The programmatic export (spec 2.9): the server's config and every folder-relative path mapped to its contents. The runtime can also boot from it (the published snapshot has this shape).
+ */
+export interface SvcExport {
+  server: SvcConfig;
+  files: {
+    [k: string]: string | undefined;
+  };
+}
+
+// prompt.schema.json
+/**
+ * Frontmatter of Prompts/<name>.md. The body is the template: {{arg}} is replaced by the argument's value.
+ */
+export interface PromptFrontmatter {
+  title?: string;
+  description?: string;
+  arguments?: {
+    name: string;
+    description?: string;
+    required?: boolean;
+  }[];
+  /**
+   * URIs of resources embedded in the prompt's messages.
+   */
+  resources?: string[];
+  sortOrder?: number;
+  /**
+   * Folder only. Imported items arrive disabled.
+   */
+  enabled?: boolean;
+}
+
+// resource.schema.json
+/**
+ * Frontmatter of Resources/<name>.md. The body is the resource's content.
+ */
+export interface ResourceFrontmatter {
+  title?: string;
+  description?: string;
+  /**
+   * The resource's URI, or an RFC 6570 template when it has {variables}. Defaults to resource://<name>.
+   */
+  uriTemplate?: string;
+  mimeType?: string;
+  /**
+   * Descriptions of the template's variables.
+   */
+  uriVariables?: {
+    [k: string]: string | undefined;
+  };
+  sortOrder?: number;
+  /**
+   * Folder only. Imported items arrive disabled.
+   */
+  enabled?: boolean;
+}
+
+// skill.schema.json
+/**
+ * Frontmatter of Skills/<name>.md.
+ */
+export interface SkillFrontmatter {
+  description: string;
+  references?: string[];
+  sortOrder?: number;
+  /**
+   * Folder only. Imported items arrive disabled.
+   */
+  enabled?: boolean;
+}
+
+// tool.schema.json
+/**
+ * Tools/<file>.yaml: one MCP tool and everything the runtime needs to call its endpoint. The file name stays stable when the tool is renamed.
+ */
+export interface SvcTool {
+  /**
+   * Exposed MCP tool name (editable).
+   */
+  name: string;
+  title?: string;
+  /**
+   * Exposed description (editable).
+   */
+  description: string;
+  /**
+   * Default false: disabled tools are invisible and uncallable.
+   */
+  enabled: boolean;
+  sortOrder: number;
+  origin: "imported" | "manual";
+  /**
+   * Set by re-import when the endpoint disappeared from the source but the tool was kept.
+   */
+  stale?: boolean;
+  endpoint: {
+    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+    path: string;
+    operationId?: string;
+    deprecated?: boolean;
+  };
+  classification: "list" | "get" | "create" | "update" | "replace" | "delete" | "action";
+  /**
+   * MCP input schema (JSON Schema 2020-12). Shared component schemas live in $defs.
+   */
+  inputSchema: {
+    type: "object";
+  };
+  /**
+   * Where each input property goes in the upstream request.
+   */
+  locations: {
+    [k: string]: Location | undefined;
+  };
+  /**
+   * Request body encoding, when the endpoint takes a body.
+   */
+  body?: {
+    contentType:
+      | "application/json"
+      | "application/x-www-form-urlencoded"
+      | "multipart/form-data"
+      | "text/plain"
+      | "application/octet-stream";
+    required: boolean;
+  };
+  /**
+   * JSON Schema of the success response, when it is a JSON object.
+   */
+  outputSchema?: {
+    type: "object";
+  };
+  annotations: {
+    title?: string;
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
+  /**
+   * Name of a widget in Widgets/ rendered for this tool's results.
+   */
+  widget?: string;
+  /**
+   * What the generator produced, so that a re-import can tell a customization from a stale value.
+   */
+  generated?: {
+    name: string;
+    description: string;
+    fingerprint: string;
+  };
+}
+export interface Location {
+  in: "path" | "query" | "header" | "cookie" | "body";
+  /**
+   * Name in the request (parameter name or body property name).
+   */
+  name: string;
+  /**
+   * body only: the property's value is the entire request body.
+   */
+  whole?: boolean;
+  style?: "form" | "spaceDelimited" | "pipeDelimited" | "deepObject" | "simple" | "label" | "matrix";
+  explode?: boolean;
+}
+
+// widget.schema.json
+/**
+ * Widgets/<name>.json, the sidecar of Widgets/<name>.html.
+ */
+export interface WidgetSidecar {
+  description?: string;
+  csp?: {
+    connectDomains?: string[];
+    resourceDomains?: string[];
+    frameDomains?: string[];
+    baseUriDomains?: string[];
+  };
+  prefersBorder?: boolean;
+  sortOrder?: number;
+  /**
+   * Folder only. Imported items arrive disabled.
+   */
+  enabled?: boolean;
+}

@@ -1,0 +1,58 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { validate } from './validate.js';
+
+const tool = {
+  name: 'getPet',
+  description: 'Get a pet',
+  enabled: false,
+  sortOrder: 0,
+  origin: 'imported',
+  endpoint: { method: 'GET', path: '/pets/{id}' },
+  classification: 'get',
+  inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+  locations: { id: { in: 'path', name: 'id' } },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+};
+
+describe('contract schemas', () => {
+  it('accepts a valid tool file', () => {
+    expect(validate('tool', tool)).toEqual({ ok: true, value: tool });
+  });
+
+  it('names the field and the unknown key', () => {
+    const result = validate('tool', { ...tool, enabled: 'yes', colour: 'red' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toContainEqual({ field: '', message: 'has unknown key "colour"' });
+    expect(result.errors).toContainEqual({ field: '/enabled', message: 'must be boolean' });
+  });
+
+  it('refuses a tool input schema whose root is not an object', () => {
+    const result = validate('tool', { ...tool, inputSchema: { allOf: [{ type: 'object' }] } });
+    expect(result.ok).toBe(false);
+  });
+
+  it('requires the api key placement exactly in api_key mode', () => {
+    const config = {
+      schemaVersion: 1,
+      server: { id: 'crm', name: 'Default', published: false },
+      app: { name: 'CRM', provider: 'manual' },
+      source: { kind: 'manual' },
+      auth: { mode: 'api_key', hasAuthSecret: true },
+      apiBaseUrl: 'https://crm.example.test/api',
+      requiredEnv: ['SVC_UPSTREAM_SECRET'],
+    };
+    expect(validate('config', config).ok).toBe(false);
+    expect(
+      validate('config', { ...config, auth: { ...config.auth, apiKey: { in: 'header', name: 'X-API-Key' } } })
+        .ok,
+    ).toBe(true);
+  });
+
+  it('keeps schemas/types.ts in step with the schemas', () => {
+    expect(() =>
+      execFileSync(process.execPath, ['scripts/generate-schema-types.mjs', '--check']),
+    ).not.toThrow();
+  });
+});

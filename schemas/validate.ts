@@ -1,0 +1,119 @@
+/**
+ * One compiled ajv validator per schema $id, built once and cached. A validation returns
+ * a value, never throws: `{ ok: true, value }` or `{ ok: false, errors }` where each error
+ * names the field (a JSON pointer) and what is wrong with it.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import configSchema from './config.schema.json' with { type: 'json' };
+import docSchema from './doc.schema.json' with { type: 'json' };
+import endpointSchema from './endpoint.schema.json' with { type: 'json' };
+import exportSchema from './export.schema.json' with { type: 'json' };
+import promptSchema from './prompt.schema.json' with { type: 'json' };
+import resourceSchema from './resource.schema.json' with { type: 'json' };
+import skillSchema from './skill.schema.json' with { type: 'json' };
+import toolSchema from './tool.schema.json' with { type: 'json' };
+import type {
+  DocFrontmatter,
+  Endpoint,
+  PromptFrontmatter,
+  ResourceFrontmatter,
+  SkillFrontmatter,
+  SvcConfig,
+  SvcExport,
+  SvcTool,
+  WidgetSidecar,
+} from './types.js';
+import widgetSchema from './widget.schema.json' with { type: 'json' };
+
+export interface SchemaTypes {
+  config: SvcConfig;
+  tool: SvcTool;
+  endpoint: Endpoint;
+  skill: SkillFrontmatter;
+  prompt: PromptFrontmatter;
+  resource: ResourceFrontmatter;
+  doc: DocFrontmatter;
+  widget: WidgetSidecar;
+  export: SvcExport;
+}
+export type SchemaName = keyof SchemaTypes;
+
+const schemas: Record<SchemaName, { $id: string }> = {
+  config: configSchema,
+  tool: toolSchema,
+  endpoint: endpointSchema,
+  skill: skillSchema,
+  prompt: promptSchema,
+  resource: resourceSchema,
+  doc: docSchema,
+  widget: widgetSchema,
+  export: exportSchema,
+};
+
+/** The $id of each contract schema, used in generated files' yaml-language-server line. */
+export function schemaId(name: SchemaName): string {
+  return schemas[name].$id;
+}
+
+export interface SchemaViolation {
+  /** JSON pointer of the offending field ("" for the root). */
+  field: string;
+  message: string;
+}
+
+export type Validation<T> = { ok: true; value: T } | { ok: false; errors: SchemaViolation[] };
+
+let ajv: Ajv2020 | undefined;
+const compiled = new Map<SchemaName, ValidateFunction>();
+
+function contractAjv(): Ajv2020 {
+  if (!ajv) {
+    ajv = new Ajv2020({ allErrors: true, strict: false, schemas: Object.values(schemas) });
+    const addFormats = addFormatsModule as unknown as (a: Ajv2020) => void;
+    addFormats(ajv);
+  }
+  return ajv;
+}
+
+export function validatorFor(name: SchemaName): ValidateFunction {
+  let fn = compiled.get(name);
+  if (!fn) {
+    const found = contractAjv().getSchema(schemas[name].$id);
+    if (!found) throw new Error(`schema ${name} is not registered`);
+    fn = found;
+    compiled.set(name, fn);
+  }
+  return fn;
+}
+
+export function validate<N extends SchemaName>(name: N, value: unknown): Validation<SchemaTypes[N]> {
+  const fn = validatorFor(name);
+  if (fn(value)) return { ok: true, value: value as SchemaTypes[N] };
+  return { ok: false, errors: describeAjvErrors(fn.errors ?? []) };
+}
+
+/** Turns ajv's errors into one line per problem, deduplicated, most specific first. */
+export function describeAjvErrors(errors: readonly ErrorObject[]): SchemaViolation[] {
+  const seen = new Set<string>();
+  const out: SchemaViolation[] = [];
+  for (const e of errors) {
+    // oneOf/if failures repeat what their branches already said.
+    if (e.keyword === 'oneOf' || e.keyword === 'if' || e.keyword === 'anyOf') continue;
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'additionalProperties') {
+      message = `has unknown key "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+    } else if (e.keyword === 'enum') {
+      message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    }
+    const key = `${e.instancePath}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ field: e.instancePath, message });
+  }
+  return out;
+}
+
+export function formatViolations(errors: readonly SchemaViolation[]): string[] {
+  return errors.map((e) => `${e.field || '(root)'} ${e.message}`);
+}
