@@ -1,0 +1,28 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { SvcError } from '../core/svc-error.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * node:util parseArgs with usage errors turned into SvcError('USAGE') that name the
+ * command, so every command reports bad flags the same way.
+ */
+export function parseCommandArgs<O extends Options>(command: string, argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new SvcError('USAGE', `svc ${command}: ${message}`);
+  }
+}
+
+export function requirePositional(
+  command: string,
+  positionals: string[],
+  index: number,
+  what: string,
+): string {
+  const value = positionals[index];
+  if (!value) throw new SvcError('USAGE', `svc ${command}: missing ${what}`);
+  return value;
+}
