@@ -1,0 +1,6 @@
+export {
+  type InitialConfigInput,
+  initialConfig,
+  serverIdFrom,
+  UPSTREAM_SECRET_ENV,
+} from './initial-config.js';

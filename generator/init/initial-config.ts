@@ -1,0 +1,109 @@
+/**
+ * The config.yaml of a new server folder, from what the user gave `svc init`. Pure: the
+ * caller resolves paths. Fails closed on anything that would put a secret into the folder
+ * (a URL carrying credentials) or leave the runtime unable to call the API.
+ */
+import { SvcError } from '../../core/svc-error.js';
+import type { Auth, Source, SvcConfig } from '../../schemas/types.js';
+import { validate, formatViolations } from '../../schemas/validate.js';
+
+export interface InitialConfigInput {
+  name: string;
+  serverId: string;
+  /** openapi: a URL, or a path relative to the folder. manual: undefined. */
+  openapi?: string;
+  contentDir?: string;
+  allowExternalRefs?: boolean;
+  baseUrl?: string;
+  auth?: { mode: Auth['mode']; apiKeyIn?: 'header' | 'query'; apiKeyName?: string };
+  description?: string;
+  logoUrl?: string;
+  website?: string;
+}
+
+export const UPSTREAM_SECRET_ENV = 'SVC_UPSTREAM_SECRET';
+
+export function serverIdFrom(text: string): string {
+  const slug = text
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 63)
+    .replace(/-+$/, '');
+  return slug || 'default';
+}
+
+export function initialConfig(input: InitialConfigInput): SvcConfig {
+  const mode = input.auth?.mode ?? 'none';
+  const manual = input.openapi === undefined;
+  if (manual && !input.baseUrl) {
+    throw new SvcError('USAGE', 'a manual app needs an API base URL (--base-url)', {
+      place: { field: 'apiBaseUrl' },
+    });
+  }
+  for (const [field, url] of [
+    ['source.location', input.openapi],
+    ['apiBaseUrl', input.baseUrl],
+  ] as const) {
+    if (url && /^https?:\/\/[^/]*@/i.test(url)) {
+      throw new SvcError(
+        'USAGE',
+        'a URL with credentials (user:password@) would put a secret into the folder',
+        {
+          place: { field },
+        },
+      );
+    }
+  }
+
+  const auth: Auth = { mode, hasAuthSecret: mode === 'api_key' || mode === 'bearer' };
+  if (mode === 'api_key') {
+    if (!input.auth?.apiKeyName) {
+      throw new SvcError('USAGE', 'api_key auth needs the header or query parameter name (--api-key-name)', {
+        place: { field: 'auth.apiKey.name' },
+      });
+    }
+    auth.apiKey = { in: input.auth.apiKeyIn ?? 'header', name: input.auth.apiKeyName };
+  } else if (input.auth?.apiKeyName || input.auth?.apiKeyIn) {
+    throw new SvcError('USAGE', '--api-key-in and --api-key-name only apply to --auth api_key', {
+      place: { field: 'auth.apiKey' },
+    });
+  }
+
+  const source: Source = manual
+    ? { kind: 'manual' }
+    : {
+        kind: 'openapi',
+        location: input.openapi as string,
+        ...(input.contentDir ? { contentDir: input.contentDir } : {}),
+        ...(input.allowExternalRefs ? { allowExternalRefs: true } : {}),
+      };
+
+  const config: SvcConfig = {
+    schemaVersion: 1,
+    server: { id: input.serverId, name: 'Default', published: false },
+    app: {
+      name: input.name,
+      ...(input.description ? { description: input.description } : {}),
+      ...(input.logoUrl ? { logoUrl: input.logoUrl } : {}),
+      ...(input.website ? { website: input.website } : {}),
+      provider: manual ? 'manual' : 'openapi',
+    },
+    source,
+    auth,
+    // An OpenAPI app may leave it empty: the first import fills in the document's default.
+    apiBaseUrl: input.baseUrl?.replace(/\/+$/, '') ?? '',
+    requiredEnv: auth.hasAuthSecret ? [UPSTREAM_SECRET_ENV] : [],
+  };
+  const checked = validate('config', {
+    ...config,
+    apiBaseUrl: config.apiBaseUrl || 'http://placeholder.invalid',
+  });
+  if (!checked.ok) {
+    throw new SvcError('USAGE', 'the app settings are not valid', {
+      details: formatViolations(checked.errors),
+    });
+  }
+  return config;
+}
