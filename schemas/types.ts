@@ -167,6 +167,52 @@ export interface SvcExport {
   };
 }
 
+// history.schema.json
+/**
+ * .svc/history/<seq>.json: one spec import, successful or failed (spec 2.8, 3.1). Records are written once and never rewritten.
+ */
+export interface HistoryRecord {
+  schemaVersion: 1;
+  /**
+   * 1, 2, 3…: the order of imports in this folder.
+   */
+  seq: number;
+  status: "complete" | "failed";
+  /**
+   * Pending → Processing → Complete or Failed, with the time of each step.
+   */
+  statusLog: {
+    status: "pending" | "processing" | "complete" | "failed";
+    at: string;
+  }[];
+  source: {
+    location: string;
+    contentDir?: string;
+  };
+  /**
+   * What was read: the document's sha256 (its text, as fetched) and, for git sources, the commit.
+   */
+  revision?: {
+    documentSha256?: string;
+    gitCommit?: string;
+  };
+  changed: boolean;
+  summary: string;
+  error?: {
+    code: string;
+    message: string;
+    step?: string;
+  };
+  /**
+   * Complete imports: the content hashes of the normalized endpoints, found in .svc/endpoints/*.json.
+   */
+  endpoints?: string[];
+  /**
+   * The diff report of this import (schemas/report.schema.json).
+   */
+  report?: ImportReport;
+}
+
 // prompt.schema.json
 /**
  * Frontmatter of Prompts/<name>.md. The body is the template: {{arg}} is replaced by the argument's value.
@@ -188,6 +234,143 @@ export interface PromptFrontmatter {
    * Folder only. Imported items arrive disabled.
    */
   enabled?: boolean;
+}
+
+// report.schema.json
+/**
+ * What one import changed, against the previous import: per endpoint (with rule ids, breaking or not), per tool (added, removed, stale, customizations reset), per content item, and the warnings. Rendered as Markdown for a pull request.
+ */
+export interface ImportReport {
+  schemaVersion: 1;
+  /**
+   * Whether any file of the folder (outside .svc/) changed.
+   */
+  changed: boolean;
+  /**
+   * One line, for people.
+   */
+  summary: string;
+  source: {
+    location: string;
+    documentSha256?: string;
+  };
+  /**
+   * The import this one is compared with; absent for a first import.
+   */
+  previous?: {
+    seq: number;
+    documentSha256?: string;
+  };
+  counts: {
+    endpoints: {
+      before: number;
+      after: number;
+      added: number;
+      removed: number;
+      changed: number;
+      unchanged: number;
+      /**
+       * Endpoints with at least one breaking change (removed ones included).
+       */
+      breaking: number;
+    };
+    tools: {
+      total: number;
+      enabled: number;
+      added: number;
+      removed: number;
+      stale: number;
+      customizationsReset: number;
+    };
+    content: {
+      added: number;
+      updated: number;
+      skipped: number;
+      removed: number;
+    };
+    warnings: number;
+  };
+  endpoints: EndpointChange[];
+  tools: {
+    added: ToolRef[];
+    removed: ToolRef[];
+    stale: ToolRef[];
+    customizationsReset: CustomizationReset[];
+  };
+  content: ContentChange[];
+  warnings: ReportWarning[];
+}
+export interface EndpointChange {
+  /**
+   * "METHOD /path" (the path of the newer document).
+   */
+  key: string;
+  method: string;
+  path: string;
+  operationId?: string;
+  /**
+   * First tag, else the first path segment: how the Markdown groups endpoints.
+   */
+  group: string;
+  kind: "added" | "removed" | "changed";
+  breaking: boolean;
+  changes: ApiChange[];
+}
+export interface ApiChange {
+  /**
+   * Stable rule id (see generator/diff/rules.ts).
+   */
+  id: string;
+  level: "breaking" | "info";
+  text: string;
+  /**
+   * Where in the endpoint: a parameter, a body or response property path.
+   */
+  location?: string;
+  /**
+   * Stable across runs: rule id, endpoint and location.
+   */
+  fingerprint: string;
+}
+export interface ToolRef {
+  key: string;
+  name: string;
+  endpoint?: string;
+  enabled: boolean;
+}
+export interface CustomizationReset {
+  key: string;
+  endpoint: string;
+  fields: ("name" | "description")[];
+  previous?: {
+    name?: string;
+    description?: string;
+  };
+  current?: {
+    name?: string;
+    description?: string;
+  };
+  reason: string;
+}
+export interface ContentChange {
+  kind: "skills" | "prompts" | "widgets" | "resources" | "docs";
+  name: string;
+  file: string;
+  action: "added" | "updated" | "skipped" | "removed" | "kept";
+  reason?: string;
+}
+export interface ReportWarning {
+  id:
+    | "enabled-tool-endpoint-removed"
+    | "enabled-tool-breaking-change"
+    | "tool-kept-stale"
+    | "customization-reset"
+    | "content-skipped"
+    | "content-kept";
+  text: string;
+  tool?: string;
+  endpoint?: string;
+  file?: string;
 }
 
 // resource.schema.json

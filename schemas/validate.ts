@@ -9,13 +9,17 @@ import configSchema from './config.schema.json' with { type: 'json' };
 import docSchema from './doc.schema.json' with { type: 'json' };
 import endpointSchema from './endpoint.schema.json' with { type: 'json' };
 import exportSchema from './export.schema.json' with { type: 'json' };
+import historySchema from './history.schema.json' with { type: 'json' };
 import promptSchema from './prompt.schema.json' with { type: 'json' };
+import reportSchema from './report.schema.json' with { type: 'json' };
 import resourceSchema from './resource.schema.json' with { type: 'json' };
 import skillSchema from './skill.schema.json' with { type: 'json' };
 import toolSchema from './tool.schema.json' with { type: 'json' };
 import type {
   DocFrontmatter,
   Endpoint,
+  HistoryRecord,
+  ImportReport,
   PromptFrontmatter,
   ResourceFrontmatter,
   SkillFrontmatter,
@@ -36,6 +40,8 @@ export interface SchemaTypes {
   doc: DocFrontmatter;
   widget: WidgetSidecar;
   export: SvcExport;
+  report: ImportReport;
+  history: HistoryRecord;
 }
 export type SchemaName = keyof SchemaTypes;
 
@@ -49,6 +55,8 @@ const schemas: Record<SchemaName, { $id: string }> = {
   doc: docSchema,
   widget: widgetSchema,
   export: exportSchema,
+  report: reportSchema,
+  history: historySchema,
 };
 
 /** The $id of each contract schema, used in generated files' yaml-language-server line. */
