@@ -39,6 +39,16 @@ describe('initialConfig', () => {
     expect(() =>
       initialConfig({ name: 'X', serverId: 'x', openapi: 'https://user:hunter2@example.test/openapi.json' }),
     ).toThrow(/credentials/);
+    expect(() =>
+      initialConfig({
+        name: 'X',
+        serverId: 'x',
+        openapi: 'https://example.test/openapi.json?access_token=abc',
+      }),
+    ).toThrow(/"access_token" looks like a credential/);
+    expect(
+      initialConfig({ name: 'X', serverId: 'x', openapi: 'https://example.test/openapi?format=yaml' }).source,
+    ).toEqual({ kind: 'openapi', location: 'https://example.test/openapi?format=yaml' });
   });
 
   it('refuses api_key without a name and api key flags with another mode', () => {

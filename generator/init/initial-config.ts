@@ -34,6 +34,18 @@ export function serverIdFrom(text: string): string {
   return slug || 'default';
 }
 
+// Query parameters that carry credentials in the wild (signed URLs, API keys, tokens).
+const SECRET_PARAM =
+  /^(access[_-]?token|token|api[_-]?key|apikey|key|secret|client[_-]?secret|password|passwd|sig|signature|x-amz-signature|auth)$/i;
+
+function secretQueryParameter(url: string): string | undefined {
+  try {
+    return [...new URL(url).searchParams.keys()].find((k) => SECRET_PARAM.test(k));
+  } catch {
+    return undefined;
+  }
+}
+
 export function initialConfig(input: InitialConfigInput): SvcConfig {
   const mode = input.auth?.mode ?? 'none';
   const manual = input.openapi === undefined;
