@@ -62,9 +62,15 @@ export function initialConfig(input: InitialConfigInput): SvcConfig {
       throw new SvcError(
         'USAGE',
         'a URL with credentials (user:password@) would put a secret into the folder',
-        {
-          place: { field },
-        },
+        { place: { field } },
+      );
+    }
+    const secretParam = url ? secretQueryParameter(url) : undefined;
+    if (secretParam) {
+      throw new SvcError(
+        'USAGE',
+        `the URL's query parameter "${secretParam}" looks like a credential and would be written to config.yaml; serve the document without it`,
+        { place: { field } },
       );
     }
   }
