@@ -1,0 +1,127 @@
+/**
+ * The normalized endpoints of every import, stored once each. An endpoint's identity is the
+ * hash of its content; its component schemas (`defs`, which repeat across hundreds of
+ * endpoints of a large API) are stored once per import file by their own hash, so a
+ * re-import of an unchanged 1,000-endpoint document adds nothing but a list of hashes.
+ */
+import type { FolderFiles } from '../../folder/model.js';
+import { SvcError } from '../../core/svc-error.js';
+import type { Endpoint } from '../../schemas/types.js';
+import { canonicalJson, compactCanonicalJson, sha256Hex } from './canonical-json.js';
+import { ENDPOINTS_DIR, endpointsPath } from './paths.js';
+
+type StoredEndpoint = Omit<Endpoint, 'defs'> & { defs?: Record<string, string> };
+
+interface StoreFile {
+  endpoints: Record<string, StoredEndpoint>;
+  schemas: Record<string, unknown>;
+}
+
+function shortHash(text: string): string {
+  return sha256Hex(text).slice(0, 16);
+}
+
+/** Hashes endpoints; component schemas shared by object identity are hashed once. */
+export class EndpointHasher {
+  private readonly schemaHashes = new WeakMap<object, string>();
+  readonly schemas = new Map<string, unknown>();
+
+  schemaHash(schema: unknown): string {
+    if (schema && typeof schema === 'object') {
+      const known = this.schemaHashes.get(schema);
+      if (known) return known;
+    }
+    const hash = shortHash(compactCanonicalJson(schema));
+    if (schema && typeof schema === 'object') this.schemaHashes.set(schema, hash);
+    this.schemas.set(hash, schema);
+    return hash;
+  }
+
+  stored(endpoint: Endpoint): StoredEndpoint {
+    const { defs, ...rest } = endpoint;
+    if (!defs) return rest;
+    const refs: Record<string, string> = {};
+    for (const name of Object.keys(defs).sort()) refs[name] = this.schemaHash(defs[name]);
+    return { ...rest, defs: refs };
+  }
+
+  hash(endpoint: Endpoint): { hash: string; stored: StoredEndpoint } {
+    const stored = this.stored(endpoint);
+    return { hash: shortHash(compactCanonicalJson(stored)), stored };
+  }
+}
+
+function storeFiles(files: FolderFiles): string[] {
+  return Object.keys(files)
+    .filter((p) => p.startsWith(`${ENDPOINTS_DIR}/`) && p.endsWith('.json'))
+    .sort();
+}
+
+function parseStore(files: FolderFiles, path: string): StoreFile {
+  try {
+    const parsed = JSON.parse(files[path] ?? '') as StoreFile;
+    if (!parsed || typeof parsed.endpoints !== 'object' || typeof parsed.schemas !== 'object')
+      throw new Error('bad shape');
+    return parsed;
+  } catch (cause) {
+    throw new SvcError('FOLDER_INVALID', 'import bookkeeping file is not a valid endpoint store', {
+      place: { file: path },
+      cause,
+    });
+  }
+}
+
+/**
+ * Stores an import's endpoints: returns their hashes (in input order) and, when some were never
+ * stored before, the new store file for this import.
+ */
+export function storeEndpoints(
+  files: FolderFiles,
+  seq: number,
+  endpoints: readonly Endpoint[],
+): { hashes: string[]; file?: { path: string; content: string } } {
+  const known = new Set<string>();
+  for (const path of storeFiles(files))
+    for (const h of Object.keys(parseStore(files, path).endpoints)) known.add(h);
+  const hasher = new EndpointHasher();
+  const fresh: Record<string, StoredEndpoint> = {};
+  const hashes: string[] = [];
+  for (const endpoint of endpoints) {
+    const { hash, stored } = hasher.hash(endpoint);
+    hashes.push(hash);
+    if (!known.has(hash)) fresh[hash] = stored;
+  }
+  if (Object.keys(fresh).length === 0) return { hashes };
+  const schemas: Record<string, unknown> = {};
+  for (const e of Object.values(fresh)) {
+    for (const h of Object.values(e.defs ?? {})) schemas[h] = hasher.schemas.get(h);
+  }
+  return {
+    hashes,
+    file: { path: endpointsPath(seq), content: canonicalJson({ endpoints: fresh, schemas }) },
+  };
+}
+
+/** The endpoints with these hashes, rebuilt from every store; a missing hash is an error. */
+export function loadEndpoints(files: FolderFiles, hashes: readonly string[]): Endpoint[] {
+  const endpoints = new Map<string, StoredEndpoint>();
+  const schemas = new Map<string, unknown>();
+  for (const path of storeFiles(files)) {
+    const store = parseStore(files, path);
+    for (const [h, e] of Object.entries(store.endpoints)) endpoints.set(h, e);
+    for (const [h, s] of Object.entries(store.schemas)) schemas.set(h, s);
+  }
+  return hashes.map((hash) => {
+    const stored = endpoints.get(hash);
+    if (!stored) {
+      throw new SvcError('FOLDER_INVALID', `import bookkeeping lacks endpoint ${hash}`, {
+        place: { file: ENDPOINTS_DIR },
+      });
+    }
+    const { defs, ...rest } = stored;
+    if (!defs) return rest as Endpoint;
+    const full: Record<string, unknown> = {};
+    for (const [name, h] of Object.entries(defs)) full[name] = schemas.get(h);
+    return { ...rest, defs: full } as Endpoint;
+  });
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { FolderFiles } from '../../folder/model.js';
+import type { Endpoint, HistoryRecord } from '../../schemas/types.js';
+import { sha256Hex } from './canonical-json.js';
+import { loadEndpoints, storeEndpoints } from './endpoint-store.js';
+import { nextBookkeeping } from './next-bookkeeping.js';
+import { lastComplete, nextSeq, readHistory } from './read-history.js';
+
+const shared = { type: 'object', properties: { id: { type: 'integer' } } };
+function ep(path: string, extra: Partial<Endpoint> = {}): Endpoint {
+  return {
+    method: 'GET',
+    path,
+    parameters: [],
+    tags: [],
+    deprecated: false,
+    security: [],
+    response: { status: '200', schema: { $ref: '#/$defs/Pet' } },
+    defs: { Pet: shared },
+    ...extra,
+  };
+}
+
+function record(seq: number, status: 'complete' | 'failed', doc?: string): HistoryRecord {
+  return {
+    schemaVersion: 1,
+    seq,
+    status,
+    statusLog: [{ status: 'pending', at: '2026-01-01T00:00:00.000Z' }],
+    source: { location: 'api.json' },
+    changed: true,
+    summary: 's',
+    ...(doc ? { revision: { documentSha256: sha256Hex(doc) } } : {}),
+  };
+}
+
+describe('endpoint store', () => {
+  it('round-trips endpoints and stores each endpoint and schema once', () => {
+    const list = [ep('/a'), ep('/b')];
+    const first = storeEndpoints({}, 1, list);
+    expect(first.file?.path).toBe('.svc/endpoints/000001.json');
+    const stored = JSON.parse(first.file!.content);
+    expect(Object.keys(stored.schemas)).toHaveLength(1);
+    const files: FolderFiles = { [first.file!.path]: first.file!.content };
+    expect(loadEndpoints(files, first.hashes)).toEqual(list);
+
+    const again = storeEndpoints(files, 2, [ep('/a'), ep('/c')]);
+    expect(again.hashes[0]).toBe(first.hashes[0]);
+    expect(Object.keys(JSON.parse(again.file!.content).endpoints)).toEqual([again.hashes[1]]);
+    expect(storeEndpoints(files, 3, list).file).toBeUndefined();
+  });
+});
+
+describe('nextBookkeeping', () => {
+  it('keeps the raw documents of the three most recent valid imports only', () => {
+    let files: FolderFiles = {};
+    const docs = ['{"v":1}', '{"v":2}', 'v: 3\n', '{"v":4}'];
+    docs.forEach((doc, i) => {
+      const next = nextBookkeeping({
+        previous: files,
+        record: record(i + 1, 'complete', doc),
+        endpoints: [ep(`/v${i}`)],
+        document: { text: doc, sha256: sha256Hex(doc) },
+        written: { 'Skills/a.md': 'x' },
+      });
+      files = next.files;
+    });
+    const specs = Object.keys(files).filter((p) => p.startsWith('.svc/specs/'));
+    expect(specs.sort()).toEqual(
+      [docs[1]!, docs[2]!, docs[3]!]
+        .map((d) => `.svc/specs/${sha256Hex(d).slice(0, 16)}.${d.startsWith('{') ? 'json' : 'yaml'}`)
+        .sort(),
+    );
+    const records = readHistory(files);
+    expect(records.map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+    // Older records still rebuild their endpoint list after their raw document is gone.
+    expect(loadEndpoints(files, records[0]!.endpoints!)).toEqual([ep('/v0')]);
+  });
+
+  it('adds only the record for a failed import', () => {
+    const ok = nextBookkeeping({
+      previous: { 'config.yaml': 'x' },
+      record: record(1, 'complete', '{}'),
+      endpoints: [],
+    });
+    expect(Object.keys(ok.files)).not.toContain('config.yaml');
+    const failed = nextBookkeeping({ previous: ok.files, record: record(2, 'failed') });
+    const added = Object.keys(failed.files).filter((p) => !(p in ok.files));
+    expect(added).toEqual(['.svc/history/000002.json']);
+    for (const [p, t] of Object.entries(ok.files)) expect(failed.files[p]).toBe(t);
+    const records = readHistory(failed.files);
+    expect(lastComplete(records)?.seq).toBe(1);
+    expect(nextSeq(records)).toBe(3);
+  });
+
+  it('names the file of a broken record', () => {
+    expect(() => readHistory({ '.svc/history/000001.json': '{"seq":1}' })).toThrow(/schema/);
+  });
+});

@@ -1,0 +1,14 @@
+export { canonicalJson, compactCanonicalJson, sha256Hex } from './canonical-json.js';
+export { EndpointHasher, loadEndpoints, storeEndpoints } from './endpoint-store.js';
+export { type BookkeepingInput, nextBookkeeping } from './next-bookkeeping.js';
+export {
+  ENDPOINTS_DIR,
+  HISTORY_DIR,
+  historyPath,
+  isBookkeeping,
+  RETAINED_SPECS,
+  SPECS_DIR,
+  specPath,
+  WRITTEN_FILE,
+} from './paths.js';
+export { lastComplete, nextSeq, readHistory, readWritten } from './read-history.js';

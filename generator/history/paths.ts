@@ -1,0 +1,36 @@
+import { BOOKKEEPING_DIR } from '../../folder/model.js';
+
+/**
+ * The bookkeeping directory (.svc/), one file per concern so that git diffs stay small:
+ *   history/<seq>.json     one HistoryRecord per import, written once
+ *   endpoints/<seq>.json   the normalized endpoints first seen in that import, by content hash
+ *   specs/<sha>.<ext>      the raw document of the three most recent valid imports
+ *   written.json           sha256 of each content file the last import wrote (hand-edit detection)
+ */
+export const HISTORY_DIR = `${BOOKKEEPING_DIR}/history`;
+export const ENDPOINTS_DIR = `${BOOKKEEPING_DIR}/endpoints`;
+export const SPECS_DIR = `${BOOKKEEPING_DIR}/specs`;
+export const WRITTEN_FILE = `${BOOKKEEPING_DIR}/written.json`;
+/** Raw documents kept (spec 8). */
+export const RETAINED_SPECS = 3;
+
+export function seqName(seq: number): string {
+  return String(seq).padStart(6, '0');
+}
+
+export function historyPath(seq: number): string {
+  return `${HISTORY_DIR}/${seqName(seq)}.json`;
+}
+
+export function endpointsPath(seq: number): string {
+  return `${ENDPOINTS_DIR}/${seqName(seq)}.json`;
+}
+
+export function specPath(documentSha256: string, text: string): string {
+  const ext = /^\s*[[{]/.test(text) ? 'json' : 'yaml';
+  return `${SPECS_DIR}/${documentSha256.slice(0, 16)}.${ext}`;
+}
+
+export function isBookkeeping(path: string): boolean {
+  return path === BOOKKEEPING_DIR || path.startsWith(`${BOOKKEEPING_DIR}/`);
+}
