@@ -1,0 +1,46 @@
+/**
+ * Check mode (schedules, manual runs): a dry-run re-import of every server folder, to see whether the
+ * sources moved; nothing is written, committed or commented.
+ */
+import { join, posix } from 'node:path';
+import { folderSources, findServerFolders } from './folders.js';
+import { countFolder, type FolderResult } from './folder-result.js';
+import { listFiles, readFilesAt } from './git.js';
+import { serverName } from './pull-request-mode.js';
+import { renderResults } from './render.js';
+import type { ModeEnv } from './run-action.js';
+
+export async function runCheck({ inputs, ctx, engine, log }: ModeEnv): Promise<{
+  results: FolderResult[];
+  markdown: string;
+  changed: boolean;
+}> {
+  const cwd = ctx.workspace;
+  const folders = findServerFolders(await listFiles(cwd, 'HEAD'), inputs.folders);
+  const results: FolderResult[] = [];
+  for (const folder of folders) {
+    const files = await readFilesAt(cwd, 'HEAD', folder === '.' ? '' : folder);
+    const sources = folderSources(folder, files['config.yaml'], `${ctx.owner}/${ctx.repo}`);
+    const result: FolderResult = { folder, toolChanges: [], endpointChanges: [], breaking: 0, warnings: 0 };
+    const name = serverName(files['config.yaml']);
+    if (name) result.name = name;
+    if (sources.remote || sources.document) {
+      log(`svc: checking ${folder}`);
+      const reimport = await engine.reimport({
+        dir: join(cwd, ...posix.normalize(folder).split('/')),
+        dryRun: true,
+      });
+      result.reimport = reimport;
+      if (reimport.status === 'failed')
+        result.error = `re-import failed: ${reimport.error ?? reimport.summary}`;
+      Object.assign(result, countFolder([], [], new Set(), reimport));
+    }
+    results.push(result);
+  }
+  const markdown = renderResults(results, {
+    title: 'svc · source check',
+    reimportHeading: 'A re-import would bring',
+    noun: 'checked',
+  });
+  return { results, markdown, changed: results.some((r) => r.reimport?.changed === true) };
+}

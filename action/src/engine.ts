@@ -1,0 +1,41 @@
+/**
+ * What the action needs from svc itself, as one small interface: the per-endpoint diff between two states
+ * of a folder (from the normalized endpoint lists its .svc/ history keeps) and a re-import. svc-engine.ts
+ * binds it to the generator; runAction takes it as a parameter so each mode is tested on its own terms.
+ */
+import type { FolderFiles } from '../../folder/model.js';
+
+export type ChangeLevel = 'breaking' | 'warning' | 'info';
+
+export interface EndpointChangeView {
+  /** "METHOD /path". */
+  endpoint: string;
+  kind: 'added' | 'removed' | 'changed';
+  breaking: boolean;
+  /** One line per rule hit ("request-parameter-became-required: …"). */
+  details: string[];
+}
+
+export interface FolderEndpointDiff {
+  changes: EndpointChangeView[];
+  /** Markdown of the diff, when the engine renders one (a report of the folder's latest import). */
+  markdown?: string;
+}
+
+export interface ReimportView {
+  status: 'complete' | 'failed';
+  /** Whether a file of the folder outside .svc/ changed (or would change, in a dry run). */
+  changed: boolean;
+  summary: string;
+  markdown: string;
+  /** Breaking changes that hit enabled tools (the report's warnings about enabled tools). */
+  breakingEnabled: number;
+  /** Every warning of the report. */
+  warnings: number;
+  error?: string;
+}
+
+export interface SvcEngine {
+  endpointDiff(base: FolderFiles, head: FolderFiles): FolderEndpointDiff;
+  reimport(opts: { dir: string; dryRun: boolean }): Promise<ReimportView>;
+}

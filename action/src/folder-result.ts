@@ -1,0 +1,49 @@
+/** The outcome for one server folder in one run, shared by the modes and the renderer. */
+import type { EndpointChangeView, ReimportView } from './engine.js';
+import type { ToolChange } from './tool-changes.js';
+
+export interface FolderResult {
+  /** Repository-relative folder path. */
+  folder: string;
+  /** Server name from config.yaml, when readable. */
+  name?: string;
+  /** The pull request deleted the folder. */
+  removed?: boolean;
+  toolChanges: ToolChange[];
+  endpointChanges: EndpointChangeView[];
+  /** What a re-import brings (dry run in a pull request or check, the real import on merge). */
+  reimport?: ReimportView;
+  /** Breaking changes hitting enabled tools. */
+  breaking: number;
+  warnings: number;
+  error?: string;
+}
+
+/** Committed endpoint changes that hit an enabled tool, plus tool changes classed breaking. */
+export function countFolder(
+  toolChanges: readonly ToolChange[],
+  endpointChanges: readonly EndpointChangeView[],
+  enabled: ReadonlySet<string>,
+  reimport?: ReimportView,
+): { breaking: number; warnings: number } {
+  let breaking = toolChanges.filter((c) => c.level === 'breaking').length;
+  let warnings = toolChanges.filter((c) => c.level === 'warning').length;
+  for (const c of endpointChanges) {
+    if (c.breaking && enabled.has(c.endpoint)) breaking++;
+  }
+  if (reimport) {
+    breaking += reimport.breakingEnabled;
+    warnings += reimport.warnings;
+  }
+  return { breaking, warnings };
+}
+
+export function hasSomethingToReport(r: FolderResult): boolean {
+  return (
+    r.removed === true ||
+    r.error !== undefined ||
+    r.toolChanges.length > 0 ||
+    r.endpointChanges.length > 0 ||
+    (r.reimport !== undefined && (r.reimport.changed || r.reimport.status === 'failed'))
+  );
+}

@@ -1,0 +1,82 @@
+/**
+ * Merge mode: on a push to the tracked branch, re-import every server folder and, when an import changed
+ * the folder, commit the changed folders in one commit that carries the summary and a marker trailer, then
+ * push. The action's own commit never triggers another import: a head commit with the trailer is skipped
+ * (GITHUB_TOKEN pushes do not start workflows either, but a personal token's would).
+ */
+import { join, posix } from 'node:path';
+import { folderSources, findServerFolders } from './folders.js';
+import { countFolder, type FolderResult } from './folder-result.js';
+import { commitPaths, gitAuthEnv, headMessage, listFiles, push, readFilesAt } from './git.js';
+import { serverName } from './pull-request-mode.js';
+import { renderResults } from './render.js';
+import type { ModeEnv } from './run-action.js';
+
+export const IMPORT_TRAILER = 'Svc-Import: true';
+
+export function isOwnCommit(message: string): boolean {
+  return message.split('\n').some((line) => line.trim() === IMPORT_TRAILER);
+}
+
+export function commitMessage(first: string, results: readonly FolderResult[]): string {
+  const lines = results
+    .filter((r) => r.reimport?.changed && r.reimport.status === 'complete')
+    .map((r) => `- ${r.folder}: ${r.reimport?.summary ?? ''}`);
+  return `${first}\n\n${lines.join('\n')}\n\n${IMPORT_TRAILER}\n`;
+}
+
+export async function runMerge(
+  { inputs, ctx, engine, log }: ModeEnv,
+  secrets: readonly string[],
+): Promise<{ results: FolderResult[]; markdown: string; commit?: string; skipped?: string }> {
+  const cwd = ctx.workspace;
+  const message = ctx.headCommitMessage ?? (await headMessage(cwd));
+  if (isOwnCommit(message)) {
+    const skipped = 'the head commit is the action’s own re-import commit';
+    log(`svc: skipping: ${skipped}`);
+    return { results: [], markdown: `### svc · re-import\n\nSkipped: ${skipped}.\n`, skipped };
+  }
+  const branch = ctx.ref.replace(/^refs\/heads\//, '');
+  const folders = findServerFolders(await listFiles(cwd, 'HEAD'), inputs.folders);
+  const results: FolderResult[] = [];
+  for (const folder of folders) {
+    const dir = join(cwd, ...posix.normalize(folder).split('/'));
+    const files = await readFilesAt(cwd, 'HEAD', folder === '.' ? '' : folder);
+    const sources = folderSources(folder, files['config.yaml'], `${ctx.owner}/${ctx.repo}`);
+    const result: FolderResult = { folder, toolChanges: [], endpointChanges: [], breaking: 0, warnings: 0 };
+    const name = serverName(files['config.yaml']);
+    if (name) result.name = name;
+    if (!sources.remote && !sources.document) {
+      log(`svc: ${folder}: no source to re-import (manual folder)`);
+      results.push(result);
+      continue;
+    }
+    log(`svc: re-importing ${folder}`);
+    const reimport = await engine.reimport({ dir, dryRun: false });
+    result.reimport = reimport;
+    if (reimport.status === 'failed')
+      result.error = `re-import failed: ${reimport.error ?? reimport.summary}`;
+    Object.assign(result, countFolder([], [], new Set(), reimport));
+    results.push(result);
+  }
+  const changedFolders = results.filter((r) => r.reimport?.status === 'complete' && r.reimport.changed);
+  let commit: string | undefined;
+  if (changedFolders.length > 0) {
+    commit = await commitPaths(
+      cwd,
+      changedFolders.map((r) => r.folder),
+      commitMessage(inputs.commitMessage, results),
+    );
+    if (commit) {
+      log(`svc: committed ${commit.slice(0, 7)}; pushing to ${branch}`);
+      await push(cwd, branch, { env: gitAuthEnv(inputs.token, ctx.serverUrl), secrets });
+    }
+  } else log('svc: nothing changed; no commit');
+  const markdown = renderResults(results, {
+    title: 'svc · re-import on merge',
+    reimportHeading: 'Re-import',
+    noun: 're-imported',
+    footer: commit ? `Committed ${commit.slice(0, 7)} to ${branch}.` : 'Nothing changed; no commit.',
+  });
+  return { results, markdown, ...(commit ? { commit } : {}) };
+}

@@ -1,0 +1,91 @@
+/**
+ * Pull-request mode: which server folders the pull request touches, and for each the committed change
+ * (tools from Tools/*.yaml, endpoints from the .svc/ history) and what a re-import from its source would
+ * bring. Base and head are compared as trees; the head is the checked-out commit.
+ */
+import { posix, join } from 'node:path';
+import { SvcError } from '../../core/svc-error.js';
+import type { FolderFiles } from '../../folder/model.js';
+import { folderSources, findServerFolders, touches } from './folders.js';
+import { countFolder, type FolderResult } from './folder-result.js';
+import { changedFiles, ensureCommit, gitAuthEnv, listFiles, readFilesAt } from './git.js';
+import { renderResults } from './render.js';
+import type { ModeEnv } from './run-action.js';
+import { diffTools, enabledEndpoints } from './tool-changes.js';
+import { parse as parseYaml } from 'yaml';
+
+export function serverName(configText: string | undefined): string | undefined {
+  if (configText === undefined) return undefined;
+  try {
+    const name = (parseYaml(configText) as { server?: { name?: unknown } } | undefined)?.server?.name;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function runPullRequest({ inputs, ctx, engine, log }: ModeEnv): Promise<{
+  results: FolderResult[];
+  markdown: string;
+}> {
+  const pr = ctx.pullRequest;
+  if (!pr) throw new SvcError('USAGE', 'pull_request mode needs a pull_request event (GITHUB_EVENT_PATH)');
+  const cwd = ctx.workspace;
+  const head = 'HEAD';
+  await ensureCommit(cwd, pr.baseSha, {
+    env: gitAuthEnv(inputs.token, ctx.serverUrl),
+    secrets: [inputs.token],
+  });
+  const changed = await changedFiles(cwd, pr.baseSha, head);
+  const [baseList, headList] = await Promise.all([listFiles(cwd, pr.baseSha), listFiles(cwd, head)]);
+  const folders = findServerFolders(new Set([...baseList, ...headList]), inputs.folders);
+  const headSet = new Set(headList);
+  const results: FolderResult[] = [];
+  const enabled = new Map<string, Set<string>>();
+  for (const folder of folders) {
+    const prefix = folder === '.' ? '' : `${folder}/`;
+    const existsAtHead = headSet.has(`${prefix}config.yaml`);
+    const [baseFiles, headFiles] = await Promise.all([
+      readFilesAt(cwd, pr.baseSha, folder === '.' ? '' : folder),
+      existsAtHead
+        ? readFilesAt(cwd, head, folder === '.' ? '' : folder)
+        : Promise.resolve({} as FolderFiles),
+    ]);
+    const configText = headFiles['config.yaml'] ?? baseFiles['config.yaml'];
+    const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
+    if (!touches(folder, sources, changed)) continue;
+    log(`svc: ${folder} is touched by the pull request`);
+    const toolChanges = diffTools(baseFiles, headFiles);
+    let endpointChanges: FolderResult['endpointChanges'] = [];
+    let error: string | undefined;
+    try {
+      endpointChanges = engine.endpointDiff(baseFiles, headFiles).changes;
+    } catch (e) {
+      error = `cannot diff the import history: ${e instanceof Error ? e.message : String(e)}`;
+    }
+    const hits = new Set([...enabledEndpoints(baseFiles).keys(), ...enabledEndpoints(headFiles).keys()]);
+    enabled.set(folder, hits);
+    const result: FolderResult = { folder, toolChanges, endpointChanges, breaking: 0, warnings: 0 };
+    const name = serverName(configText);
+    if (name) result.name = name;
+    if (!existsAtHead) result.removed = true;
+    else if (sources.remote || sources.document) {
+      const reimport = await engine.reimport({
+        dir: join(cwd, ...posix.normalize(folder).split('/')),
+        dryRun: true,
+      });
+      result.reimport = reimport;
+      if (reimport.status === 'failed') error = `re-import failed: ${reimport.error ?? reimport.summary}`;
+    }
+    if (error) result.error = error;
+    Object.assign(result, countFolder(toolChanges, endpointChanges, hits, result.reimport));
+    results.push(result);
+  }
+  const markdown = renderResults(results, {
+    title: 'svc · MCP server changes in this pull request',
+    reimportHeading: 'A re-import from the source would bring',
+    enabled,
+    footer: `Compared ${pr.baseSha.slice(0, 7)} (base) with ${pr.headSha.slice(0, 7)} (head). This comment is updated on every push.`,
+  });
+  return { results, markdown };
+}

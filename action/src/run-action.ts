@@ -1,0 +1,174 @@
+/**
+ * The action, with everything it touches passed in: the environment, a fetch for the GitHub REST API,
+ * the svc engine, a logger. main.ts only wires process.env and process.exitCode to it.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Octokit } from '@octokit/rest';
+import { isSvcError } from '../../core/svc-error.js';
+import { COMMENT_MARKER, fitComment, upsertComment } from './comment.js';
+import { type RunContext, readRunContext, resolveMode } from './context.js';
+import type { SvcEngine } from './engine.js';
+import { type FolderResult, hasSomethingToReport } from './folder-result.js';
+import { type ActionInputs, type Env, readInputs } from './inputs.js';
+import { runMerge } from './merge-mode.js';
+import { writeOutputs, writeSummary } from './outputs.js';
+import { runPullRequest } from './pull-request-mode.js';
+import { runCheck } from './check-mode.js';
+
+export interface ActionDeps {
+  env: Env;
+  /** Working directory when GITHUB_WORKSPACE is not set. */
+  cwd?: string;
+  /** fetch used for the GitHub REST API (Octokit's `request.fetch`). */
+  fetch?: typeof fetch;
+  engine: SvcEngine;
+  log?: (line: string) => void;
+}
+
+export interface ActionResult {
+  mode: 'pull_request' | 'merge' | 'check';
+  exitCode: 0 | 1;
+  outputs: { changed: string; 'breaking-count': string; 'report-path': string };
+  results: FolderResult[];
+  /** Comment created/updated (pull_request mode). */
+  comment?: { action: string; id?: number };
+  /** The re-import commit (merge mode). */
+  commit?: string;
+  skipped?: string;
+}
+
+export interface ModeEnv {
+  inputs: ActionInputs;
+  ctx: RunContext;
+  engine: SvcEngine;
+  log: (line: string) => void;
+}
+
+function failLine(message: string): string {
+  return `::error::${message.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}`;
+}
+
+export function shouldFail(
+  failOn: ActionInputs['failOn'],
+  results: readonly FolderResult[],
+): string | undefined {
+  const errors = results.filter((r) => r.error);
+  if (errors.length > 0)
+    return `svc: ${errors.length} folder(s) failed: ${errors.map((r) => r.folder).join(', ')}`;
+  const breaking = results.reduce((n, r) => n + r.breaking, 0);
+  const warnings = results.reduce((n, r) => n + r.warnings, 0);
+  if (failOn === 'none') return undefined;
+  if (breaking > 0) return `svc: ${breaking} breaking change(s) hit enabled tools (fail-on: ${failOn})`;
+  if (failOn === 'warning' && warnings > 0) return `svc: ${warnings} warning(s) (fail-on: warning)`;
+  return undefined;
+}
+
+export async function runAction(deps: ActionDeps): Promise<ActionResult> {
+  const log = deps.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const env = deps.env;
+  let inputs: ActionInputs;
+  let ctx: RunContext;
+  try {
+    inputs = readInputs(env);
+    ctx = await readRunContext(env, resolve(deps.cwd ?? process.cwd()));
+  } catch (error) {
+    log(failLine(isSvcError(error) ? error.describe() : String(error)));
+    return {
+      mode: 'check',
+      exitCode: 1,
+      outputs: { changed: 'false', 'breaking-count': '0', 'report-path': '' },
+      results: [],
+    };
+  }
+  const mode = resolveMode(inputs.mode, ctx);
+  const secrets = [inputs.token];
+  const safeLog = (line: string) => {
+    let out = line;
+    for (const s of secrets) if (s) out = out.split(s).join('***');
+    log(out);
+  };
+  if (inputs.token) log(`::add-mask::${inputs.token}`);
+  safeLog(`svc: mode ${mode} (${inputs.mode}), folders ${inputs.folders.join(', ')}`);
+  const modeEnv: ModeEnv = { inputs, ctx, engine: deps.engine, log: safeLog };
+
+  let result: Omit<ActionResult, 'outputs' | 'exitCode'> & { markdown: string; changed: boolean };
+  try {
+    if (mode === 'pull_request') {
+      const octokit = new Octokit({
+        auth: inputs.token || undefined,
+        baseUrl: ctx.apiUrl,
+        userAgent: 'svc-action',
+        request: deps.fetch ? { fetch: deps.fetch } : {},
+        log: { debug: () => {}, info: () => {}, warn: safeLog, error: safeLog },
+      });
+      const pr = await runPullRequest(modeEnv);
+      const target = { owner: ctx.owner, repo: ctx.repo, issueNumber: ctx.pullRequest?.number ?? 0 };
+      const touched = pr.results.length > 0;
+      const body = fitComment(`${COMMENT_MARKER}\n${pr.markdown}`, 'The full report is in the job summary.');
+      const outcome = await upsertComment(octokit, target, body, { onlyIfExists: !touched });
+      safeLog(`svc: pull request comment ${outcome.action}${'id' in outcome ? ` (#${outcome.id})` : ''}`);
+      result = {
+        mode,
+        results: pr.results,
+        markdown: pr.markdown,
+        changed: pr.results.some(hasSomethingToReport),
+        comment: outcome,
+      };
+    } else if (mode === 'merge') {
+      const merge = await runMerge(modeEnv, secrets);
+      result = {
+        mode,
+        results: merge.results,
+        markdown: merge.markdown,
+        changed: merge.commit !== undefined,
+        ...(merge.commit ? { commit: merge.commit } : {}),
+        ...(merge.skipped ? { skipped: merge.skipped } : {}),
+      };
+    } else {
+      const check = await runCheck(modeEnv);
+      result = { mode, results: check.results, markdown: check.markdown, changed: check.changed };
+    }
+  } catch (error) {
+    const message = isSvcError(error)
+      ? error.describe()
+      : error instanceof Error
+        ? error.message
+        : String(error);
+    safeLog(failLine(`svc: ${message}`));
+    await writeSummary(env, `### svc\n\nThe action failed: ${message}`);
+    return {
+      mode,
+      exitCode: 1,
+      outputs: { changed: 'false', 'breaking-count': '0', 'report-path': '' },
+      results: [],
+    };
+  }
+
+  const breaking = result.results.reduce((n, r) => n + r.breaking, 0);
+  const reportDir = env['RUNNER_TEMP'] || tmpdir();
+  await mkdir(reportDir, { recursive: true });
+  const reportPath = join(reportDir, 'svc-report.json');
+  const report = {
+    mode,
+    changed: result.changed,
+    breakingCount: breaking,
+    ...(result.commit ? { commit: result.commit } : {}),
+    ...(result.skipped ? { skipped: result.skipped } : {}),
+    folders: result.results,
+  };
+  await writeFile(reportPath, `${JSON.stringify(report, null, 2)}\n`, 'utf8');
+  await writeFile(join(reportDir, 'svc-report.md'), result.markdown, 'utf8');
+  const outputs = {
+    changed: String(result.changed),
+    'breaking-count': String(breaking),
+    'report-path': reportPath,
+  };
+  await writeOutputs(env, outputs);
+  await writeSummary(env, result.markdown);
+  const failure = shouldFail(inputs.failOn, result.results);
+  if (failure) safeLog(failLine(failure));
+  else safeLog(`svc: ${result.markdown.split('\n')[2] ?? ''}`);
+  return { ...result, outputs, exitCode: failure ? 1 : 0 };
+}

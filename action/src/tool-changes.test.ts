@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { diffTools, enabledEndpoints } from './tool-changes.js';
+
+const tool = (name: string, enabled: boolean, path = '/pets', extra = '') =>
+  `name: ${name}\ndescription: d\nenabled: ${enabled}\nsortOrder: 0\norigin: imported\nendpoint:\n  method: GET\n  path: ${path}\n${extra}`;
+
+describe('diffTools', () => {
+  it('classes renames and removals of enabled tools as breaking, disabling as a warning', () => {
+    const base = {
+      'Tools/a.yaml': tool('list_pets', true),
+      'Tools/b.yaml': tool('get_pet', true, '/pets/{id}'),
+      'Tools/c.yaml': tool('delete_pet', true, '/pets/{id}/x'),
+      'Tools/d.yaml': tool('old', false, '/old'),
+      'Tools/openapi.json': '{}',
+    };
+    const head = {
+      'Tools/a.yaml': tool('pets_list', true),
+      'Tools/b.yaml': tool('get_pet', false, '/pets/{id}'),
+      'Tools/e.yaml': tool('new_tool', false, '/new'),
+      'Tools/d.yaml': tool('old', false, '/old', 'stale: true\n'),
+    };
+    const changes = diffTools(base, head).map((c) => `${c.kind}:${c.key}:${c.level}`);
+    expect(changes).toEqual([
+      'tool-renamed:a:breaking',
+      'tool-disabled:b:warning',
+      'tool-removed:c:breaking',
+      'tool-became-stale:d:info',
+      'tool-added:e:info',
+    ]);
+  });
+  it('finds nothing between equal folders and skips unparsable files', () => {
+    const files = { 'Tools/a.yaml': tool('x', true), 'Tools/bad.yaml': 'a: [' };
+    expect(diffTools(files, files)).toEqual([]);
+    expect([...enabledEndpoints(files)]).toEqual([['GET /pets', 'x']]);
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * What a pull request does to the tools of one folder, read from Tools/<key>.yaml at the base and the head:
+ * tools added or removed, enabled or disabled, renamed or re-described, marked stale. A change that an MCP
+ * client of the published server would notice (an enabled tool that disappears or changes its name) is
+ * breaking; disabling a tool is a warning, since it is a deliberate choice that still removes a tool.
+ */
+import { parse as parseYaml } from 'yaml';
+import type { FolderFiles } from '../../folder/model.js';
+
+export type ToolChangeKind =
+  | 'tool-added'
+  | 'tool-removed'
+  | 'tool-enabled'
+  | 'tool-disabled'
+  | 'tool-renamed'
+  | 'tool-description-changed'
+  | 'tool-became-stale';
+
+export type ChangeLevel = 'breaking' | 'warning' | 'info';
+
+export interface ToolChange {
+  kind: ToolChangeKind;
+  level: ChangeLevel;
+  /** File stem of Tools/<key>.yaml. */
+  key: string;
+  /** Exposed name at the head (or at the base for a removed tool). */
+  name: string;
+  endpoint: string;
+  /** Whether the tool is enabled at the head (for a removed tool: whether it was enabled at the base). */
+  enabled: boolean;
+  detail?: string;
+}
+
+interface ToolView {
+  name: string;
+  description: string;
+  enabled: boolean;
+  stale: boolean;
+  endpoint: string;
+}
+
+const TOOL_FILE = /^Tools\/([A-Za-z0-9_-]{1,64})\.yaml$/;
+
+/** Tool files parsed tolerantly: a file that does not parse is left out (the folder validator reports it). */
+export function readToolViews(files: FolderFiles): Map<string, ToolView> {
+  const tools = new Map<string, ToolView>();
+  for (const [path, text] of Object.entries(files)) {
+    const key = TOOL_FILE.exec(path)?.[1];
+    if (!key) continue;
+    let raw: Record<string, unknown>;
+    try {
+      raw = parseYaml(text) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (!raw || typeof raw !== 'object') continue;
+    const endpoint = raw['endpoint'] as { method?: string; path?: string } | undefined;
+    tools.set(key, {
+      name: typeof raw['name'] === 'string' ? raw['name'] : key,
+      description: typeof raw['description'] === 'string' ? raw['description'] : '',
+      enabled: raw['enabled'] === true,
+      stale: raw['stale'] === true,
+      endpoint: endpoint?.method && endpoint.path ? `${endpoint.method} ${endpoint.path}` : '',
+    });
+  }
+  return tools;
+}
+
+export function diffTools(base: FolderFiles, head: FolderFiles): ToolChange[] {
+  const before = readToolViews(base);
+  const after = readToolViews(head);
+  const changes: ToolChange[] = [];
+  const keys = [...new Set([...before.keys(), ...after.keys()])].sort();
+  for (const key of keys) {
+    const b = before.get(key);
+    const a = after.get(key);
+    if (!b && a) {
+      changes.push({
+        kind: 'tool-added',
+        level: 'info',
+        key,
+        name: a.name,
+        endpoint: a.endpoint,
+        enabled: a.enabled,
+      });
+      continue;
+    }
+    if (b && !a) {
+      changes.push({
+        kind: 'tool-removed',
+        level: b.enabled ? 'breaking' : 'info',
+        key,
+        name: b.name,
+        endpoint: b.endpoint,
+        enabled: b.enabled,
+      });
+      continue;
+    }
+    if (!a || !b) continue;
+    const at = { key, name: a.name, endpoint: a.endpoint, enabled: a.enabled };
+    if (!b.enabled && a.enabled) changes.push({ kind: 'tool-enabled', level: 'info', ...at });
+    if (b.enabled && !a.enabled) changes.push({ kind: 'tool-disabled', level: 'warning', ...at });
+    if (b.name !== a.name) {
+      changes.push({
+        kind: 'tool-renamed',
+        level: b.enabled && a.enabled ? 'breaking' : 'info',
+        detail: `${b.name} → ${a.name}`,
+        ...at,
+      });
+    }
+    if (b.description !== a.description)
+      changes.push({ kind: 'tool-description-changed', level: 'info', ...at });
+    if (!b.stale && a.stale) {
+      changes.push({ kind: 'tool-became-stale', level: a.enabled ? 'warning' : 'info', ...at });
+    }
+  }
+  return changes;
+}
+
+/** Enabled tools at the head, by endpoint ("METHOD /path"), to find which API changes hit them. */
+export function enabledEndpoints(files: FolderFiles): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const view of readToolViews(files).values())
+    if (view.enabled && view.endpoint) out.set(view.endpoint, view.name);
+  return out;
+}
