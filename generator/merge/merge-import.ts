@@ -1,0 +1,41 @@
+import type { ContentItems, FolderModel, ToolItem } from '../../folder/model.js';
+import type { SvcTool } from '../../schemas/types.js';
+import { mergeContent } from './merge-content.js';
+import type { MergeNote } from './merge-notes.js';
+import { mergeTools } from './merge-tools.js';
+
+export interface MergeInput {
+  previous?: FolderModel;
+  /** path → sha256 of what the last import wrote (from .svc/). */
+  lastWritten?: Record<string, string>;
+  /** path → sha256 of each file in the folder now; needed to tell hand edits apart. */
+  currentHashes?: Record<string, string>;
+  tools: { key: string; tool: SvcTool }[];
+  /** This import's content items; undefined when it reads no content directory. */
+  content?: ContentItems;
+}
+
+export interface MergeResult {
+  tools: ToolItem[];
+  content: ContentItems;
+  notes: MergeNote[];
+  /** Content files kept from the folder as they are (hand-made or hand-edited items, or no content import). */
+  keptFiles: string[];
+}
+
+/** The folder's tools and content after an import, from what was there and what the source says. Pure. */
+export function mergeImport(input: MergeInput): MergeResult {
+  const tools = mergeTools(input.previous?.tools ?? [], input.tools);
+  const content = mergeContent({
+    ...(input.previous ? { previous: input.previous } : {}),
+    ...(input.content ? { content: input.content } : {}),
+    lastWritten: input.lastWritten ?? {},
+    currentHashes: input.currentHashes ?? {},
+  });
+  return {
+    tools: tools.tools,
+    content: content.content,
+    notes: [...tools.notes, ...content.notes],
+    keptFiles: content.keptFiles,
+  };
+}

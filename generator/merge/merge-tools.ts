@@ -1,0 +1,168 @@
+/**
+ * Re-import of tools (spec 2.4, 4.5.8; issue 4 part 1). Tools match their previous record by
+ * endpoint (method + path shape). What the user decided is kept: enabled, sortOrder, the
+ * widget, and a rename or new description, unless the endpoint itself changed (fingerprint),
+ * in which case the generated values return and a note says why.
+ */
+import type { ToolItem } from '../../folder/model.js';
+import type { SvcTool, ToolRef } from '../../schemas/types.js';
+import { endpointMatchKey } from '../diff/endpoint-key.js';
+import type { MergeNote } from './merge-notes.js';
+
+const MAX_NAME = 64;
+
+function ref(key: string, tool: SvcTool): ToolRef {
+  return {
+    key,
+    name: tool.name,
+    endpoint: `${tool.endpoint.method} ${tool.endpoint.path}`,
+    enabled: tool.enabled,
+  };
+}
+
+function matchKey(tool: SvcTool): string {
+  return endpointMatchKey(tool.endpoint.method, tool.endpoint.path);
+}
+
+/** The user renamed or re-described the tool (compared with what the generator produced). */
+export function customizedFields(tool: SvcTool): ('name' | 'description')[] {
+  const g = tool.generated;
+  if (!g) return [];
+  const fields: ('name' | 'description')[] = [];
+  if (tool.name !== g.name) fields.push('name');
+  if (tool.description !== g.description) fields.push('description');
+  return fields;
+}
+
+/** Deterministic suffix: name, name_2, name_3… trimmed to fit 64 characters. */
+export function uniqueName(wanted: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(wanted)) return wanted;
+  for (let n = 2; ; n++) {
+    const suffix = `_${n}`;
+    const candidate = `${wanted.slice(0, MAX_NAME - suffix.length)}${suffix}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+export function mergeTools(
+  previous: readonly ToolItem[],
+  generated: readonly { key: string; tool: SvcTool }[],
+): { tools: ToolItem[]; notes: MergeNote[] } {
+  const notes: MergeNote[] = [];
+  const byEndpoint = new Map<string, ToolItem>();
+  for (const item of previous) {
+    if (item.tool.origin !== 'imported') continue;
+    const k = matchKey(item.tool);
+    // Two previous tools for one endpoint (hand-copied file): the first by key wins, the other is left alone.
+    if (!byEndpoint.has(k)) byEndpoint.set(k, item);
+  }
+
+  const result: ToolItem[] = [];
+  const matched = new Set<ToolItem>();
+  const fresh: { key: string; tool: SvcTool }[] = [];
+
+  for (const next of generated) {
+    const prev = byEndpoint.get(matchKey(next.tool));
+    if (!prev || matched.has(prev)) {
+      fresh.push(next);
+      continue;
+    }
+    matched.add(prev);
+    const tool: SvcTool = { ...next.tool, enabled: prev.tool.enabled, sortOrder: prev.tool.sortOrder };
+    delete tool.stale;
+    if (prev.tool.widget !== undefined) tool.widget = prev.tool.widget;
+    const fields = customizedFields(prev.tool);
+    const g = next.tool.generated;
+    const sameEndpoint = !!g && !!prev.tool.generated && prev.tool.generated.fingerprint === g.fingerprint;
+    if (fields.length > 0 && sameEndpoint) {
+      tool.name = prev.tool.name;
+      tool.description = prev.tool.description;
+    } else if (fields.length > 0) {
+      const previousValues: { name?: string; description?: string } = {};
+      const currentValues: { name?: string; description?: string } = {};
+      for (const f of fields) {
+        previousValues[f] = prev.tool[f];
+        currentValues[f] = tool[f];
+      }
+      notes.push({
+        kind: 'customization-reset',
+        reset: {
+          key: prev.key,
+          endpoint: `${tool.endpoint.method} ${tool.endpoint.path}`,
+          fields,
+          previous: previousValues,
+          current: currentValues,
+          reason: 'the endpoint definition changed (fingerprint differs), so the generated values return',
+        },
+      });
+    }
+    result.push({ key: prev.key, file: prev.file, tool });
+  }
+
+  for (const item of previous) {
+    if (item.tool.origin !== 'imported') {
+      result.push(item);
+      continue;
+    }
+    if (matched.has(item)) continue;
+    const touched =
+      item.tool.enabled || customizedFields(item.tool).length > 0 || item.tool.widget !== undefined;
+    if (!touched) {
+      notes.push({ kind: 'tool-removed', tool: ref(item.key, item.tool) });
+      continue;
+    }
+    const tool: SvcTool = { ...item.tool, stale: true };
+    notes.push({
+      kind: 'tool-stale',
+      tool: ref(item.key, tool),
+      reason: item.tool.enabled ? 'enabled' : 'customized',
+    });
+    result.push({ key: item.key, file: item.file, tool });
+  }
+
+  // New endpoints: disabled, after everything that exists, keys and names never reused.
+  const keys = new Set(result.map((t) => t.key.toLowerCase()));
+  const names = new Set(result.map((t) => t.tool.name));
+  let nextOrder = result.reduce((max, t) => Math.max(max, t.tool.sortOrder + 1), 0);
+  for (const next of fresh) {
+    let key = next.key;
+    for (let n = 2; keys.has(key.toLowerCase()) || key === 'openapi'; n++) {
+      key = `${next.key.slice(0, MAX_NAME - String(n).length - 1)}_${n}`;
+    }
+    keys.add(key.toLowerCase());
+    const tool: SvcTool = { ...next.tool, enabled: false, sortOrder: nextOrder++ };
+    const name = uniqueName(tool.name, names);
+    if (name !== tool.name) {
+      notes.push({ kind: 'tool-renamed-unique', tool: ref(key, { ...tool, name }), wanted: tool.name });
+      tool.name = name;
+      if (tool.generated) tool.generated = { ...tool.generated, name };
+    }
+    names.add(name);
+    notes.push({ kind: 'tool-added', tool: ref(key, tool) });
+    result.push({ key, file: `Tools/${key}.yaml`, tool });
+  }
+
+  // A kept customization or a regenerated name may now clash with another tool. Names chosen by
+  // people win (manual tools, then renamed tools); a generated name yields with a suffix.
+  result.sort((a, b) => a.tool.sortOrder - b.tool.sortOrder || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const rank = (t: ToolItem) =>
+    t.tool.origin === 'manual' ? 0 : customizedFields(t.tool).includes('name') ? 1 : 2;
+  const claimOrder = [...result].sort((a, b) => rank(a) - rank(b));
+  const seen = new Set<string>();
+  const all = new Set(result.map((t) => t.tool.name));
+  for (const item of claimOrder) {
+    if (!seen.has(item.tool.name)) {
+      seen.add(item.tool.name);
+      continue;
+    }
+    const wanted = item.tool.name;
+    const name = uniqueName(wanted, all);
+    all.add(name);
+    seen.add(name);
+    const wasGenerated = item.tool.generated?.name === wanted;
+    item.tool = { ...item.tool, name };
+    if (wasGenerated && item.tool.generated) item.tool.generated = { ...item.tool.generated, name };
+    notes.push({ kind: 'tool-renamed-unique', tool: ref(item.key, item.tool), wanted });
+  }
+  return { tools: result, notes };
+}
