@@ -89,7 +89,6 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     for (const s of secrets) if (s) out = out.split(s).join('***');
     log(out);
   };
-  if (inputs.token) log(`::add-mask::${inputs.token}`);
   safeLog(`svc: mode ${mode} (${inputs.mode}), folders ${inputs.folders.join(', ')}`);
   const modeEnv: ModeEnv = { inputs, ctx, engine: deps.engine, log: safeLog };
 
