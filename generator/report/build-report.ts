@@ -1,0 +1,206 @@
+import type { ToolItem } from '../../folder/model.js';
+import { SvcError } from '../../core/svc-error.js';
+import type {
+  ContentChange,
+  CustomizationReset,
+  EndpointChange,
+  ImportReport,
+  ReportWarning,
+  ToolRef,
+} from '../../schemas/types.js';
+import { formatViolations, validate } from '../../schemas/validate.js';
+import { endpointMatchKey } from '../diff/endpoint-key.js';
+import type { MergeNote } from '../merge/merge-notes.js';
+
+export interface ReportInput {
+  source: { location: string; documentSha256?: string };
+  previous?: { seq: number; documentSha256?: string };
+  /** How many endpoints each import had. */
+  endpointsBefore: number;
+  endpointsAfter: number;
+  endpoints: EndpointChange[];
+  notes: MergeNote[];
+  /** The folder's tools after the import. */
+  tools: ToolItem[];
+  /** Whether any file outside .svc/ changed. */
+  changed: boolean;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function summaryLine(r: Omit<ImportReport, 'summary'>, first: boolean): string {
+  const e = r.counts.endpoints;
+  const t = r.counts.tools;
+  if (first) {
+    return `First import: ${plural(e.after, 'endpoint')}, ${plural(t.total, 'tool')} (${t.enabled} enabled)${
+      r.counts.content.added ? `, ${plural(r.counts.content.added, 'content item')}` : ''
+    }.`;
+  }
+  const parts: string[] = [];
+  if (e.added || e.removed || e.changed) {
+    parts.push(
+      `endpoints: ${e.added} added, ${e.removed} removed, ${e.changed} changed${e.breaking ? ` (${e.breaking} breaking)` : ''}`,
+    );
+  }
+  const c = r.counts.content;
+  if (c.added || c.updated || c.skipped || c.removed) {
+    parts.push(`content: ${c.added} added, ${c.updated} updated, ${c.skipped} skipped, ${c.removed} removed`);
+  }
+  if (t.customizationsReset) parts.push(`${plural(t.customizationsReset, 'customization')} reset`);
+  if (r.counts.warnings) parts.push(plural(r.counts.warnings, 'warning'));
+  if (parts.length === 0) {
+    return r.changed
+      ? `Updated; no endpoint changed (${plural(e.after, 'endpoint')}, ${t.enabled} of ${plural(t.total, 'tool')} enabled).`
+      : `Nothing changed (${plural(e.after, 'endpoint')}, ${t.enabled} of ${plural(t.total, 'tool')} enabled).`;
+  }
+  const line = parts.join('; ');
+  return `${line.charAt(0).toUpperCase()}${line.slice(1)}.`;
+}
+
+/** The import's report as data, checked against schemas/report.schema.json. Pure. */
+export function buildReport(input: ReportInput): ImportReport {
+  const added: ToolRef[] = [];
+  const removed: ToolRef[] = [];
+  const stale: ToolRef[] = [];
+  const resets: CustomizationReset[] = [];
+  const content: ContentChange[] = [];
+  const warnings: ReportWarning[] = [];
+
+  for (const note of input.notes) {
+    switch (note.kind) {
+      case 'tool-added':
+        added.push(note.tool);
+        break;
+      case 'tool-removed':
+        removed.push(note.tool);
+        break;
+      case 'tool-stale':
+        stale.push(note.tool);
+        warnings.push(
+          note.tool.enabled
+            ? {
+                id: 'enabled-tool-endpoint-removed',
+                text: `enabled tool ${note.tool.name} calls ${note.tool.endpoint}, which the API removed; it is kept and marked stale`,
+                tool: note.tool.key,
+                ...(note.tool.endpoint ? { endpoint: note.tool.endpoint } : {}),
+              }
+            : {
+                id: 'tool-kept-stale',
+                text: `customized tool ${note.tool.name} calls ${note.tool.endpoint}, which the API removed; it is kept and marked stale`,
+                tool: note.tool.key,
+                ...(note.tool.endpoint ? { endpoint: note.tool.endpoint } : {}),
+              },
+        );
+        break;
+      case 'customization-reset':
+        resets.push(note.reset);
+        warnings.push({
+          id: 'customization-reset',
+          text: `tool ${note.reset.key}: custom ${note.reset.fields.join(' and ')} reset because ${note.reset.endpoint} changed`,
+          tool: note.reset.key,
+          endpoint: note.reset.endpoint,
+        });
+        break;
+      case 'tool-renamed-unique':
+        break;
+      case 'content':
+        content.push(note.change);
+        if (note.change.action === 'skipped' || note.change.action === 'kept') {
+          warnings.push({
+            id: note.change.action === 'skipped' ? 'content-skipped' : 'content-kept',
+            text: `${note.change.file}: ${note.change.reason ?? note.change.action}`,
+            file: note.change.file,
+          });
+        }
+        break;
+    }
+  }
+
+  const breakingByKey = new Map<string, EndpointChange>();
+  for (const change of input.endpoints) {
+    if (change.kind === 'changed' && change.breaking)
+      breakingByKey.set(endpointMatchKey(change.method, change.path), change);
+  }
+  for (const { key, tool } of input.tools) {
+    if (!tool.enabled || tool.origin !== 'imported') continue;
+    const change = breakingByKey.get(endpointMatchKey(tool.endpoint.method, tool.endpoint.path));
+    if (!change) continue;
+    const ids = [...new Set(change.changes.filter((c) => c.level === 'breaking').map((c) => c.id))];
+    warnings.push({
+      id: 'enabled-tool-breaking-change',
+      text: `enabled tool ${tool.name} calls ${change.key}, which has a breaking change (${ids.join(', ')})`,
+      tool: key,
+      endpoint: change.key,
+    });
+  }
+  warnings.sort((a, b) => (a.id === b.id ? (a.text < b.text ? -1 : 1) : a.id < b.id ? -1 : 1));
+
+  const count = (kind: EndpointChange['kind']) => input.endpoints.filter((c) => c.kind === kind).length;
+  const contentCount = (action: ContentChange['action']) => content.filter((c) => c.action === action).length;
+  const byKey = (a: ToolRef, b: ToolRef) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  const body: Omit<ImportReport, 'summary'> = {
+    schemaVersion: 1,
+    changed: input.changed,
+    source: input.source,
+    ...(input.previous ? { previous: input.previous } : {}),
+    counts: {
+      endpoints: {
+        before: input.endpointsBefore,
+        after: input.endpointsAfter,
+        added: count('added'),
+        removed: count('removed'),
+        changed: count('changed'),
+        unchanged: input.endpointsAfter - count('added') - count('changed'),
+        breaking: input.endpoints.filter((c) => c.breaking).length,
+      },
+      tools: {
+        total: input.tools.length,
+        enabled: input.tools.filter((t) => t.tool.enabled).length,
+        added: added.length,
+        removed: removed.length,
+        stale: stale.length,
+        customizationsReset: resets.length,
+      },
+      content: {
+        added: contentCount('added'),
+        updated: contentCount('updated'),
+        skipped: contentCount('skipped'),
+        removed: contentCount('removed'),
+      },
+      warnings: warnings.length,
+    },
+    endpoints: input.endpoints,
+    tools: {
+      added: added.sort(byKey),
+      removed: removed.sort(byKey),
+      stale: stale.sort(byKey),
+      customizationsReset: resets.sort((a, b) => (a.key < b.key ? -1 : 1)),
+    },
+    content: content.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
+    warnings,
+  };
+  const report: ImportReport = { ...body, summary: summaryLine(body, !input.previous) };
+  const checked = validate('report', report);
+  if (!checked.ok) {
+    throw new SvcError('INTERNAL', 'the import report does not match its schema', {
+      details: formatViolations(checked.errors),
+    });
+  }
+  return report;
+}
+
+/** The threshold `svc diff --fail-on` checks. */
+export type FailOn = 'breaking' | 'warning' | 'any';
+
+export function reportHits(report: ImportReport, failOn: FailOn): boolean {
+  const e = report.counts.endpoints;
+  const breaking = e.breaking > 0;
+  if (failOn === 'breaking') return breaking;
+  if (failOn === 'warning') return breaking || report.counts.warnings > 0;
+  const c = report.counts.content;
+  return (
+    report.changed || e.added + e.removed + e.changed > 0 || c.added + c.updated + c.removed + c.skipped > 0
+  );
+}

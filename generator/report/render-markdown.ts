@@ -1,0 +1,170 @@
+/**
+ * The report as a pull-request comment. Leads with one summary line; stays readable for a
+ * 1,000-endpoint API: endpoints grouped (tag or path prefix) with counts, each group folded
+ * in <details> when the report is long, and a hard cap on listed lines (GitHub comments end
+ * at 65,536 characters; the JSON report always has everything).
+ */
+import type { ApiChange, EndpointChange, ImportReport } from '../../schemas/types.js';
+
+const FOLD_OVER = 30;
+const MAX_ENDPOINT_LINES = 400;
+const MAX_CHANGES_PER_ENDPOINT = 12;
+
+function code(s: string): string {
+  return `\`${s.replace(/`/g, "'")}\``;
+}
+
+/** Text from the document (descriptions, names) must not open HTML or break a table. */
+function safe(s: string): string {
+  return s
+    .replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'))
+    .replace(/\|/g, '\\|')
+    .replace(/\r?\n/g, ' ');
+}
+
+function changeLine(c: ApiChange): string {
+  return `  - ${c.level === 'breaking' ? '🔴' : '⚪'} ${code(c.id)}: ${safe(c.text)}`;
+}
+
+function endpointLine(e: EndpointChange): string[] {
+  const label = { added: 'Added', removed: 'Removed', changed: 'Changed' }[e.kind];
+  const op = e.operationId ? ` (${safe(e.operationId)})` : '';
+  const head = `- **${label}** ${code(e.key)}${op}${e.breaking ? ' — **breaking**' : ''}`;
+  if (e.kind !== 'changed') return [head];
+  const shown = e.changes.slice(0, MAX_CHANGES_PER_ENDPOINT).map(changeLine);
+  const more = e.changes.length - shown.length;
+  return [head, ...shown, ...(more > 0 ? [`  - … ${more} more`] : [])];
+}
+
+function groupCounts(list: EndpointChange[]): string {
+  const n = (k: EndpointChange['kind']) => list.filter((e) => e.kind === k).length;
+  const parts = [`${n('added')} added`, `${n('removed')} removed`, `${n('changed')} changed`].filter(
+    (p) => !p.startsWith('0 '),
+  );
+  const breaking = list.filter((e) => e.breaking).length;
+  return `${parts.join(', ')}${breaking ? `, **${breaking} breaking**` : ''}`;
+}
+
+function endpointSection(report: ImportReport): string[] {
+  if (report.endpoints.length === 0) return [];
+  const groups = new Map<string, EndpointChange[]>();
+  for (const e of report.endpoints) {
+    const list = groups.get(e.group) ?? [];
+    list.push(e);
+    groups.set(e.group, list);
+  }
+  // Groups with breaking changes first, then by name, so what needs attention is on top.
+  const names = [...groups.keys()].sort((a, b) => {
+    const ba = groups.get(a)!.some((e) => e.breaking) ? 0 : 1;
+    const bb = groups.get(b)!.some((e) => e.breaking) ? 0 : 1;
+    return ba - bb || (a < b ? -1 : a > b ? 1 : 0);
+  });
+  const fold = report.endpoints.length > FOLD_OVER;
+  const out = ['### Endpoints', ''];
+  // Every group gets its share of the line budget, so a big group cannot hide the others.
+  const share = Math.max(6, Math.floor(MAX_ENDPOINT_LINES / names.length));
+  let hidden = 0;
+  let total = 0;
+  for (const name of names) {
+    const list = groups.get(name)!;
+    const lines: string[] = [];
+    let budget = total >= 2 * MAX_ENDPOINT_LINES ? 0 : share;
+    for (const e of list) {
+      if (budget <= 0) {
+        hidden++;
+        continue;
+      }
+      const l = endpointLine(e);
+      budget -= l.length;
+      total += l.length;
+      lines.push(...l);
+    }
+    const title = `${safe(name)} — ${groupCounts(list)}`;
+    if (lines.length === 0) {
+      out.push(`- ${title}`);
+      continue;
+    }
+    if (fold) out.push(`<details><summary>${title}</summary>`, '', ...lines, '', '</details>', '');
+    else out.push(`#### ${title}`, '', ...lines, '');
+  }
+  if (hidden > 0)
+    out.push(`_… ${hidden} more endpoints are in the JSON report (\`svc diff --format json\`)._`, '');
+  return out;
+}
+
+function warningSection(report: ImportReport): string[] {
+  if (report.warnings.length === 0) return [];
+  const lines = report.warnings.map((w) => `- ${code(w.id)}: ${safe(w.text)}`);
+  const out = [`### ⚠️ Warnings (${report.warnings.length})`, ''];
+  if (lines.length > FOLD_OVER)
+    out.push('<details><summary>Show all</summary>', '', ...lines, '', '</details>', '');
+  else out.push(...lines, '');
+  return out;
+}
+
+function toolSection(report: ImportReport): string[] {
+  const t = report.tools;
+  const out: string[] = [];
+  const list = (title: string, items: string[]) => {
+    if (items.length === 0) return;
+    const fold = items.length > FOLD_OVER;
+    out.push(
+      fold ? `<details><summary>${title} (${items.length})</summary>` : `**${title}** (${items.length})`,
+      '',
+    );
+    out.push(...items, '');
+    if (fold) out.push('</details>', '');
+  };
+  list(
+    'Customizations reset',
+    t.customizationsReset.map(
+      (r) => `- ${code(r.key)} (${code(r.endpoint)}): ${r.fields.join(' and ')} reset — ${safe(r.reason)}`,
+    ),
+  );
+  list(
+    'Kept and marked stale',
+    t.stale.map((r) => `- ${code(r.key)} ${code(r.endpoint ?? '')}${r.enabled ? ' (enabled)' : ''}`),
+  );
+  list(
+    'Removed (never enabled or customized)',
+    t.removed.map((r) => `- ${code(r.key)} ${code(r.endpoint ?? '')}`),
+  );
+  list(
+    'Added (disabled)',
+    t.added.map((r) => `- ${code(r.name)} ${code(r.endpoint ?? '')}`),
+  );
+  return out.length > 0 ? ['### Tools', '', ...out] : [];
+}
+
+function contentSection(report: ImportReport): string[] {
+  if (report.content.length === 0) return [];
+  const lines = report.content.map(
+    (c) => `- **${c.action}** ${code(c.file)}${c.reason ? ` — ${safe(c.reason)}` : ''}`,
+  );
+  return ['### Content', '', ...lines, ''];
+}
+
+export function renderReportMarkdown(report: ImportReport): string {
+  const e = report.counts.endpoints;
+  const t = report.counts.tools;
+  const c = report.counts.content;
+  const out = [
+    `**${safe(report.summary)}**`,
+    '',
+    '| | added | removed | changed | breaking | total |',
+    '|---|---:|---:|---:|---:|---:|',
+    `| Endpoints | ${e.added} | ${e.removed} | ${e.changed} | ${e.breaking} | ${e.after} |`,
+    `| Tools | ${t.added} | ${t.removed} | ${t.customizationsReset} reset, ${t.stale} stale | | ${t.total} (${t.enabled} enabled) |`,
+  ];
+  if (c.added + c.updated + c.skipped + c.removed > 0) {
+    out.push(`| Content | ${c.added} | ${c.removed} | ${c.updated} updated, ${c.skipped} skipped | | |`);
+  }
+  out.push('');
+  out.push(
+    ...warningSection(report),
+    ...endpointSection(report),
+    ...toolSection(report),
+    ...contentSection(report),
+  );
+  return `${out.join('\n').trimEnd()}\n`;
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolItem } from '../../folder/model.js';
+import type { Endpoint, SvcTool } from '../../schemas/types.js';
+import { validate } from '../../schemas/validate.js';
+import { diffEndpoints } from '../diff/index.js';
+import { buildReport, reportHits } from './build-report.js';
+import { renderReportMarkdown } from './render-markdown.js';
+import { renderReportText } from './render-text.js';
+
+function ep(method: Endpoint['method'], path: string, extra: Partial<Endpoint> = {}): Endpoint {
+  return { method, path, parameters: [], tags: [], deprecated: false, security: [], ...extra };
+}
+function tool(key: string, e: Endpoint, enabled: boolean): ToolItem {
+  const t: SvcTool = {
+    name: key,
+    description: '',
+    enabled,
+    sortOrder: 0,
+    origin: 'imported',
+    endpoint: { method: e.method, path: e.path },
+    classification: 'get',
+    inputSchema: { type: 'object' },
+    locations: {},
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  };
+  return { key, file: `Tools/${key}.yaml`, tool: t };
+}
+
+describe('buildReport', () => {
+  const q = (required: boolean) => [
+    { name: 'q', in: 'query' as const, required, schema: { type: 'string' } },
+  ];
+  const before = [ep('GET', '/a', { parameters: q(false) }), ep('GET', '/b'), ep('GET', '/gone')];
+  const after = [ep('GET', '/a', { parameters: q(true) }), ep('GET', '/b'), ep('POST', '/new')];
+
+  it('counts, warns for enabled tools hit by a breaking change, and validates', () => {
+    const report = buildReport({
+      source: { location: 'v2.json' },
+      previous: { seq: 1 },
+      endpointsBefore: before.length,
+      endpointsAfter: after.length,
+      endpoints: diffEndpoints(before, after),
+      notes: [
+        {
+          kind: 'tool-stale',
+          tool: { key: 'gone', name: 'gone', endpoint: 'GET /gone', enabled: true },
+          reason: 'enabled',
+        },
+      ],
+      tools: [tool('a', after[0]!, true), tool('b', after[1]!, true)],
+      changed: true,
+    });
+    expect(validate('report', report).ok).toBe(true);
+    expect(report.counts.endpoints).toEqual({
+      before: 3,
+      after: 3,
+      added: 1,
+      removed: 1,
+      changed: 1,
+      unchanged: 1,
+      breaking: 2,
+    });
+    expect(report.warnings.map((w) => `${w.id}:${w.tool}`)).toEqual([
+      'enabled-tool-breaking-change:a',
+      'enabled-tool-endpoint-removed:gone',
+    ]);
+    expect(report.summary).toBe('Endpoints: 1 added, 1 removed, 1 changed (2 breaking); 2 warnings.');
+    expect(reportHits(report, 'breaking')).toBe(true);
+    const md = renderReportMarkdown(report);
+    expect(md.split('\n')[0]).toBe(`**${report.summary}**`);
+    expect(md).toContain('`request-parameter-became-required`');
+    expect(renderReportText(report)).toContain('~ GET /a  [breaking]');
+  });
+
+  it('says nothing changed when nothing did', () => {
+    const report = buildReport({
+      source: { location: 'v1.json' },
+      previous: { seq: 1 },
+      endpointsBefore: 2,
+      endpointsAfter: 2,
+      endpoints: [],
+      notes: [],
+      tools: [],
+      changed: false,
+    });
+    expect(report.summary).toMatch(/^Nothing changed/);
+    expect(reportHits(report, 'any')).toBe(false);
+    expect(reportHits(report, 'warning')).toBe(false);
+  });
+
+  it('keeps a 1,000-endpoint report within a pull-request comment, grouped and folded', () => {
+    const many = Array.from({ length: 1000 }, (_, i) =>
+      ep('GET', `/r${i % 40}/items${i}`, { parameters: q(false), tags: [`tag${i % 40}`] }),
+    );
+    const changed = many.map((e) => ({ ...e, parameters: q(true) }));
+    const report = buildReport({
+      source: { location: 'x' },
+      previous: { seq: 1 },
+      endpointsBefore: 1000,
+      endpointsAfter: 1000,
+      endpoints: diffEndpoints(many, changed),
+      notes: [],
+      tools: [],
+      changed: true,
+    });
+    const md = renderReportMarkdown(report);
+    expect(md.length).toBeLessThan(65_536);
+    expect((md.match(/<details>/g) ?? []).length).toBe(40);
+    expect(md).toContain('more endpoints are in the JSON report');
+  });
+});
