@@ -1,0 +1,201 @@
+/**
+ * The Hono app: /healthz, /readyz, and MCP at /mcp and /mcp/{serverId}. Modern (2026-07-28)
+ * requests are served statelessly by the SDK's createMcpHandler from the newest config;
+ * 2025-era requests go to LegacySessions. Origin/Host checks run before anything else, and
+ * no request, however malformed, can take the process down (errors become 4xx/5xx answers).
+ * No listen, no process.env: startRuntime does the I/O.
+ */
+import { createMcpHandler, isLegacyRequest, legacyStatelessFallback } from '@modelcontextprotocol/server';
+import { Hono } from 'hono';
+import { jsonRpcError, LegacySessions } from './legacy-sessions.js';
+import type { ConfigStore } from './config-store.js';
+import type { RuntimeEnv } from './env.js';
+import type { Logger } from './logger.js';
+import { buildMcpServer } from './mcp-server.js';
+import { buildOriginPolicy, checkOrigin } from './origin-policy.js';
+import { createRedactor } from './redact.js';
+import type { ToolCallDeps } from './tool-call.js';
+
+export interface CreateAppOptions {
+  store: ConfigStore;
+  env: RuntimeEnv;
+  fetch?: typeof fetch;
+  now?: () => number;
+  logger?: Logger;
+  /** Idle time after which a 2025-11-25 session expires (default 30 min). */
+  sessionIdleMs?: number;
+  /** Cap on open legacy sessions (default 10,000). */
+  maxSessions?: number;
+  /** The port actually listened on, when env.port was 0 (same-origin checks need it). */
+  listenPort?: number;
+}
+
+export interface RuntimeApp {
+  app: Hono;
+  /** Stops taking new MCP requests, waits for in-flight ones (up to graceMs), closes sessions. */
+  close(graceMs?: number): Promise<void>;
+  /** Open legacy sessions (observability, tests). */
+  sessionCount(): number;
+}
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const noopLogger: Logger = { log() {} };
+
+export function createApp(opts: CreateAppOptions): RuntimeApp {
+  const { store, env } = opts;
+  const now = opts.now ?? (() => performance.timeOrigin + performance.now());
+  const redact = createRedactor([env.upstreamSecret]);
+  const logger = opts.logger ?? noopLogger;
+  const deps: ToolCallDeps = {
+    fetch: opts.fetch ?? globalThis.fetch,
+    logger,
+    redact,
+    timeoutMs: env.upstreamTimeoutMs,
+    maxResponseBytes: env.maxResponseBytes,
+    now: () => performance.now(),
+    ...(env.upstreamSecret ? { secret: env.upstreamSecret } : {}),
+  };
+  const policy = buildOriginPolicy({
+    listenHost: env.host,
+    port: opts.listenPort ?? env.port,
+    ...(env.publicUrl ? { publicUrl: env.publicUrl } : {}),
+    ...(env.allowedOrigins ? { allowedOrigins: env.allowedOrigins } : {}),
+  });
+  const onerror = (error: Error) => logger.log('warn', 'mcp_error', { message: redact(error.message) });
+  const factory = () => buildMcpServer(store.current(), deps);
+  const modern = createMcpHandler(factory, { legacy: 'reject', onerror, maxRequestBodySize: MAX_BODY_BYTES });
+  const sessions = new LegacySessions({
+    build: (config) => buildMcpServer(config, deps),
+    current: () => store.current(),
+    stateless: legacyStatelessFallback(factory, onerror, { maxRequestBodySize: MAX_BODY_BYTES }),
+    idleMs: opts.sessionIdleMs ?? 30 * 60 * 1000,
+    maxSessions: opts.maxSessions ?? 10_000,
+    now,
+    logger,
+  });
+  const unsubscribe = store.onSwap((config, previous) => {
+    logger.log('info', 'config_swap', {
+      from: previous.version,
+      to: config.version,
+      tools: config.toolList.length,
+    });
+    // Modern clients listening on subscriptions/listen re-fetch; 2025 sessions keep their pinned version.
+    modern.notify.toolsChanged();
+    modern.notify.promptsChanged();
+    modern.notify.resourcesChanged();
+  });
+
+  let inFlight = 0;
+  let closing = false;
+  let drained: (() => void) | undefined;
+
+  const app = new Hono();
+  app.onError((error, c) => {
+    logger.log('error', 'request_failed', {
+      path: c.req.path,
+      message: redact(String(error?.message ?? error)),
+    });
+    return c.json({ error: 'internal error' }, 500);
+  });
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', (c) => {
+    if (closing) return c.json({ status: 'closing' }, 503);
+    const config = store.current();
+    return c.json({
+      status: 'ready',
+      serverId: config.serverId,
+      configVersion: config.version,
+      tools: config.toolList.length,
+    });
+  });
+
+  const serveMcp = async (request: Request, pathId: string | undefined): Promise<Response> => {
+    const decision = checkOrigin(
+      policy,
+      request.headers.get('origin') ?? undefined,
+      request.headers.get('host') ?? undefined,
+    );
+    if (!decision.ok) {
+      logger.log('warn', 'origin_refused', { reason: decision.reason, path: new URL(request.url).pathname });
+      return jsonRpcError(403, -32000, `Forbidden: ${decision.reason}`);
+    }
+    const cors = decision.corsOrigin;
+    if (request.method === 'OPTIONS') return withCors(new Response(null, { status: 204 }), cors, true);
+    const config = store.current();
+    if (pathId !== undefined && pathId !== config.serverId && !request.headers.get('mcp-session-id')) {
+      return jsonRpcError(404, -32000, `No MCP server with id "${pathId}" here`);
+    }
+    if (closing) return jsonRpcError(503, -32000, 'Server is shutting down');
+    let parsedBody: unknown;
+    let forward = request;
+    if (request.method === 'POST') {
+      const declared = Number(request.headers.get('content-length') ?? 0);
+      if (declared > MAX_BODY_BYTES) return jsonRpcError(413, -32600, 'Request body too large');
+      const text = await request.text();
+      if (text.length > MAX_BODY_BYTES) return jsonRpcError(413, -32600, 'Request body too large');
+      try {
+        parsedBody = JSON.parse(text);
+      } catch {
+        // Let the SDK answer the parse error in its own words, from an unread copy of the body.
+        forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
+      }
+    }
+    const legacy =
+      parsedBody !== undefined ? await isLegacyRequest(forward, parsedBody) : await isLegacyRequest(forward);
+    const response = legacy
+      ? await sessions.handle(forward, pathId ?? '', parsedBody)
+      : await modern.fetch(forward, parsedBody !== undefined ? { parsedBody } : undefined);
+    return withCors(response, cors, false);
+  };
+
+  const track = async (request: Request, pathId: string | undefined): Promise<Response> => {
+    inFlight++;
+    try {
+      return await serveMcp(request, pathId);
+    } finally {
+      inFlight--;
+      if (inFlight === 0 && drained) drained();
+    }
+  };
+  app.all('/mcp', (c) => track(c.req.raw, undefined));
+  app.all('/mcp/:serverId', (c) => track(c.req.raw, c.req.param('serverId')));
+
+  return {
+    app,
+    sessionCount: () => sessions.size,
+    async close(graceMs = 10_000) {
+      if (closing) return;
+      closing = true;
+      unsubscribe();
+      if (inFlight > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, graceMs);
+          timer.unref();
+          drained = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      await sessions.close();
+      await modern.close();
+    },
+  };
+}
+
+function withCors(response: Response, origin: string | undefined, preflight: boolean): Response {
+  if (!origin) return response;
+  const headers = new Headers(response.headers);
+  headers.set('access-control-allow-origin', origin);
+  headers.append('vary', 'Origin');
+  headers.set('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
+  if (preflight) {
+    headers.set('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS');
+    headers.set(
+      'access-control-allow-headers',
+      'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id',
+    );
+    headers.set('access-control-max-age', '600');
+  }
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}

@@ -1,0 +1,339 @@
+/**
+ * One immutable, served config version: the folder model compiled into everything a request
+ * needs, built ONCE per version so no request pays for it — the tools/list, prompts/list and
+ * resources/list results, lookup maps, and (lazily, then cached) one Ajv validator per tool.
+ * Only enabled items make it in: a disabled item is invisible and unreachable.
+ */
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { UriTemplate } from '@modelcontextprotocol/server';
+import type { FolderModel, ToolItem, WidgetItem } from '../folder/model.js';
+
+export const WIDGET_MIME = 'text/html;profile=mcp-app';
+
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown> & { type: 'object' };
+  outputSchema?: Record<string, unknown> & { type: 'object' };
+  annotations: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+export interface CompiledTool {
+  item: ToolItem;
+  listed: ListedTool;
+  /** Ajv validator of the input schema, compiled on first use and kept for this version. */
+  validator(): ValidateFunction | { error: string };
+}
+
+export interface ResourceContents {
+  uri: string;
+  mimeType: string;
+  text?: string;
+  blob?: string;
+  _meta?: Record<string, unknown>;
+}
+
+export interface ListedResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType: string;
+  _meta?: Record<string, unknown>;
+}
+
+export interface StaticResource {
+  listed: ListedResource;
+  contents: ResourceContents;
+}
+
+export interface ListedTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType: string;
+}
+
+export interface TemplateResource {
+  listed: ListedTemplate;
+  template: UriTemplate;
+  body: string;
+  binary: boolean;
+}
+
+export interface ListedPrompt {
+  name: string;
+  title?: string;
+  description: string;
+  arguments: { name: string; description?: string; required?: boolean }[];
+}
+
+export interface CompiledPrompt {
+  listed: ListedPrompt;
+  body: string;
+  resources: string[];
+}
+
+export interface LoadedConfig {
+  /** Monotonic version number assigned by the ConfigStore (1 = the boot config). */
+  version: number;
+  folder: FolderModel;
+  serverId: string;
+  serverInfo: { name: string; title?: string; version: string; description?: string; websiteUrl?: string };
+  instructions?: string;
+  tools: ReadonlyMap<string, CompiledTool>;
+  toolList: readonly ListedTool[];
+  prompts: ReadonlyMap<string, CompiledPrompt>;
+  promptList: readonly ListedPrompt[];
+  resources: ReadonlyMap<string, StaticResource>;
+  resourceList: readonly ListedResource[];
+  templates: readonly TemplateResource[];
+  templateList: readonly ListedTemplate[];
+  /** user_oauth: calls are refused (standalone cannot authorize end users). */
+  callsRefused?: string;
+  /** The folder needs SVC_UPSTREAM_SECRET (api_key / bearer with hasAuthSecret). */
+  needsSecret: boolean;
+}
+
+export const RUNTIME_VERSION = '0.1.0';
+
+const TEXT_MIME = /^(text\/|application\/(json|xml|javascript|yaml|x-yaml|ld\+json)|.*\+(json|xml)$)/;
+
+export function isTextMime(mime: string): boolean {
+  return TEXT_MIME.test(mime.split(';')[0]!.trim().toLowerCase());
+}
+
+function widgetUri(serverId: string, name: string): string {
+  return `ui://${serverId}/${name}.html`;
+}
+
+function widgetMeta(widget: WidgetItem): Record<string, unknown> {
+  const csp = widget.sidecar.csp ?? {};
+  const ui: Record<string, unknown> = {
+    csp: {
+      connectDomains: csp.connectDomains ?? [],
+      resourceDomains: csp.resourceDomains ?? [],
+      ...(csp.frameDomains ? { frameDomains: csp.frameDomains } : {}),
+      ...(csp.baseUriDomains ? { baseUriDomains: csp.baseUriDomains } : {}),
+    },
+  };
+  if (widget.sidecar.prefersBorder !== undefined) ui.prefersBorder = widget.sidecar.prefersBorder;
+  const meta: Record<string, unknown> = {
+    ui,
+    'openai/widgetCSP': {
+      connect_domains: csp.connectDomains ?? [],
+      resource_domains: csp.resourceDomains ?? [],
+      ...(csp.frameDomains ? { frame_domains: csp.frameDomains } : {}),
+    },
+  };
+  if (widget.sidecar.description) meta['openai/widgetDescription'] = widget.sidecar.description;
+  if (widget.sidecar.prefersBorder !== undefined)
+    meta['openai/widgetPrefersBorder'] = widget.sidecar.prefersBorder;
+  return meta;
+}
+
+function yamlScalar(text: string): string {
+  return JSON.stringify(text);
+}
+
+function skillDocument(
+  name: string,
+  description: string,
+  body: string,
+  references: string[] | undefined,
+): string {
+  const refs = references && references.length > 0 ? references : undefined;
+  const head = [
+    '---',
+    `name: ${yamlScalar(name)}`,
+    `description: ${yamlScalar(description)}`,
+    '---',
+    '',
+  ].join('\n');
+  const tail = refs ? `\n\n## References\n\n${refs.map((r) => `- ${r}`).join('\n')}\n` : '';
+  return `${head}${body}${tail}`;
+}
+
+function newAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
+  (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
+  return ajv;
+}
+
+/** Compiles a folder model into a served config. Throws nothing: unusable items are left out. */
+export function compileConfig(folder: FolderModel, version: number): LoadedConfig {
+  const { config } = folder;
+  const serverId = config.server.id;
+  let ajv: Ajv2020 | undefined;
+
+  const enabledWidgets = new Map<string, WidgetItem>();
+  for (const w of folder.widgets) if (w.sidecar.enabled === true) enabledWidgets.set(w.name, w);
+
+  const tools = new Map<string, CompiledTool>();
+  const toolList: ListedTool[] = [];
+  for (const item of folder.tools) {
+    const t = item.tool;
+    if (!t.enabled || tools.has(t.name)) continue;
+    const annotations: Record<string, unknown> = { ...t.annotations };
+    const listed: ListedTool = {
+      name: t.name,
+      description: t.description || t.title || t.name,
+      inputSchema: t.inputSchema as ListedTool['inputSchema'],
+      annotations,
+    };
+    if (t.title) listed.title = t.title;
+    if (t.outputSchema) listed.outputSchema = t.outputSchema as ListedTool['outputSchema'];
+    if (t.widget && enabledWidgets.has(t.widget)) {
+      const uri = widgetUri(serverId, t.widget);
+      listed._meta = { ui: { resourceUri: uri }, 'ui/resourceUri': uri, 'openai/outputTemplate': uri };
+    }
+    let compiled: ValidateFunction | { error: string } | undefined;
+    tools.set(t.name, {
+      item,
+      listed,
+      validator() {
+        if (compiled) return compiled;
+        try {
+          ajv ??= newAjv();
+          compiled = ajv.compile(t.inputSchema);
+        } catch (error) {
+          compiled = {
+            error: `the input schema of ${item.file} cannot be compiled: ${(error as Error).message}`,
+          };
+        }
+        return compiled;
+      },
+    });
+    toolList.push(listed);
+  }
+
+  const prompts = new Map<string, CompiledPrompt>();
+  const promptList: ListedPrompt[] = [];
+  for (const p of folder.prompts) {
+    const fm = p.frontmatter;
+    if (fm.enabled !== true) continue;
+    const listed: ListedPrompt = {
+      name: p.name,
+      description: fm.description || fm.title || p.name,
+      arguments: (fm.arguments ?? []).map((a) => ({
+        name: a.name,
+        ...(a.description ? { description: a.description } : {}),
+        required: a.required === true,
+      })),
+    };
+    if (fm.title) listed.title = fm.title;
+    prompts.set(p.name, { listed, body: p.body, resources: fm.resources ?? [] });
+    promptList.push(listed);
+  }
+
+  const resources = new Map<string, StaticResource>();
+  const resourceList: ListedResource[] = [];
+  const addResource = (r: StaticResource) => {
+    if (resources.has(r.listed.uri)) return;
+    resources.set(r.listed.uri, r);
+    resourceList.push(r.listed);
+  };
+  const templates: TemplateResource[] = [];
+  for (const r of folder.resources) {
+    const fm = r.frontmatter;
+    if (fm.enabled !== true) continue;
+    const uri = fm.uriTemplate ?? `resource://${r.name}`;
+    const mimeType = fm.mimeType ?? 'text/markdown';
+    const binary = !isTextMime(mimeType);
+    const base = {
+      name: r.name,
+      mimeType,
+      ...(fm.title ? { title: fm.title } : {}),
+      ...(fm.description ? { description: fm.description } : {}),
+    };
+    if (UriTemplate.isTemplate(uri)) {
+      templates.push({
+        listed: { ...base, uriTemplate: uri },
+        template: new UriTemplate(uri),
+        body: r.body,
+        binary,
+      });
+    } else {
+      // A non-text mimeType means the body holds the bytes as base64 (the only way to keep them in a .md file).
+      const contents: ResourceContents = binary
+        ? { uri, mimeType, blob: r.body.replace(/\s+/g, '') }
+        : { uri, mimeType, text: r.body };
+      addResource({ listed: { ...base, uri }, contents });
+    }
+  }
+  for (const d of folder.docs) {
+    if (d.frontmatter.enabled !== true) continue;
+    const uri = `docs://${d.name}`;
+    const listed: ListedResource = { uri, name: d.name, title: d.title, mimeType: 'text/markdown' };
+    if (d.frontmatter.description) listed.description = d.frontmatter.description;
+    addResource({ listed, contents: { uri, mimeType: 'text/markdown', text: d.body } });
+  }
+  for (const s of folder.skills) {
+    const fm = s.frontmatter;
+    if (fm.enabled !== true) continue;
+    const uri = `skill://${s.name}/SKILL.md`;
+    addResource({
+      listed: { uri, name: s.name, description: fm.description, mimeType: 'text/markdown' },
+      contents: {
+        uri,
+        mimeType: 'text/markdown',
+        text: skillDocument(s.name, fm.description, s.body, fm.references),
+      },
+    });
+  }
+  for (const w of enabledWidgets.values()) {
+    const uri = widgetUri(serverId, w.name);
+    const meta = widgetMeta(w);
+    const listed: ListedResource = { uri, name: w.name, mimeType: WIDGET_MIME, _meta: meta };
+    if (w.sidecar.description) listed.description = w.sidecar.description;
+    addResource({ listed, contents: { uri, mimeType: WIDGET_MIME, text: w.html, _meta: meta } });
+  }
+
+  const skillLines = folder.skills
+    .filter((s) => s.frontmatter.enabled === true)
+    .map((s) => `- skill://${s.name}/SKILL.md — ${s.frontmatter.description}`);
+  const instructionParts = [
+    config.app.description ?? '',
+    skillLines.length ? `Skills:\n${skillLines.join('\n')}` : '',
+  ]
+    .map((p) => p.trim())
+    .filter(Boolean);
+
+  const auth = config.auth;
+  const loaded: LoadedConfig = {
+    version,
+    folder,
+    serverId,
+    serverInfo: {
+      name: serverId,
+      title: config.server.name,
+      version: RUNTIME_VERSION,
+      ...(config.app.description ? { description: config.app.description } : {}),
+      ...(config.app.website ? { websiteUrl: config.app.website } : {}),
+    },
+    tools,
+    toolList,
+    prompts,
+    promptList,
+    resources,
+    resourceList,
+    templates,
+    templateList: templates.map((t) => t.listed),
+    needsSecret: (auth.mode === 'api_key' || auth.mode === 'bearer') && auth.hasAuthSecret,
+  };
+  if (instructionParts.length > 0) loaded.instructions = instructionParts.join('\n\n');
+  if (auth.mode === 'user_oauth') {
+    loaded.callsRefused =
+      'This server uses user_oauth authentication, which is not supported in standalone mode: tool calls are refused. Use api_key, bearer or none, or the hosted runtime.';
+  }
+  return loaded;
+}
+
+/** Replaces {{name}} with the argument's value (unknown names stay empty). */
+export function substitute(body: string, args: Record<string, string>): string {
+  return body.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}/g, (_m, name: string) => args[name] ?? '');
+}

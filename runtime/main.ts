@@ -1,0 +1,47 @@
+/**
+ * The container entry (Dockerfile CMD): environment → startRuntime; SIGTERM/SIGINT → graceful
+ * close. Exit codes: 0 after a clean shutdown, 78 (EX_CONFIG) when the folder or the
+ * environment is wrong, 1 on anything else.
+ */
+import { isSvcError } from '../core/svc-error.js';
+import { parseRuntimeEnv } from './env.js';
+import { startRuntime } from './start-runtime.js';
+
+function bootFailure(error: unknown): never {
+  const record = isSvcError(error)
+    ? {
+        level: 'error',
+        event: 'boot_failed',
+        code: error.code,
+        place: error.place,
+        message: error.describe(),
+      }
+    : { level: 'error', event: 'boot_failed', message: String((error as Error)?.message ?? error) };
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...record })}\n`);
+  process.exit(isSvcError(error) ? 78 : 1);
+}
+
+async function main(): Promise<void> {
+  let running: Awaited<ReturnType<typeof startRuntime>>;
+  try {
+    running = await startRuntime({ env: parseRuntimeEnv(process.env) });
+  } catch (error) {
+    bootFailure(error);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(
+      `${JSON.stringify({ time: new Date().toISOString(), level: 'info', event: 'signal', signal })}\n`,
+    );
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+void main();

@@ -1,0 +1,202 @@
+/**
+ * startRuntime: the one way to run the runtime (svc serve, npm start, the container). Loads
+ * and validates the folder (or legacy bundle), refuses to boot with an SvcError naming the
+ * file and field or the missing variable, listens with @hono/node-server, logs the MCP URLs
+ * and the warnings a deployer must see, reloads on change with --watch, and closes
+ * gracefully (in-flight calls finish).
+ */
+import { type FSWatcher, watch as fsWatch } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { SvcError } from '../core/svc-error.js';
+import type { FolderModel } from '../folder/model.js';
+import { createApp, type RuntimeApp } from './app.js';
+import { type ConfigStore, createConfigStore } from './config-store.js';
+import type { RuntimeEnv } from './env.js';
+import { loadBundle, loadFolderDir } from './load-source.js';
+import { jsonLineLogger, type Logger, redactingLogger } from './logger.js';
+import { createRedactor } from './redact.js';
+
+export interface StartRuntimeOptions {
+  env: RuntimeEnv;
+  /** Folder to serve; defaults to env.folderPath, then env.bundlePath (deprecated). */
+  folderDir?: string;
+  /** Reload the folder when its files change. */
+  watch?: boolean;
+  logger?: Logger;
+  fetch?: typeof fetch;
+  /** Serve this model instead of reading a folder (tests, benchmarks). */
+  folder?: FolderModel;
+  sessionIdleMs?: number;
+  /** Debounce of --watch reloads in ms (default 150). */
+  watchDebounceMs?: number;
+}
+
+export interface RunningRuntime {
+  /** http://host:port/mcp */
+  url: string;
+  port: number;
+  store: ConfigStore;
+  /** Open 2025-11-25 sessions. */
+  sessionCount(): number;
+  close(): Promise<void>;
+}
+
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function checkBootConfig(folder: FolderModel, env: RuntimeEnv, logger: Logger): void {
+  const auth = folder.config.auth;
+  if ((auth.mode === 'api_key' || auth.mode === 'bearer') && auth.hasAuthSecret && !env.upstreamSecret) {
+    throw new SvcError(
+      'CONFIG_MISSING_ENV',
+      `SVC_UPSTREAM_SECRET is not set: config.yaml uses auth mode "${auth.mode}", whose credential comes only from that variable`,
+      { place: { file: 'config.yaml', field: 'SVC_UPSTREAM_SECRET' } },
+    );
+  }
+  if (auth.mode === 'user_oauth') {
+    logger.log('warn', 'user_oauth_unsupported', {
+      message:
+        'config.yaml uses auth mode user_oauth, which the standalone runtime does not support: every tool call will be refused',
+    });
+  }
+}
+
+export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRuntime> {
+  const { env } = opts;
+  const redact = createRedactor([env.upstreamSecret]);
+  const logger = redactingLogger(opts.logger ?? jsonLineLogger({ redact }), redact);
+
+  const dir = opts.folderDir ?? env.folderPath;
+  const load = async (): Promise<FolderModel> => {
+    if (opts.folder) return opts.folder;
+    if (dir) return (await loadFolderDir(dir)).folder;
+    if (env.bundlePath) {
+      logger.log('warn', 'bundle_deprecated', {
+        message:
+          'SVC_BUNDLE_PATH (single-file bundle) is deprecated: export the standard folder and set SVC_FOLDER_PATH instead',
+        bundle: env.bundlePath,
+      });
+      return (await loadBundle(env.bundlePath)).folder;
+    }
+    throw new SvcError('CONFIG_MISSING_ENV', 'no folder to serve: pass a folder or set SVC_FOLDER_PATH', {
+      place: { field: 'SVC_FOLDER_PATH' },
+    });
+  };
+
+  const folder = await load();
+  checkBootConfig(folder, env, logger);
+  const store = createConfigStore(folder);
+
+  let runtime: RuntimeApp | undefined;
+  const server = serve({
+    fetch: (request: Request) => {
+      if (!runtime) return new Response('starting', { status: 503 });
+      return runtime.app.fetch(request);
+    },
+    port: env.port,
+    hostname: env.host,
+  });
+  await new Promise<void>((resolve, reject) => {
+    if (server.listening) return resolve();
+    server.once('listening', () => resolve());
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new SvcError('USAGE', `cannot listen on ${env.host}:${env.port}: ${error.code ?? error.message}`, {
+          place: { field: 'MCP_RUNTIME_PORT' },
+          cause: error,
+        }),
+      ),
+    );
+  });
+  const port = (server.address() as AddressInfo).port;
+  runtime = createApp({
+    store,
+    env,
+    logger,
+    listenPort: port,
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    ...(opts.sessionIdleMs !== undefined ? { sessionIdleMs: opts.sessionIdleMs } : {}),
+  });
+
+  const base = `http://${displayHost(env.host)}:${port}`;
+  const config = store.current();
+  logger.log('info', 'runtime_started', {
+    mcp: `${base}/mcp`,
+    mcpServer: `${base}/mcp/${config.serverId}`,
+    health: `${base}/healthz`,
+    serverId: config.serverId,
+    tools: config.toolList.length,
+    prompts: config.promptList.length,
+    resources: config.resourceList.length + config.templateList.length,
+    auth: folder.config.auth.mode,
+    source: opts.folder ? 'model' : (dir ?? env.bundlePath),
+  });
+  if (!env.allowedOrigins) {
+    logger.log('warn', 'origins_unrestricted', {
+      message:
+        'MCP_ALLOWED_ORIGINS is not set: browser requests from every origin are accepted. Set it to a comma-separated list of origins to restrict them.',
+    });
+  }
+  if (config.toolList.length === 0) {
+    logger.log('warn', 'no_enabled_tools', {
+      message: 'no tool is enabled: set enabled: true in Tools/<tool>.yaml',
+    });
+  }
+
+  let watcher: FSWatcher | undefined;
+  let reloadTimer: NodeJS.Timeout | undefined;
+  if (opts.watch && dir && !opts.folder) {
+    const reload = async () => {
+      try {
+        const next = await loadFolderDir(dir);
+        checkBootConfig(next.folder, env, { log() {} });
+        store.swap(next.folder);
+        logger.log('info', 'config_reloaded', {
+          version: store.version(),
+          tools: store.current().toolList.length,
+        });
+      } catch (error) {
+        const message = error instanceof SvcError ? error.describe() : String(error);
+        logger.log('warn', 'config_reload_refused', { message, keptVersion: store.version() });
+      }
+    };
+    watcher = fsWatch(dir, { recursive: true }, (_event, file) => {
+      const name = String(file ?? '');
+      if (name.startsWith('.svc') || name.startsWith('.git')) return;
+      clearTimeout(reloadTimer);
+      reloadTimer = setTimeout(() => void reload(), opts.watchDebounceMs ?? 150);
+    });
+    watcher.on('error', (error) => logger.log('warn', 'watch_failed', { message: error.message }));
+    logger.log('info', 'watching', { folder: dir });
+  }
+
+  let closed: Promise<void> | undefined;
+  return {
+    url: `${base}/mcp`,
+    port,
+    store,
+    sessionCount: () => runtime?.sessionCount() ?? 0,
+    close() {
+      closed ??= (async () => {
+        watcher?.close();
+        clearTimeout(reloadTimer);
+        const closing = new Promise<void>((resolve) => server.close(() => resolve()));
+        await runtime?.close();
+        // Idle keep-alive sockets would otherwise hold close() open.
+        (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+        const force = setTimeout(
+          () => (server as { closeAllConnections?: () => void }).closeAllConnections?.(),
+          2000,
+        );
+        force.unref();
+        await closing;
+        clearTimeout(force);
+        logger.log('info', 'runtime_stopped', {});
+      })();
+      return closed;
+    },
+  };
+}

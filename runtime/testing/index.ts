@@ -1,0 +1,9 @@
+export { copyFixtureFolder, type TempFolder } from './fixture-folder.js';
+export {
+  type EchoUpstream,
+  type EchoUpstreamOptions,
+  PNG_1X1,
+  type RecordedRequest,
+  startEchoUpstream,
+  WAV_EMPTY,
+} from './echo-upstream.js';

@@ -1,0 +1,89 @@
+/**
+ * One tool call, start to end: the tool must be enabled in this config version, its arguments
+ * must validate against its input schema, then the upstream request is built and sent.
+ * Failures the model can act on come back as isError results; an unknown tool is a protocol
+ * error, never an upstream call.
+ */
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { LoadedConfig } from './loaded-config.js';
+import type { Logger } from './logger.js';
+import type { Redactor } from './redact.js';
+import { callUpstream, type ToolCallResult, toolError } from './upstream-call.js';
+import { buildUpstreamRequest } from './upstream-request.js';
+
+export interface ToolCallDeps {
+  fetch: typeof fetch;
+  logger: Logger;
+  redact: Redactor;
+  secret?: string;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  now: () => number;
+}
+
+const MAX_LISTED_PROBLEMS = 20;
+
+function describeAjvErrors(errors: { instancePath: string; message?: string; params?: unknown }[]): string[] {
+  return errors.slice(0, MAX_LISTED_PROBLEMS).map((e) => {
+    const where = e.instancePath === '' ? '(arguments)' : e.instancePath;
+    const extra =
+      e.params && typeof e.params === 'object' && 'additionalProperty' in e.params
+        ? ` "${String((e.params as { additionalProperty: unknown }).additionalProperty)}"`
+        : e.params && typeof e.params === 'object' && 'allowedValues' in e.params
+          ? `: ${JSON.stringify((e.params as { allowedValues: unknown }).allowedValues)}`
+          : '';
+    return `${where} ${e.message ?? 'is invalid'}${extra}`;
+  });
+}
+
+export async function callTool(
+  loaded: LoadedConfig,
+  deps: ToolCallDeps,
+  name: string,
+  rawArgs: Record<string, unknown> | undefined,
+  signal?: AbortSignal,
+): Promise<ToolCallResult> {
+  const tool = loaded.tools.get(name);
+  if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  if (loaded.callsRefused) return toolError(loaded.callsRefused);
+  if (loaded.needsSecret && !deps.secret) {
+    return toolError('SVC_UPSTREAM_SECRET is not set: this server cannot authenticate to its API.');
+  }
+  const args = rawArgs ?? {};
+  const validator = tool.validator();
+  if ('error' in validator) return toolError(validator.error);
+  if (!validator(args)) {
+    const problems = describeAjvErrors(validator.errors ?? []);
+    return toolError(
+      deps.redact(`Invalid arguments for tool ${name}:\n${problems.map((p) => `- ${p}`).join('\n')}`),
+    );
+  }
+  const built = buildUpstreamRequest(tool.item.tool, args, {
+    config: loaded.folder.config,
+    ...(deps.secret ? { secret: deps.secret } : {}),
+  });
+  if (!built.ok) {
+    return toolError(
+      deps.redact(`Invalid arguments for tool ${name}:\n${built.problems.map((p) => `- ${p}`).join('\n')}`),
+    );
+  }
+  const started = deps.now();
+  const outcome = await callUpstream(built.request, {
+    fetch: deps.fetch,
+    timeoutMs: deps.timeoutMs,
+    maxResponseBytes: deps.maxResponseBytes,
+    redact: deps.redact,
+    structured: tool.listed.outputSchema !== undefined,
+    toolName: name,
+    ...(signal ? { signal } : {}),
+  });
+  deps.logger.log(outcome.result.isError ? 'warn' : 'debug', 'tool_call', {
+    tool: name,
+    method: built.request.method,
+    status: outcome.status,
+    failure: outcome.failure,
+    ms: Math.round((deps.now() - started) * 10) / 10,
+    configVersion: loaded.version,
+  });
+  return outcome.result;
+}

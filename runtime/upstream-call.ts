@@ -1,0 +1,227 @@
+/**
+ * Sends an UpstreamRequest and turns the answer into an MCP tool result. Bounded in time
+ * (timeout) and in size (response cap); redirects are followed only within the same origin,
+ * so neither an argument nor an upstream can move a credential to another host. Every text
+ * that came from the upstream is redacted before it leaves.
+ */
+import type { Redactor } from './redact.js';
+import type { UpstreamRequest } from './upstream-request.js';
+
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | { type: 'resource'; resource: { uri: string; mimeType: string; blob: string } };
+
+export interface ToolCallResult {
+  content: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+export interface UpstreamCallOptions {
+  fetch: typeof fetch;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  redact: Redactor;
+  /** Aborted when the MCP request is cancelled or the client goes away. */
+  signal?: AbortSignal;
+  /** Whether the tool declares an outputSchema (then a JSON object body is also structuredContent). */
+  structured: boolean;
+  /** Used in a binary resource's URI. */
+  toolName: string;
+}
+
+export interface UpstreamOutcome {
+  result: ToolCallResult;
+  /** HTTP status, or undefined when no answer arrived. */
+  status?: number;
+  /** Why the call failed without an HTTP answer: timeout, network, too_large, cancelled. */
+  failure?: 'timeout' | 'network' | 'too_large' | 'cancelled';
+}
+
+const ERROR_EXCERPT_CHARS = 2000;
+const MAX_REDIRECTS = 5;
+
+export function toolError(text: string): ToolCallResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+class TooLarge extends Error {}
+
+async function readCapped(response: Response, cap: number): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > cap) {
+    await response.body?.cancel().catch(() => {});
+    throw new TooLarge();
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > cap) {
+      await reader.cancel().catch(() => {});
+      throw new TooLarge();
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+function mediaType(response: Response): string {
+  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+function isJsonType(type: string): boolean {
+  return type === 'application/json' || type.endsWith('+json');
+}
+
+function isTextType(type: string): boolean {
+  return (
+    type === '' ||
+    type.startsWith('text/') ||
+    isJsonType(type) ||
+    type.endsWith('+xml') ||
+    type === 'application/xml' ||
+    type === 'application/javascript' ||
+    type === 'application/x-www-form-urlencoded' ||
+    type === 'application/yaml'
+  );
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function excerpt(text: string): string {
+  return text.length > ERROR_EXCERPT_CHARS ? `${text.slice(0, ERROR_EXCERPT_CHARS)}… (truncated)` : text;
+}
+
+async function fetchFollowingSameOrigin(
+  request: UpstreamRequest,
+  options: UpstreamCallOptions,
+  signal: AbortSignal,
+): Promise<Response> {
+  const origin = new URL(request.url).origin;
+  let url = request.url;
+  let method = request.method;
+  let body = request.body;
+  const headers = { ...request.headers };
+  for (let hop = 0; ; hop++) {
+    const init: RequestInit = { method, headers, redirect: 'manual', signal };
+    if (body !== undefined && method !== 'GET' && method !== 'HEAD') init.body = body;
+    const response = await options.fetch(url, init);
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status > 399 || response.status === 304 || !location)
+      return response;
+    const next = new URL(location, url);
+    if (next.origin !== origin || hop >= MAX_REDIRECTS) return response;
+    await response.body?.cancel().catch(() => {});
+    url = next.href;
+    if (
+      response.status === 303 ||
+      ((response.status === 301 || response.status === 302) && method === 'POST')
+    ) {
+      method = 'GET';
+      body = undefined;
+      delete headers['content-type'];
+    }
+  }
+}
+
+export async function callUpstream(
+  request: UpstreamRequest,
+  options: UpstreamCallOptions,
+): Promise<UpstreamOutcome> {
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  let response: Response;
+  let bytes: Uint8Array;
+  try {
+    response = await fetchFollowingSameOrigin(request, options, signal);
+    bytes = await readCapped(response, options.maxResponseBytes);
+  } catch (error) {
+    if (error instanceof TooLarge) {
+      return {
+        failure: 'too_large',
+        result: toolError(
+          `Upstream response exceeds the ${options.maxResponseBytes}-byte limit; nothing returned.`,
+        ),
+      };
+    }
+    if (timeout.aborted) {
+      return {
+        failure: 'timeout',
+        result: toolError(
+          `Upstream did not answer within ${options.timeoutMs} ms (${request.method} timed out).`,
+        ),
+      };
+    }
+    if (options.signal?.aborted)
+      return { failure: 'cancelled', result: toolError('The call was cancelled.') };
+    const cause = (error as { cause?: { code?: string } }).cause;
+    const code = cause?.code ? ` (${cause.code})` : '';
+    return {
+      failure: 'network',
+      result: toolError(
+        options.redact(`Upstream request failed${code}: could not reach ${new URL(request.url).origin}.`),
+      ),
+    };
+  }
+
+  const type = mediaType(response);
+  const status = response.status;
+  if (status < 200 || status > 299) {
+    const text = isTextType(type)
+      ? new TextDecoder().decode(bytes)
+      : `(${bytes.byteLength} bytes of ${type})`;
+    const reason = response.statusText ? ` ${response.statusText}` : '';
+    const detail = text.trim() ? `: ${excerpt(options.redact(text))}` : '';
+    return { status, result: toolError(`Upstream returned HTTP ${status}${reason}${detail}`) };
+  }
+
+  if (type.startsWith('image/') || type.startsWith('audio/')) {
+    const data = Buffer.from(bytes).toString('base64');
+    const kind = type.startsWith('image/') ? 'image' : 'audio';
+    return { status, result: { content: [{ type: kind, data, mimeType: type }] } };
+  }
+  if (!isTextType(type)) {
+    const blob = Buffer.from(bytes).toString('base64');
+    return {
+      status,
+      result: {
+        content: [
+          {
+            type: 'resource',
+            resource: { uri: `upstream://${options.toolName}/response`, mimeType: type, blob },
+          },
+        ],
+      },
+    };
+  }
+  const text = options.redact(new TextDecoder().decode(bytes));
+  if (text === '')
+    return { status, result: { content: [{ type: 'text', text: `HTTP ${status} (empty body)` }] } };
+  const result: ToolCallResult = { content: [{ type: 'text', text }] };
+  if (options.structured && (isJsonType(type) || type === '')) {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (isPlainObject(value)) result.structuredContent = value;
+    } catch {
+      // Not JSON after all: the text block carries it.
+    }
+  }
+  return { status, result };
+}

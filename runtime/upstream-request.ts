@@ -1,0 +1,313 @@
+/**
+ * Builds the upstream HTTP request of a tool call from the tool's location record. Pure: data
+ * in, data out. Every rule that keeps arguments from steering the request lives here: path
+ * values are percent-encoded and `.`/`..` refused, header values with CR/LF/NUL refused,
+ * reserved headers refused, and the final URL is checked to still sit under apiBaseUrl.
+ */
+import type { SvcConfig, SvcTool } from '../schemas/types.js';
+
+export interface UpstreamRequest {
+  method: string;
+  /** Absolute URL, origin always equal to config.apiBaseUrl's origin. */
+  url: string;
+  headers: Record<string, string>;
+  body?: string | FormData | Uint8Array<ArrayBuffer>;
+}
+
+export type BuildResult = { ok: true; request: UpstreamRequest } | { ok: false; problems: string[] };
+
+/** Headers an argument may never set: they belong to the transport or to the credential. */
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-authorization',
+  'proxy-connection',
+  'expect',
+  'cookie',
+]);
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+const UNSAFE_HEADER_VALUE = /[\r\n\0]/;
+
+function scalarText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value === null) return 'null';
+  return JSON.stringify(value);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** RFC 3986 unreserved stays, everything else percent-encoded (stricter than encodeURIComponent). */
+export function encodeStrict(text: string): string {
+  return encodeURIComponent(text).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+function pathValue(
+  name: string,
+  value: unknown,
+  style: string | undefined,
+  explode: boolean,
+  problems: string[],
+) {
+  const raw: string[] = [];
+  let items: string[];
+  if (Array.isArray(value)) {
+    raw.push(...value.map(scalarText));
+    items = raw.map(encodeStrict);
+  } else if (isPlainObject(value)) {
+    const entries = Object.entries(value).map(([k, v]) => [k, scalarText(v)] as const);
+    for (const [k, v] of entries) raw.push(k, v);
+    items = explode
+      ? entries.map(([k, v]) => `${encodeStrict(k)}=${encodeStrict(v)}`)
+      : entries.flatMap(([k, v]) => [encodeStrict(k), encodeStrict(v)]);
+  } else {
+    const text = scalarText(value);
+    if (text === '') problems.push(`path parameter "${name}" must not be empty`);
+    raw.push(text);
+    items = [encodeStrict(text)];
+  }
+  if (raw.some((part) => part === '.' || part === '..')) {
+    problems.push(`path parameter "${name}" must not be "." or ".."`);
+  }
+  if (style === 'label') return `.${items.join(explode ? '.' : ',')}`;
+  if (style === 'matrix') {
+    const n = encodeStrict(name);
+    return explode && Array.isArray(value)
+      ? items.map((i) => `;${n}=${i}`).join('')
+      : `;${n}=${items.join(',')}`;
+  }
+  return items.join(',');
+}
+
+function queryPairs(
+  name: string,
+  value: unknown,
+  style: string | undefined,
+  explode: boolean,
+): [string, string][] {
+  const effectiveStyle = style ?? 'form';
+  if (Array.isArray(value)) {
+    const items = value.map(scalarText);
+    if (effectiveStyle === 'form' && explode) return items.map((v) => [name, v]);
+    const sep = effectiveStyle === 'spaceDelimited' ? ' ' : effectiveStyle === 'pipeDelimited' ? '|' : ',';
+    return [[name, items.join(sep)]];
+  }
+  if (isPlainObject(value)) {
+    if (effectiveStyle === 'deepObject') {
+      return Object.entries(value).map(([k, v]) => [`${name}[${k}]`, scalarText(v)]);
+    }
+    if (explode) return Object.entries(value).map(([k, v]) => [k, scalarText(v)]);
+    return [
+      [
+        name,
+        Object.entries(value)
+          .flatMap(([k, v]) => [k, scalarText(v)])
+          .join(','),
+      ],
+    ];
+  }
+  return [[name, scalarText(value)]];
+}
+
+function headerText(value: unknown): string {
+  if (Array.isArray(value)) return value.map(scalarText).join(',');
+  if (isPlainObject(value)) {
+    return Object.entries(value)
+      .map(([k, v]) => `${k}=${scalarText(v)}`)
+      .join(',');
+  }
+  return scalarText(value);
+}
+
+function propertySchema(tool: SvcTool, prop: string): Record<string, unknown> | undefined {
+  const props = (tool.inputSchema as { properties?: Record<string, unknown> }).properties;
+  const schema = props?.[prop];
+  return isPlainObject(schema) ? schema : undefined;
+}
+
+function isBase64Property(tool: SvcTool, prop: string): boolean {
+  const schema = propertySchema(tool, prop);
+  return schema?.contentEncoding === 'base64' || schema?.format === 'byte' || schema?.format === 'binary';
+}
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from(Buffer.from(text, 'base64'));
+}
+
+function formValue(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+export interface AuthPlacement {
+  config: SvcConfig;
+  secret?: string;
+}
+
+export function buildUpstreamRequest(
+  tool: SvcTool,
+  args: Record<string, unknown>,
+  auth: AuthPlacement,
+): BuildResult {
+  const problems: string[] = [];
+  const config = auth.config;
+  let base: URL;
+  try {
+    base = new URL(config.apiBaseUrl);
+  } catch {
+    return { ok: false, problems: ['config.yaml apiBaseUrl is not a valid URL'] };
+  }
+  const basePath = base.pathname.replace(/\/+$/, '');
+
+  const pathValues = new Map<string, string>();
+  const query: [string, string][] = [];
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  const bodyFields: Record<string, unknown> = {};
+  let wholeBody: { prop: string; value: unknown } | undefined;
+
+  for (const [prop, value] of Object.entries(args)) {
+    const loc = tool.locations[prop];
+    if (!loc || value === undefined) continue;
+    const explode = loc.explode ?? (loc.in === 'query' || loc.in === 'cookie');
+    switch (loc.in) {
+      case 'path':
+        pathValues.set(loc.name, pathValue(loc.name, value, loc.style, loc.explode ?? false, problems));
+        break;
+      case 'query':
+        if (value === null) break;
+        query.push(...queryPairs(loc.name, value, loc.style, explode));
+        break;
+      case 'header': {
+        const text = headerText(value);
+        if (!HEADER_NAME.test(loc.name)) problems.push(`header name "${loc.name}" is not a valid HTTP token`);
+        else if (RESERVED_HEADERS.has(loc.name.toLowerCase()))
+          problems.push(`header "${loc.name}" cannot be set by an argument`);
+        else if (UNSAFE_HEADER_VALUE.test(text))
+          problems.push(`header "${loc.name}" must not contain CR, LF or NUL`);
+        else headers[loc.name.toLowerCase()] = text;
+        break;
+      }
+      case 'cookie': {
+        const text = headerText(value);
+        if (UNSAFE_HEADER_VALUE.test(text))
+          problems.push(`cookie "${loc.name}" must not contain CR, LF or NUL`);
+        else cookies.push(`${encodeStrict(loc.name)}=${encodeStrict(text)}`);
+        break;
+      }
+      case 'body':
+        if (loc.whole) wholeBody = { prop, value };
+        else bodyFields[loc.name] = value;
+        break;
+    }
+  }
+
+  // Fill the endpoint's path template; every {name} must be supplied.
+  const filledPath = tool.endpoint.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const v = pathValues.get(name);
+    if (v === undefined) {
+      problems.push(`path parameter "${name}" is required`);
+      return '';
+    }
+    return v;
+  });
+
+  if (config.auth.mode === 'api_key' && config.auth.apiKey?.in === 'query' && auth.secret) {
+    const keyName = config.auth.apiKey.name;
+    for (let i = query.length - 1; i >= 0; i--) if (query[i]![0] === keyName) query.splice(i, 1);
+    query.push([keyName, auth.secret]);
+  }
+
+  const search = query.map(([k, v]) => `${encodeStrict(k)}=${encodeStrict(v)}`).join('&');
+  const urlText = `${base.origin}${basePath}${filledPath}${search ? `?${search}` : ''}`;
+  let url: URL | undefined;
+  try {
+    url = new URL(urlText);
+  } catch {
+    problems.push('the arguments do not form a valid URL');
+  }
+  if (url && (url.origin !== base.origin || !url.pathname.startsWith(basePath))) {
+    problems.push('the arguments would leave the API base URL');
+  }
+
+  if (cookies.length > 0) headers.cookie = cookies.join('; ');
+
+  let body: UpstreamRequest['body'];
+  const contentType = tool.body?.contentType;
+  const hasFields = Object.keys(bodyFields).length > 0;
+  if (wholeBody !== undefined || hasFields) {
+    const ct = contentType ?? 'application/json';
+    const payload = wholeBody !== undefined ? wholeBody.value : bodyFields;
+    switch (ct) {
+      case 'application/json':
+        body = JSON.stringify(payload);
+        headers['content-type'] = 'application/json';
+        break;
+      case 'application/x-www-form-urlencoded': {
+        const pairs: string[] = [];
+        const fields = isPlainObject(payload) ? payload : { [wholeBody?.prop ?? 'value']: payload };
+        for (const [k, v] of Object.entries(fields)) {
+          if (v === undefined) continue;
+          const values = Array.isArray(v) ? v : [v];
+          for (const item of values) pairs.push(`${encodeStrict(k)}=${encodeStrict(formValue(item))}`);
+        }
+        body = pairs.join('&');
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+        break;
+      }
+      case 'multipart/form-data': {
+        const form = new FormData();
+        const fields = isPlainObject(payload) ? payload : { [wholeBody?.prop ?? 'file']: payload };
+        for (const [k, v] of Object.entries(fields)) {
+          if (v === undefined) continue;
+          const prop =
+            Object.entries(tool.locations).find(([, l]) => l?.in === 'body' && l.name === k)?.[0] ?? k;
+          if (typeof v === 'string' && isBase64Property(tool, prop)) {
+            form.append(k, new Blob([decodeBase64(v)]), k);
+          } else if (Array.isArray(v)) {
+            for (const item of v) form.append(k, formValue(item));
+          } else form.append(k, formValue(v));
+        }
+        body = form; // fetch sets the multipart content-type with its boundary.
+        break;
+      }
+      case 'text/plain':
+        body = typeof payload === 'string' ? payload : JSON.stringify(payload);
+        headers['content-type'] = 'text/plain';
+        break;
+      case 'application/octet-stream':
+        body =
+          typeof payload === 'string'
+            ? wholeBody && isBase64Property(tool, wholeBody.prop)
+              ? decodeBase64(payload)
+              : new TextEncoder().encode(payload)
+            : new TextEncoder().encode(JSON.stringify(payload));
+        headers['content-type'] = 'application/octet-stream';
+        break;
+    }
+  } else if (tool.body?.required) {
+    problems.push('the request body is required');
+  }
+
+  if (config.auth.mode === 'bearer' && auth.secret) {
+    headers.authorization = `Bearer ${auth.secret}`;
+  } else if (config.auth.mode === 'api_key' && config.auth.apiKey?.in === 'header' && auth.secret) {
+    headers[config.auth.apiKey.name.toLowerCase()] = auth.secret;
+  }
+  if (!headers.accept) headers.accept = 'application/json, */*;q=0.8';
+
+  if (problems.length > 0 || !url) return { ok: false, problems: [...new Set(problems)] };
+  const request: UpstreamRequest = { method: tool.endpoint.method, url: url.href, headers };
+  if (body !== undefined) request.body = body;
+  return { ok: true, request };
+}
