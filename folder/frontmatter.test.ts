@@ -1,0 +1,58 @@
+import { describe, expect, test } from 'vitest';
+import { splitFrontmatter } from './frontmatter.js';
+
+describe('splitFrontmatter', () => {
+  test('splits YAML and body, body exactly after the closing fence', () => {
+    const r = splitFrontmatter('---\ntitle: T\nsortOrder: 2\n---\n# Head\n\nText\n');
+    expect(r).toMatchObject({ ok: true, data: { title: 'T', sortOrder: 2 }, body: '# Head\n\nText\n' });
+  });
+
+  test('a file without frontmatter is all body', () => {
+    expect(splitFrontmatter('# Only body\n')).toMatchObject({ ok: true, data: {}, body: '# Only body\n' });
+  });
+
+  test('empty frontmatter gives no data', () => {
+    expect(splitFrontmatter('---\n---\nbody')).toMatchObject({ ok: true, data: {}, body: 'body' });
+  });
+
+  test('CRLF files are read as LF', () => {
+    expect(splitFrontmatter('---\r\ntitle: T\r\n---\r\nline\r\n')).toMatchObject({
+      ok: true,
+      data: { title: 'T' },
+      body: 'line\n',
+    });
+  });
+
+  test('a YAML error names the line in the file', () => {
+    const r = splitFrontmatter('---\ntitle: ok\nlist: [a, b\nnext: 1\n---\nbody');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems[0]?.line).toBeGreaterThanOrEqual(3);
+  });
+
+  test('a never-closed fence is an error, not a file of frontmatter', () => {
+    const r = splitFrontmatter('---\ntitle: T\n# Heading\n');
+    expect(r).toMatchObject({ ok: false, problems: [{ line: 1 }] });
+    if (!r.ok) expect(r.problems[0]?.message).toMatch(/never closed/);
+  });
+
+  test('a language tag after the fence is refused before any engine runs', () => {
+    const r = splitFrontmatter("---js\n{ title: require('fs') }\n---\nbody");
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems[0]?.message).toMatch(/language tag/);
+  });
+
+  test('frontmatter that is not a mapping is refused', () => {
+    expect(splitFrontmatter('---\n- a\n- b\n---\nbody').ok).toBe(false);
+  });
+
+  test('an alias bomb in frontmatter is refused', () => {
+    const fm = [
+      'a: &a [x,x,x,x,x,x,x,x,x]',
+      'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+      'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+      'd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+    ];
+    const r = splitFrontmatter(`---\n${fm.join('\n')}\n---\nbody`);
+    expect(r.ok).toBe(false);
+  });
+});

@@ -1,0 +1,23 @@
+export {
+  type ContentEntry,
+  classifyContentPath,
+  ITEM_NAME,
+  MAX_DOC_DEPTH,
+  parseContentEntries,
+  sortItems,
+} from './content-items.js';
+export { firstHeading } from './doc-title.js';
+export { isManagedPath, MANAGED_DIRS, MANAGED_FILES, MANAGED_TOP, unsafePathReason } from './folder-paths.js';
+export { splitFrontmatter } from './frontmatter.js';
+export {
+  CONFIG_FILE,
+  type LoadFolderResult,
+  loadFolder,
+  MAX_FOLDER_FILE_CHARS,
+  TOOL_KEY,
+} from './load-folder.js';
+export { type LocatedViolation, validateLocated } from './locate-violations.js';
+export * from './model.js';
+export { type ReadFolderOptions, readFolder } from './read-folder.js';
+export { type WriteFolderOptions, writeFolder } from './write-folder.js';
+export { lineOfPointer, MAX_ALIAS_COUNT, parseYaml } from './yaml-file.js';

@@ -1,0 +1,151 @@
+/**
+ * FolderFiles → FolderModel, pure. Everything the runtime and `svc validate` trust goes
+ * through here: each file is parsed and checked against schemas/, then the rules that span
+ * files (unique tool names, widget references). Every problem is reported, each as a
+ * FOLDER_INVALID error naming the file, the field (JSON pointer) and the line.
+ */
+import { SvcError } from '../core/svc-error.js';
+import type { SvcConfig, SvcTool } from '../schemas/types.js';
+import { definedOnly } from './error-place.js';
+import { type ContentEntry, classifyContentPath, parseContentEntries } from './content-items.js';
+import { validateLocated } from './locate-violations.js';
+import { BOOKKEEPING_DIR, type FolderFiles, type FolderModel, type ToolItem } from './model.js';
+import { lineOfPointer, parseYaml } from './yaml-file.js';
+
+/** Largest YAML or content file the loader reads (characters): well above any real tool file. */
+export const MAX_FOLDER_FILE_CHARS = 8 * 1024 * 1024;
+export const TOOL_KEY = /^[A-Za-z0-9_-]{1,64}$/;
+export const CONFIG_FILE = 'config.yaml';
+const TOOL_FILE = /^Tools\/([^/]+)\.yaml$/;
+
+export type LoadFolderResult = { ok: true; folder: FolderModel } | { ok: false; errors: SvcError[] };
+
+export function loadFolder(files: FolderFiles): LoadFolderResult {
+  const errors: SvcError[] = [];
+  const paths = Object.keys(files)
+    .filter((p) => p !== BOOKKEEPING_DIR && !p.startsWith(`${BOOKKEEPING_DIR}/`))
+    .sort();
+
+  const config = loadYamlFile<SvcConfig>(files, CONFIG_FILE, 'config', errors);
+
+  const tools: ToolItem[] = [];
+  for (const path of paths) {
+    const m = TOOL_FILE.exec(path);
+    if (!m) continue;
+    const key = m[1] ?? '';
+    if (!TOOL_KEY.test(key)) {
+      errors.push(
+        invalid(
+          path,
+          `tool file name "${key}" must match ^[A-Za-z0-9_-]{1,64}$ (it is the tool's stable key)`,
+        ),
+      );
+      continue;
+    }
+    const tool = loadYamlFile<SvcTool>(files, path, 'tool', errors);
+    if (tool) tools.push({ key, file: path, tool });
+  }
+
+  const entries: ContentEntry[] = [];
+  for (const path of paths) {
+    if (!classifyContentPath(path)) continue;
+    const text = files[path] ?? '';
+    if (text.length > MAX_FOLDER_FILE_CHARS) {
+      errors.push(invalid(path, `file is larger than ${MAX_FOLDER_FILE_CHARS} characters`));
+      continue;
+    }
+    entries.push({ path, text });
+  }
+  const content = parseContentEntries(entries, {
+    code: 'FOLDER_INVALID',
+    pathCode: 'FOLDER_INVALID',
+    disable: false,
+  });
+  errors.push(...content.errors);
+
+  checkToolNames(files, tools, errors);
+  const widgets = new Set(content.items.widgets.map((w) => w.name));
+  for (const { file, tool } of tools) {
+    if (tool.widget !== undefined && !widgets.has(tool.widget)) {
+      errors.push(
+        invalid(
+          file,
+          `widget "${tool.widget}" does not exist (no Widgets/${tool.widget}.html)`,
+          '/widget',
+          files[file],
+        ),
+      );
+    }
+  }
+
+  if (errors.length > 0 || !config) return { ok: false, errors };
+  tools.sort((a, b) => a.tool.sortOrder - b.tool.sortOrder || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { ok: true, folder: { config, tools, ...content.items } };
+}
+
+function checkToolNames(files: FolderFiles, tools: readonly ToolItem[], errors: SvcError[]): void {
+  const byName = new Map<string, string>();
+  for (const { file, tool } of [...tools].sort((a, b) => (a.file < b.file ? -1 : 1))) {
+    const first = byName.get(tool.name);
+    if (first) {
+      const error = invalid(
+        file,
+        `tool name "${tool.name}" is already used by ${first}`,
+        '/name',
+        files[file],
+      );
+      errors.push(error);
+    } else {
+      byName.set(tool.name, file);
+    }
+  }
+}
+
+function loadYamlFile<T>(
+  files: FolderFiles,
+  path: string,
+  schema: 'config' | 'tool',
+  errors: SvcError[],
+): T | undefined {
+  const text = files[path];
+  if (text === undefined) {
+    errors.push(invalid(path, 'file is missing'));
+    return undefined;
+  }
+  if (text.length > MAX_FOLDER_FILE_CHARS) {
+    errors.push(invalid(path, `file is larger than ${MAX_FOLDER_FILE_CHARS} characters`));
+    return undefined;
+  }
+  const parsed = parseYaml(text);
+  if (!parsed.ok) {
+    for (const p of parsed.problems) {
+      errors.push(
+        new SvcError('FOLDER_INVALID', p.message, {
+          place: definedOnly({ file: path, line: p.line, column: p.column }),
+        }),
+      );
+    }
+    return undefined;
+  }
+  const checked = validateLocated(schema, parsed.parsed.value, parsed.parsed);
+  if (!checked.ok) {
+    for (const v of checked.violations) {
+      errors.push(
+        new SvcError('FOLDER_INVALID', `${v.field || '(root)'} ${v.message}`, {
+          place: definedOnly({ file: path, field: v.field, line: v.line }),
+        }),
+      );
+    }
+    return undefined;
+  }
+  return checked.value as T;
+}
+
+function invalid(file: string, message: string, field?: string, text?: string): SvcError {
+  let line: number | undefined;
+  if (field && text !== undefined) {
+    const parsed = parseYaml(text);
+    if (parsed.ok) line = lineOfPointer(parsed.parsed, field);
+  }
+  return new SvcError('FOLDER_INVALID', message, { place: definedOnly({ file, field, line }) });
+}

@@ -1,0 +1,92 @@
+/**
+ * Disk → FolderFiles. Every file of the folder (bookkeeping included) as UTF-8 text with '/'
+ * paths; .git/ and node_modules/ are not the folder's content. A symlink is followed only when
+ * it stays inside the folder.
+ */
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { SvcError } from '../core/svc-error.js';
+import type { FolderFiles } from './model.js';
+
+export interface ReadFolderOptions {
+  /** Refuse (FOLDER_INVALID) a file larger than this. Default 64 MiB (GitHub's document is 13 MB). */
+  maxFileBytes?: number;
+  /** Refuse a folder with more files than this. Default 50,000. */
+  maxFiles?: number;
+}
+
+const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
+
+export async function readFolder(dir: string, opts: ReadFolderOptions = {}): Promise<FolderFiles> {
+  const maxFileBytes = opts.maxFileBytes ?? 64 * 1024 * 1024;
+  const maxFiles = opts.maxFiles ?? 50_000;
+  let root: string;
+  try {
+    root = await realpath(dir);
+    if (!(await stat(root)).isDirectory())
+      throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+  } catch (e) {
+    throw new SvcError('FOLDER_NOT_FOUND', `no server folder at ${dir}`, { place: { file: dir }, cause: e });
+  }
+  const files: FolderFiles = {};
+  let count = 0;
+  const visited = new Set<string>([root]);
+
+  async function walk(realDir: string, relDir: string): Promise<void> {
+    const entries = await readdir(realDir, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
+      let target = join(realDir, entry.name);
+      let info = await lstat(target);
+      if (info.isSymbolicLink()) {
+        const resolved = await realpath(target).catch(() => undefined);
+        if (resolved === undefined || !isInside(root, resolved)) {
+          throw new SvcError('FOLDER_INVALID', 'symbolic link points outside the folder (or nowhere)', {
+            place: { file: rel },
+          });
+        }
+        target = resolved;
+        info = await stat(target);
+      }
+      if (info.isDirectory()) {
+        if (SKIPPED_DIRS.has(entry.name) || visited.has(target)) continue;
+        visited.add(target);
+        await walk(target, rel);
+      } else if (info.isFile()) {
+        if (++count > maxFiles) {
+          throw new SvcError('FOLDER_INVALID', `the folder has more than ${maxFiles} files`, {
+            place: { file: rel },
+          });
+        }
+        if (info.size > maxFileBytes) {
+          throw new SvcError('FOLDER_INVALID', `file is larger than ${maxFileBytes} bytes`, {
+            place: { file: rel },
+          });
+        }
+        files[rel] = await readFile(target, 'utf8');
+      }
+    }
+  }
+
+  try {
+    await walk(root, '');
+  } catch (e) {
+    if (e instanceof SvcError) throw e;
+    throw new SvcError('FOLDER_INVALID', `the folder cannot be read: ${(e as Error).message}`, {
+      place: { file: dir },
+      cause: e,
+    });
+  }
+  const sorted: FolderFiles = {};
+  for (const path of Object.keys(files).sort()) sorted[path] = files[path] as string;
+  return sorted;
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return (
+    rel === '' ||
+    (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel))
+  );
+}

@@ -1,0 +1,149 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { FolderFiles } from './model.js';
+import { readFolder } from './read-folder.js';
+import { writeFolder } from './write-folder.js';
+
+let base: string;
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'svc-write-'));
+});
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+const v1: FolderFiles = {
+  'config.yaml': 'schemaVersion: 1\n',
+  'README.md': '# v1\n',
+  'Tools/a.yaml': 'name: a\n',
+  'Tools/b.yaml': 'name: b\n',
+  'Docs/guides/webhooks.md': '# Webhooks\n',
+  '.svc/history/1.json': '{}\n',
+};
+
+async function snapshot(dir: string): Promise<FolderFiles> {
+  return readFolder(dir);
+}
+
+async function siblings(): Promise<string[]> {
+  return (await readdir(base)).sort();
+}
+
+describe('writeFolder', () => {
+  test('creates a new folder (and its parents) with exactly the given files', async () => {
+    const dir = join(base, 'deep', 'server');
+    await writeFolder(dir, v1);
+    expect(await snapshot(dir)).toEqual(v1);
+    expect(await readdir(join(base, 'deep'))).toEqual(['server']);
+  });
+
+  test('replaces managed paths, keeps user files, removes managed files no longer given', async () => {
+    const dir = join(base, 'server');
+    await writeFolder(dir, v1);
+    await writeFile(join(dir, 'notes.txt'), 'mine');
+    await writeFile(join(dir, '.env'), 'SVC_UPSTREAM_SECRET=x');
+    await mkdir(join(dir, '.git'));
+    await writeFile(join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    const v2: FolderFiles = {
+      'config.yaml': 'schemaVersion: 1\n',
+      'Tools/a.yaml': 'name: a2\n',
+      'Skills/s.md': 's\n',
+    };
+    await writeFolder(dir, v2);
+    const after = await snapshot(dir);
+    expect(after).toEqual({ ...v2, 'notes.txt': 'mine', '.env': 'SVC_UPSTREAM_SECRET=x' });
+    expect(await readFile(join(dir, '.git', 'HEAD'), 'utf8')).toBe('ref: refs/heads/main\n');
+    expect(await siblings()).toEqual(['server']);
+  });
+
+  test('writing the same files twice leaves the same bytes', async () => {
+    const dir = join(base, 'server');
+    await writeFolder(dir, v1);
+    const before = await snapshot(dir);
+    await writeFolder(dir, v1);
+    expect(await snapshot(dir)).toEqual(before);
+  });
+
+  test('a file that cannot be created leaves the old folder byte-identical and no temp behind', async () => {
+    const dir = join(base, 'server');
+    await writeFolder(dir, v1);
+    await writeFile(join(dir, 'notes.txt'), 'mine');
+    const before = await snapshot(dir);
+    // "Docs/page" is a file and a directory at once: the temp build fails midway.
+    const broken: FolderFiles = { ...v1, 'Docs/page': 'x', 'Docs/page/child.md': 'y', 'Tools/z.yaml': 'z' };
+    await expect(writeFolder(dir, broken)).rejects.toMatchObject({ code: 'WRITE_FAILED' });
+    expect(await snapshot(dir)).toEqual(before);
+    expect(await siblings()).toEqual(['server']);
+  });
+
+  test('a failure in the middle of the swap puts every old entry back', async () => {
+    const dir = join(base, 'server');
+    await writeFolder(dir, v1);
+    await writeFile(join(dir, 'notes.txt'), 'mine');
+    const before = await snapshot(dir);
+    const v2: FolderFiles = { 'config.yaml': 'new\n', 'README.md': 'new\n', 'Tools/a.yaml': 'new\n' };
+    const steps: string[] = [];
+    const failing = writeFolder(dir, v2, {
+      beforeStep: (step) => {
+        steps.push(step);
+        if (step === 'swap Tools') throw new Error('injected failure');
+      },
+    });
+    await expect(failing).rejects.toMatchObject({ code: 'WRITE_FAILED' });
+    // The swap had already replaced config.yaml and README.md when it failed.
+    expect(steps).toEqual(expect.arrayContaining(['swap config.yaml', 'swap README.md', 'set aside Tools']));
+    expect(await snapshot(dir)).toEqual(before);
+    expect(await siblings()).toEqual(['server']);
+  });
+
+  test('a failure while writing the first version writes nothing', async () => {
+    const dir = join(base, 'server');
+    const failing = writeFolder(dir, v1, {
+      beforeStep: (step) => {
+        if (step === 'write Tools/b.yaml') throw new Error('disk full');
+      },
+    });
+    await expect(failing).rejects.toMatchObject({ code: 'WRITE_FAILED', place: { file: 'Tools/b.yaml' } });
+    expect(await siblings()).toEqual([]);
+  });
+
+  test('refuses paths that escape or that svc does not manage, before touching anything', async () => {
+    const dir = join(base, 'server');
+    await writeFolder(dir, v1);
+    const before = await snapshot(dir);
+    for (const bad of [
+      '../evil.md',
+      'Docs/../../evil.md',
+      '/etc/passwd',
+      'Docs\\evil.md',
+      'Docs//x.md',
+      'notes.txt',
+    ]) {
+      await expect(writeFolder(dir, { ...v1, [bad]: 'x' })).rejects.toMatchObject({
+        code: 'WRITE_FAILED',
+        place: { file: bad },
+      });
+    }
+    expect(await snapshot(dir)).toEqual(before);
+    expect(await siblings()).toEqual(['server']);
+  });
+
+  test('refuses to write over a file', async () => {
+    const dir = join(base, 'server');
+    await writeFile(dir, 'a file');
+    await expect(writeFolder(dir, v1)).rejects.toMatchObject({ code: 'WRITE_FAILED' });
+    expect((await stat(dir)).isFile()).toBe(true);
+  });
+
+  test('writes through a symlinked folder to where it lives', async () => {
+    const real = join(base, 'real');
+    await writeFolder(real, v1);
+    const link = join(base, 'link');
+    await symlink(real, link);
+    await writeFolder(link, { ...v1, 'README.md': '# v2\n' });
+    expect(await readFile(join(real, 'README.md'), 'utf8')).toBe('# v2\n');
+    expect(await siblings()).toEqual(['link', 'real']);
+  });
+});

@@ -1,0 +1,1 @@
+export { canonicalContentPath, type ParseContentResult, parseContent } from './parse-content.js';

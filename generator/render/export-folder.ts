@@ -1,0 +1,39 @@
+/**
+ * The programmatic export (spec 2.9): `{ server, files }` where files are the folder without
+ * its `.svc/` bookkeeping, and server is the parsed config.yaml.
+ */
+import { SvcError } from '../../core/svc-error.js';
+import { loadFolder } from '../../folder/load-folder.js';
+import { BOOKKEEPING_DIR, type FolderFiles } from '../../folder/model.js';
+import type { SvcExport } from '../../schemas/types.js';
+import { validate } from '../../schemas/validate.js';
+import { sortedFiles } from './render-folder.js';
+
+/** Throws FOLDER_INVALID (with every problem in details) when the folder does not load. */
+export function exportFolder(files: FolderFiles): SvcExport {
+  const loaded = loadFolder(files);
+  if (!loaded.ok) {
+    const first = loaded.errors[0];
+    throw new SvcError(
+      'FOLDER_INVALID',
+      `the folder is not valid: ${first?.describe() ?? 'unknown problem'}`,
+      {
+        place: first?.place ?? {},
+        details: loaded.errors.map((e) => e.describe()),
+      },
+    );
+  }
+  const kept: FolderFiles = {};
+  for (const [path, text] of Object.entries(files)) {
+    if (path === BOOKKEEPING_DIR || path.startsWith(`${BOOKKEEPING_DIR}/`)) continue;
+    kept[path] = text;
+  }
+  const result = { server: loaded.folder.config, files: sortedFiles(kept) };
+  const checked = validate('export', result);
+  if (!checked.ok) {
+    throw new SvcError('FOLDER_INVALID', 'the export does not match its schema', {
+      details: checked.errors.map((e) => `${e.field || '(root)'} ${e.message}`),
+    });
+  }
+  return checked.value;
+}

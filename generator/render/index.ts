@@ -1,0 +1,16 @@
+export { exportFolder } from './export-folder.js';
+export { orderKeys, sortKeysDeep } from './key-order.js';
+export { RUNTIME_IMAGE, renderCompose } from './render-compose.js';
+export { renderConfig } from './render-config.js';
+export { renderContent, renderMarkdownItem, renderWidgetSidecar } from './render-content.js';
+export { envVariables, renderEnvExample } from './render-env-example.js';
+export {
+  OPENAPI_FILE,
+  type RenderExtras,
+  renderFolder,
+  renderFolderChecked,
+  renderOpenApi,
+} from './render-folder.js';
+export { renderReadme } from './render-readme.js';
+export { renderTool, TOOL_KEY_ORDER } from './render-tool.js';
+export { schemaLine, yamlText } from './yaml-text.js';

@@ -1,0 +1,11 @@
+import configSchema from '../../schemas/config.schema.json' with { type: 'json' };
+import type { SvcConfig } from '../../schemas/types.js';
+import { orderKeys, type SchemaNode } from './key-order.js';
+import { schemaLine, yamlText } from './yaml-text.js';
+
+const root = configSchema as unknown as SchemaNode;
+
+/** config.yaml: identity, source, auth placement and base URL. It never holds a secret value. */
+export function renderConfig(config: SvcConfig): string {
+  return schemaLine('config') + yamlText(orderKeys(config, root, root));
+}

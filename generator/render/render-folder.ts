@@ -1,0 +1,88 @@
+/**
+ * FolderModel → FolderFiles, pure and byte-for-byte deterministic. `.svc/` bookkeeping is not
+ * rendered here: the import adds it.
+ */
+import { SvcError } from '../../core/svc-error.js';
+import { loadFolder } from '../../folder/load-folder.js';
+import type { FolderFiles, FolderModel } from '../../folder/model.js';
+import { parseYaml } from '../../folder/yaml-file.js';
+import { renderCompose } from './render-compose.js';
+import { renderConfig } from './render-config.js';
+import { renderContent } from './render-content.js';
+import { renderEnvExample } from './render-env-example.js';
+import { renderReadme } from './render-readme.js';
+import { renderTool } from './render-tool.js';
+
+export interface RenderExtras {
+  /** The source document's text (JSON or YAML), written pretty-printed as Tools/openapi.json. */
+  openapi?: string;
+}
+
+export const OPENAPI_FILE = 'Tools/openapi.json';
+const TOOL_KEY = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function renderFolder(folder: FolderModel, extras: RenderExtras = {}): FolderFiles {
+  const files: FolderFiles = {
+    'config.yaml': renderConfig(folder.config),
+    'README.md': renderReadme(folder),
+    'docker-compose.yml': renderCompose(),
+    '.env.example': renderEnvExample(folder.config),
+  };
+  for (const { key, tool } of folder.tools) {
+    const path = `Tools/${key}.yaml`;
+    if (!TOOL_KEY.test(key)) {
+      throw new SvcError('FOLDER_INVALID', `tool key "${key}" must match ^[A-Za-z0-9_-]{1,64}$`, {
+        place: { file: path },
+      });
+    }
+    if (path in files)
+      throw new SvcError('FOLDER_INVALID', `two tools share the key "${key}"`, { place: { file: path } });
+    files[path] = renderTool(tool);
+  }
+  Object.assign(files, renderContent(folder));
+  if (extras.openapi !== undefined) files[OPENAPI_FILE] = renderOpenApi(extras.openapi);
+  return sortedFiles(files);
+}
+
+/** Renders, then loads what was rendered: the generator validates what it writes. */
+export function renderFolderChecked(
+  folder: FolderModel,
+  extras: RenderExtras = {},
+): { ok: true; files: FolderFiles } | { ok: false; errors: SvcError[] } {
+  let files: FolderFiles;
+  try {
+    files = renderFolder(folder, extras);
+  } catch (e) {
+    if (e instanceof SvcError) return { ok: false, errors: [e] };
+    throw e;
+  }
+  const loaded = loadFolder(files);
+  return loaded.ok ? { ok: true, files } : { ok: false, errors: loaded.errors };
+}
+
+/** The source document as 2-space JSON, in its own key order (a YAML source is converted). */
+export function renderOpenApi(text: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const parsed = parseYaml(text);
+    if (!parsed.ok) {
+      throw new SvcError(
+        'SPEC_INVALID',
+        `the source document cannot be re-serialized: ${parsed.problems[0]?.message}`,
+        {
+          place: { file: OPENAPI_FILE },
+        },
+      );
+    }
+    value = parsed.parsed.value;
+  }
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+export function sortedFiles(files: FolderFiles): FolderFiles {
+  const out: FolderFiles = {};
+  for (const path of Object.keys(files).sort()) out[path] = files[path] as string;
+  return out;
+}
