@@ -3,7 +3,6 @@
  * driven by the MCP SDK's own Client (2026-07-28 stateless and 2025-11-25 sessions), calling
  * a real upstream on 127.0.0.1 that records what it receives.
  */
-import { request as httpRequest } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryLogger, parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
@@ -45,7 +44,7 @@ afterAll(async () => {
   await folder?.remove();
 });
 
-export async function connect(url: string, era: Era, name = `test-${era}`): Promise<Client> {
+async function connect(url: string, era: Era, name = `test-${era}`): Promise<Client> {
   const client = new Client(
     { name, version: '1.0.0' },
     era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
@@ -327,5 +326,3 @@ describe('logs', () => {
     expect(logger.records.some((r) => r.event === 'origins_unrestricted')).toBe(true);
   });
 });
-
-export { httpRequest };

@@ -103,7 +103,7 @@ describe('origin rules', () => {
   it('survives malformed and hostile headers without crashing', async () => {
     const { runtime } = await boot({ MCP_ALLOWED_ORIGINS: 'https://app.example.test' });
     const port = runtime.port;
-    const hostile = [
+    const hostile: Record<string, string>[] = [
       { origin: 'null' },
       { origin: 'not a url' },
       { origin: '%%%' },
