@@ -1,0 +1,441 @@
+/**
+ * The one import orchestrator, for a first import (`svc init`) and every re-import
+ * (`svc import`, `svc diff`): read the folder → read and parse the source → endpoints → tools
+ * → content → merge → render → diff against the previous import → report → history → write.
+ *
+ * Fail closed: a failed import writes nothing but its history record (and a failed first
+ * import writes nothing at all). Idempotent: the same source again changes no file but the
+ * history. Deterministic: the clock is injected; everything else comes from the inputs.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { SvcError } from '../../core/svc-error.js';
+import { isManagedPath, loadFolder, readFolder, writeFolder } from '../../folder/index.js';
+import type { ContentItems, FolderFiles, FolderModel } from '../../folder/model.js';
+import type { Endpoint, HistoryRecord, ImportReport, SvcConfig } from '../../schemas/types.js';
+import { parseContent } from '../content/index.js';
+import { diffEndpoints } from '../diff/index.js';
+import { toEndpoints } from '../endpoints/index.js';
+import {
+  compactCanonicalJson,
+  isBookkeeping,
+  lastComplete,
+  loadEndpoints,
+  nextBookkeeping,
+  nextSeq,
+  readHistory,
+  readWritten,
+  sha256Hex,
+  WRITTEN_FILE,
+} from '../history/index.js';
+import { mergeImport } from '../merge/index.js';
+import { defaultBaseUrl, parseDocument } from '../parse/index.js';
+import { renderFolderChecked } from '../render/index.js';
+import { buildReport } from '../report/index.js';
+import { readContentDir } from '../sources/content-source.js';
+import { readOpenApiSource } from '../sources/index.js';
+import { buildTools } from '../tools/index.js';
+import { Checklist, type ChecklistKind, type ChecklistRow, checklistKindOfPath } from './checklist.js';
+
+export interface ImportOptions {
+  /** The server folder (may not exist yet for a first import). */
+  dir: string;
+  /** First import: the config the CLI built; re-import: omitted → read from the folder. */
+  config?: SvcConfig;
+  /** Override the document location (--openapi): URL, absolute path, or a path relative to `dir`. */
+  location?: string;
+  /** Override the content directory (absolute, or relative to `dir`); else config.source.contentDir. */
+  contentDir?: string;
+  allowExternalRefs?: boolean;
+  /** svc diff: compute everything, write nothing. */
+  dryRun?: boolean;
+  /** Injectable clock for deterministic tests. */
+  now?: () => Date;
+  onProgress?: (rows: ChecklistRow[]) => void;
+}
+
+export interface ImportResult {
+  status: 'complete' | 'failed';
+  /** Whether any file outside .svc/ changed (or would change, for a dry run). */
+  changed: boolean;
+  report: ImportReport;
+  checklist: ChecklistRow[];
+  error?: SvcError;
+  /** What is (or, for a dry run, would be) on disk after the import. */
+  files: FolderFiles;
+  /** The history record appended (absent when nothing could be recorded). */
+  record?: HistoryRecord;
+}
+
+const CONTENT_ROWS: ChecklistKind[] = ['resources', 'skills', 'prompts', 'widgets', 'docs'];
+
+class StepFailure extends Error {
+  constructor(
+    readonly step: ChecklistKind,
+    readonly error: SvcError,
+  ) {
+    super(error.message);
+  }
+}
+
+function asSvcError(error: unknown): SvcError {
+  if (error instanceof SvcError) return error;
+  if (error instanceof StepFailure) return error.error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new SvcError('INTERNAL', `unexpected error during import: ${message}`, { cause: error });
+}
+
+/** A location as it may be recorded in git: no user:password in a URL. */
+function recordable(location: string): string {
+  if (!/^https?:\/\//i.test(location)) return location;
+  try {
+    const url = new URL(location);
+    url.username = '';
+    url.password = '';
+    return url.href;
+  } catch {
+    return location.replace(/\/\/[^@/]*@/, '//');
+  }
+}
+
+function contentRowsOf(items: ContentItems): Record<ChecklistKind, number> {
+  return {
+    tools: 0,
+    resources: items.resources.length,
+    skills: items.skills.length,
+    prompts: items.prompts.length,
+    widgets: items.widgets.length,
+    docs: items.docs.length,
+  };
+}
+
+function failureReport(location: string, error: SvcError): ImportReport {
+  return {
+    schemaVersion: 1,
+    changed: false,
+    summary: `Import failed (${error.code}): ${error.message}`,
+    source: { location },
+    counts: {
+      endpoints: { before: 0, after: 0, added: 0, removed: 0, changed: 0, unchanged: 0, breaking: 0 },
+      tools: { total: 0, enabled: 0, added: 0, removed: 0, stale: 0, customizationsReset: 0 },
+      content: { added: 0, updated: 0, skipped: 0, removed: 0 },
+      warnings: 0,
+    },
+    endpoints: [],
+    tools: { added: [], removed: [], stale: [], customizationsReset: [] },
+    content: [],
+    warnings: [],
+  };
+}
+
+function firstLine(error: SvcError): string {
+  const where = error.where();
+  return `${error.code}: ${where ? `${where}: ` : ''}${error.message}`;
+}
+
+export async function runImport(opts: ImportOptions): Promise<ImportResult> {
+  const now = opts.now ?? (() => new Date());
+  const statusLog: HistoryRecord['statusLog'] = [{ status: 'pending', at: now().toISOString() }];
+  let previousFiles: FolderFiles | undefined;
+  let previous: FolderModel | undefined;
+  let location = opts.location ?? '';
+  let contentDir: string | undefined;
+  let checklist = new Checklist(false, opts.onProgress);
+
+  // Records a failure (when there is a folder to record it in) and returns the failed result.
+  const failed = async (error: SvcError, step: ChecklistKind): Promise<ImportResult> => {
+    checklist.fail(step, firstLine(error));
+    const report = failureReport(recordable(location), error);
+    if (!previousFiles) {
+      return { status: 'failed', changed: false, report, checklist: checklist.snapshot(), error, files: {} };
+    }
+    statusLog.push({ status: 'failed', at: now().toISOString() });
+    let records: HistoryRecord[] = [];
+    try {
+      records = readHistory(previousFiles);
+    } catch {
+      // An unreadable history must not hide the import's own error; number after the files present.
+      records = [];
+    }
+    const seq = Math.max(
+      nextSeq(records),
+      Object.keys(previousFiles).filter((p) => p.startsWith('.svc/history/')).length + 1,
+    );
+    const record: HistoryRecord = {
+      schemaVersion: 1,
+      seq,
+      status: 'failed',
+      statusLog,
+      source: { location: recordable(location), ...(contentDir ? { contentDir } : {}) },
+      changed: false,
+      summary: report.summary,
+      error: { code: error.code, message: error.message, step },
+    };
+    const book = nextBookkeeping({ previous: previousFiles, record });
+    const files: FolderFiles = {};
+    for (const [p, t] of Object.entries(previousFiles))
+      if (isManagedPath(p) && !isBookkeeping(p)) files[p] = t;
+    Object.assign(files, book.files);
+    if (!opts.dryRun) {
+      try {
+        await writeFolder(opts.dir, files);
+      } catch {
+        // The import already failed; not being able to record it changes nothing on disk.
+      }
+    }
+    return {
+      status: 'failed',
+      changed: false,
+      report,
+      checklist: checklist.snapshot(),
+      error,
+      files,
+      record: book.record,
+    };
+  };
+
+  // 1. The previous folder (re-import) or the given config (first import).
+  let config: SvcConfig;
+  try {
+    if (opts.config) {
+      config = opts.config;
+    } else {
+      previousFiles = await readFolder(opts.dir);
+      const loaded = loadFolder(previousFiles);
+      if (!loaded.ok) {
+        const first = loaded.errors[0]!;
+        throw new SvcError('FOLDER_INVALID', `the server folder is not valid: ${first.message}`, {
+          place: first.place,
+          details: loaded.errors.slice(1).map((e) => e.describe()),
+        });
+      }
+      previous = loaded.folder;
+      config = previous.config;
+    }
+  } catch (error) {
+    return failed(asSvcError(error), 'tools');
+  }
+
+  const source = config.source;
+  if (!location) location = source.kind === 'openapi' ? source.location : '';
+  contentDir = opts.contentDir ?? (source.kind === 'openapi' ? source.contentDir : undefined);
+  checklist = new Checklist(contentDir !== undefined, opts.onProgress);
+  if (!location) {
+    return failed(
+      new SvcError(
+        'USAGE',
+        `this server's source (${source.kind}) has no OpenAPI document to import; give --openapi`,
+      ),
+      'tools',
+    );
+  }
+  statusLog.push({ status: 'processing', at: now().toISOString() });
+  checklist.processing(['tools']);
+
+  try {
+    // 2. Source → endpoints → tools.
+    const allowExternalRefs =
+      opts.allowExternalRefs ?? (source.kind === 'openapi' ? source.allowExternalRefs === true : false);
+    let text: string;
+    let endpoints: Endpoint[];
+    let baseUrl: string | undefined;
+    let generated: ReturnType<typeof buildTools>;
+    try {
+      const read = await readOpenApiSource(location, { cwd: opts.dir });
+      text = read.text;
+      const parsed = await parseDocument(read, { allowExternalRefs });
+      endpoints = toEndpoints(parsed);
+      baseUrl = defaultBaseUrl(parsed, read.origin);
+      generated = buildTools(endpoints);
+    } catch (error) {
+      throw new StepFailure('tools', asSvcError(error));
+    }
+    if (!config.apiBaseUrl) {
+      if (!baseUrl) {
+        throw new StepFailure(
+          'tools',
+          new SvcError(
+            'SPEC_INVALID',
+            'the document names no server URL, so the API base URL is unknown; give --base-url',
+            {
+              place: { field: 'servers' },
+            },
+          ),
+        );
+      }
+      config = { ...config, apiBaseUrl: baseUrl };
+    }
+
+    // 3. Content (when a content directory is configured or given).
+    let content: ContentItems | undefined;
+    if (contentDir !== undefined) {
+      checklist.processing(CONTENT_ROWS);
+      const dir = isAbsolute(contentDir) ? contentDir : resolve(opts.dir, contentDir);
+      let parsed: ReturnType<typeof parseContent>;
+      try {
+        parsed = parseContent(await readContentDir(dir));
+      } catch (error) {
+        throw new StepFailure('resources', asSvcError(error));
+      }
+      if (!parsed.ok) {
+        const first = parsed.errors[0]!;
+        const error = new SvcError(first.code, first.message, {
+          place: first.place,
+          details: parsed.errors.slice(1).map((e) => e.describe()),
+        });
+        throw new StepFailure(checklistKindOfPath(first.place.file) ?? 'resources', error);
+      }
+      content = parsed.items;
+    }
+
+    // 4. Merge with what is in the folder.
+    const records = previousFiles ? readHistory(previousFiles) : [];
+    const lastWritten = previousFiles ? readWritten(previousFiles, WRITTEN_FILE) : {};
+    const currentHashes: Record<string, string> = {};
+    for (const [p, t] of Object.entries(previousFiles ?? {}))
+      if (!isBookkeeping(p)) currentHashes[p] = sha256Hex(t);
+    const merged = mergeImport({
+      ...(previous ? { previous } : {}),
+      lastWritten,
+      currentHashes,
+      tools: generated,
+      ...(content ? { content } : {}),
+    });
+
+    // 5. Render (validated), keeping the bytes of what did not change or must not change.
+    const model: FolderModel = { config, tools: merged.tools, ...merged.content };
+    const rendered = renderFolderChecked(model, { openapi: text });
+    if (!rendered.ok) {
+      const first = rendered.errors[0]!;
+      throw new StepFailure(
+        checklistKindOfPath(first.place.file) ?? 'tools',
+        new SvcError('FOLDER_INVALID', `the imported folder would not be valid: ${first.message}`, {
+          place: first.place,
+          details: rendered.errors.slice(1).map((e) => e.describe()),
+        }),
+      );
+    }
+    const files: FolderFiles = { ...rendered.files };
+    const kept = new Set(merged.keptFiles);
+    if (previousFiles && previous) {
+      for (const path of kept) if (previousFiles[path] !== undefined) files[path] = previousFiles[path]!;
+      // A file whose meaning did not change keeps its bytes (and any comment a reviewer added).
+      if (
+        compactCanonicalJson(previous.config) === compactCanonicalJson(config) &&
+        previousFiles['config.yaml']
+      ) {
+        files['config.yaml'] = previousFiles['config.yaml'];
+      }
+      const before = new Map(previous.tools.map((t) => [t.file, t.tool]));
+      for (const item of merged.tools) {
+        const old = before.get(item.file);
+        if (
+          old &&
+          previousFiles[item.file] &&
+          compactCanonicalJson(old) === compactCanonicalJson(item.tool)
+        ) {
+          files[item.file] = previousFiles[item.file]!;
+        }
+      }
+      // Files in managed directories that svc does not model (an image beside a doc) stay.
+      for (const [path, text] of Object.entries(previousFiles)) {
+        if (isBookkeeping(path) || path in files || !isManagedPath(path)) continue;
+        if (loadFolderKnows(path)) continue;
+        files[path] = text;
+      }
+    }
+
+    // 6. Diff against the previous import, report.
+    const last = lastComplete(records);
+    const before = last?.endpoints && previousFiles ? loadEndpoints(previousFiles, last.endpoints) : [];
+    const changes = diffEndpoints(before, endpoints);
+    const changed = !previousFiles || !sameFiles(previousFiles, files);
+    const documentSha256 = sha256Hex(text);
+    const report = buildReport({
+      source: { location: recordable(location), documentSha256 },
+      ...(last
+        ? {
+            previous: {
+              seq: last.seq,
+              ...(last.revision?.documentSha256 ? { documentSha256: last.revision.documentSha256 } : {}),
+            },
+          }
+        : {}),
+      endpointsBefore: before.length,
+      endpointsAfter: endpoints.length,
+      endpoints: changes,
+      notes: merged.notes,
+      tools: merged.tools,
+      changed,
+    });
+
+    // 7. History and bookkeeping.
+    const written: Record<string, string> = {};
+    for (const [path, t] of Object.entries(files)) {
+      if (!checklistKindOfPath(path)) continue;
+      if (kept.has(path)) {
+        if (lastWritten[path] !== undefined) written[path] = lastWritten[path]!;
+      } else {
+        written[path] = sha256Hex(t);
+      }
+    }
+    statusLog.push({ status: 'complete', at: now().toISOString() });
+    const book = nextBookkeeping({
+      previous: previousFiles ?? {},
+      record: {
+        schemaVersion: 1,
+        seq: nextSeq(records),
+        status: 'complete',
+        statusLog,
+        source: { location: recordable(location), ...(contentDir ? { contentDir } : {}) },
+        revision: { documentSha256 },
+        changed,
+        summary: report.summary,
+        report,
+      },
+      endpoints,
+      document: { text, sha256: documentSha256 },
+      written,
+    });
+    Object.assign(files, book.files);
+
+    // 8. Write, atomically.
+    if (!opts.dryRun) {
+      try {
+        await writeFolder(opts.dir, files);
+      } catch (error) {
+        throw new StepFailure('tools', asSvcError(error));
+      }
+    }
+    checklist.complete('tools', generated.length);
+    const counts = contentRowsOf(
+      content ?? { skills: [], prompts: [], resources: [], docs: [], widgets: [] },
+    );
+    for (const row of checklist.rows)
+      if (row.kind !== 'tools') checklist.complete(row.kind, counts[row.kind]);
+    return {
+      status: 'complete',
+      changed,
+      report,
+      checklist: checklist.snapshot(),
+      files,
+      record: book.record,
+    };
+  } catch (error) {
+    const step = error instanceof StepFailure ? error.step : 'tools';
+    return failed(asSvcError(error), step);
+  }
+}
+
+/** Paths the folder loader reads as tools, the document or content (svc re-renders those). */
+function loadFolderKnows(path: string): boolean {
+  if (/^Tools\/[^/]+\.(yaml|json)$/.test(path)) return true;
+  return checklistKindOfPath(path) !== undefined && /\.(md|mdx|html|json)$/i.test(path);
+}
+
+function sameFiles(a: FolderFiles, b: FolderFiles): boolean {
+  const counted = (p: string) => isManagedPath(p) && !isBookkeeping(p);
+  const ka = Object.keys(a).filter(counted);
+  const kb = Object.keys(b).filter(counted);
+  if (ka.length !== kb.length) return false;
+  return ka.every((p) => a[p] === b[p]);
+}
