@@ -1,0 +1,10 @@
+export { canonicalJson, endpointFingerprint } from './endpoint-fingerprint.js';
+export { DEFS_PREFIX, type JsonSchema } from './schema-convert.js';
+export {
+  compareStrings,
+  isJsonMediaType,
+  METHOD_ORDER,
+  pickRequestContentType,
+  toEndpoints,
+} from './to-endpoints.js';
+export { type LedgerEntry, UNSUPPORTED_LEDGER } from './unsupported-ledger.js';

@@ -1,0 +1,395 @@
+/**
+ * The normalized endpoint model: every later stage reads this, never the raw document.
+ * Swagger 2.0 and OpenAPI 3.x meet here: parameters merged (operation over path level),
+ * $ref'd parameters, bodies and responses followed, body/formData parameters turned into a
+ * request body, schemas converted to JSON Schema 2020-12 with shared $defs.
+ */
+import type { Endpoint } from '../../schemas/types.js';
+import type { ParsedDocument } from '../parse/index.js';
+import { resolvePointer } from '../parse/index.js';
+import { isRecord, type JsonSchema, SchemaConverter } from './schema-convert.js';
+
+export const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+type Method = (typeof METHOD_ORDER)[number];
+type Parameter = Endpoint['parameters'][number];
+type Style = NonNullable<Parameter['style']>;
+
+const STYLES = new Set([
+  'form',
+  'spaceDelimited',
+  'pipeDelimited',
+  'deepObject',
+  'simple',
+  'label',
+  'matrix',
+]);
+const LOCATIONS = new Set(['path', 'query', 'header', 'cookie']);
+
+export function toEndpoints(parsed: ParsedDocument): Endpoint[] {
+  const doc = parsed.document;
+  const converter = new SchemaConverter(doc, parsed.version);
+  const swagger = parsed.version === 'swagger-2.0';
+  const paths = isRecord(doc.paths) ? doc.paths : {};
+  const out: Endpoint[] = [];
+  for (const path of Object.keys(paths).sort(compareStrings)) {
+    if (!path.startsWith('/')) continue;
+    const item = deref(doc, paths[path]);
+    if (!isRecord(item)) continue;
+    for (const method of METHOD_ORDER) {
+      const op = item[method.toLowerCase()];
+      if (!isRecord(op)) continue;
+      const endpoint = swagger
+        ? swaggerEndpoint(doc, converter, path, method, item, op)
+        : openApiEndpoint(doc, converter, path, method, item, op);
+      const schemas: unknown[] = endpoint.parameters.map((p) => p.schema);
+      if (endpoint.requestBody) schemas.push(endpoint.requestBody.schema);
+      if (endpoint.response?.schema !== undefined) schemas.push(endpoint.response.schema);
+      const names = converter.closure(schemas);
+      if (names.length > 0) {
+        const defs: Record<string, JsonSchema> = {};
+        for (const name of names) defs[name] = converter.defs.get(name) ?? {};
+        endpoint.defs = defs;
+      }
+      out.push(endpoint);
+    }
+  }
+  return out;
+}
+
+function baseEndpoint(
+  doc: Record<string, unknown>,
+  path: string,
+  method: Method,
+  op: Record<string, unknown>,
+): Endpoint {
+  const endpoint: Endpoint = {
+    method,
+    path,
+    tags: Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === 'string') : [],
+    deprecated: op.deprecated === true,
+    parameters: [],
+    security: effectiveSecurity(doc, op),
+  };
+  if (typeof op.operationId === 'string' && op.operationId.trim())
+    endpoint.operationId = op.operationId.trim();
+  if (typeof op.summary === 'string' && op.summary.trim()) endpoint.summary = op.summary.trim();
+  if (typeof op.description === 'string' && op.description.trim())
+    endpoint.description = op.description.trim();
+  return endpoint;
+}
+
+function openApiEndpoint(
+  doc: Record<string, unknown>,
+  converter: SchemaConverter,
+  path: string,
+  method: Method,
+  item: Record<string, unknown>,
+  op: Record<string, unknown>,
+): Endpoint {
+  const endpoint = baseEndpoint(doc, path, method, op);
+  for (const raw of mergeParameters(doc, item.parameters, op.parameters)) {
+    const param = openApiParameter(converter, raw);
+    if (param) endpoint.parameters.push(param);
+  }
+  const body = deref(doc, op.requestBody);
+  if (isRecord(body) && isRecord(body.content)) {
+    const contentType = pickRequestContentType(Object.keys(body.content));
+    if (contentType !== undefined) {
+      const media = deref(doc, body.content[contentType]);
+      const requestBody: NonNullable<Endpoint['requestBody']> = {
+        required: body.required === true,
+        contentType,
+        schema: withoutFlagged(
+          doc,
+          isRecord(media) && media.schema !== undefined ? converter.convert(media.schema) : {},
+          'readOnly',
+          converter,
+        ),
+      };
+      if (typeof body.description === 'string' && body.description.trim())
+        requestBody.description = body.description.trim();
+      endpoint.requestBody = requestBody;
+    }
+  }
+  const response = pickResponse(doc, op.responses, (resp) => {
+    const content = isRecord(resp.content) ? resp.content : {};
+    const contentType = Object.keys(content).sort(compareStrings).find(isJsonMediaType);
+    if (contentType === undefined) {
+      const any = Object.keys(content).sort(compareStrings)[0];
+      return { contentType: any };
+    }
+    const media = deref(doc, content[contentType]);
+    return { contentType, schema: isRecord(media) ? media.schema : undefined };
+  });
+  if (response) endpoint.response = finishResponse(doc, converter, response);
+  return endpoint;
+}
+
+function swaggerEndpoint(
+  doc: Record<string, unknown>,
+  converter: SchemaConverter,
+  path: string,
+  method: Method,
+  item: Record<string, unknown>,
+  op: Record<string, unknown>,
+): Endpoint {
+  const endpoint = baseEndpoint(doc, path, method, op);
+  const consumes = stringList(op.consumes ?? doc.consumes);
+  const produces = stringList(op.produces ?? doc.produces);
+  const form: Record<string, unknown>[] = [];
+  for (const raw of mergeParameters(doc, item.parameters, op.parameters)) {
+    if (raw.in === 'body') {
+      const contentType = pickRequestContentType(consumes.length > 0 ? consumes : ['application/json']);
+      const requestBody: NonNullable<Endpoint['requestBody']> = {
+        required: raw.required === true,
+        contentType: contentType ?? 'application/json',
+        schema: withoutFlagged(doc, converter.convert(raw.schema), 'readOnly', converter),
+      };
+      if (typeof raw.description === 'string' && raw.description.trim())
+        requestBody.description = raw.description.trim();
+      endpoint.requestBody = requestBody;
+    } else if (raw.in === 'formData') {
+      form.push(raw);
+    } else {
+      const param = swaggerParameter(converter, raw);
+      if (param) endpoint.parameters.push(param);
+    }
+  }
+  if (form.length > 0 && !endpoint.requestBody) {
+    const hasFile = form.some((p) => p.type === 'file');
+    const multipart =
+      hasFile ||
+      (consumes.includes('multipart/form-data') && !consumes.includes('application/x-www-form-urlencoded'));
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const p of form) {
+      const name = String(p.name);
+      const schema = converter.convert(swaggerParamSchema(p));
+      if (isRecord(schema) && typeof p.description === 'string' && p.description.trim())
+        schema.description = p.description.trim();
+      properties[name] = schema;
+      if (p.required === true) required.push(name);
+    }
+    const schema: Record<string, unknown> = { type: 'object', properties };
+    if (required.length > 0) schema.required = required;
+    endpoint.requestBody = {
+      required: required.length > 0,
+      contentType: multipart ? 'multipart/form-data' : 'application/x-www-form-urlencoded',
+      schema,
+    };
+  }
+  const jsonOut = produces.length === 0 || produces.some(isJsonMediaType);
+  const response = pickResponse(doc, op.responses, (resp) =>
+    jsonOut && resp.schema !== undefined
+      ? { contentType: produces.find(isJsonMediaType) ?? 'application/json', schema: resp.schema }
+      : { contentType: produces[0] },
+  );
+  if (response) endpoint.response = finishResponse(doc, converter, response);
+  return endpoint;
+}
+
+function openApiParameter(converter: SchemaConverter, raw: Record<string, unknown>): Parameter | undefined {
+  if (typeof raw.name !== 'string' || typeof raw.in !== 'string' || !LOCATIONS.has(raw.in)) return undefined;
+  let schemaSource: unknown = raw.schema;
+  if (schemaSource === undefined && isRecord(raw.content)) {
+    const first = Object.keys(raw.content).sort(compareStrings)[0];
+    const media = first === undefined ? undefined : raw.content[first];
+    schemaSource = isRecord(media) ? media.schema : undefined;
+  }
+  const param: Parameter = {
+    name: raw.name,
+    in: raw.in as Parameter['in'],
+    required: raw.in === 'path' ? true : raw.required === true,
+    schema: schemaSource === undefined ? { type: 'string' } : converter.convert(schemaSource),
+  };
+  if (typeof raw.description === 'string' && raw.description.trim())
+    param.description = raw.description.trim();
+  if (raw.deprecated === true) param.deprecated = true;
+  if (typeof raw.style === 'string' && STYLES.has(raw.style)) param.style = raw.style as Style;
+  if (typeof raw.explode === 'boolean') param.explode = raw.explode;
+  return param;
+}
+
+function swaggerParameter(converter: SchemaConverter, raw: Record<string, unknown>): Parameter | undefined {
+  if (typeof raw.name !== 'string' || typeof raw.in !== 'string' || !LOCATIONS.has(raw.in)) return undefined;
+  const param: Parameter = {
+    name: raw.name,
+    in: raw.in as Parameter['in'],
+    required: raw.in === 'path' ? true : raw.required === true,
+    schema: converter.convert(swaggerParamSchema(raw)),
+  };
+  if (typeof raw.description === 'string' && raw.description.trim())
+    param.description = raw.description.trim();
+  const format = raw.collectionFormat;
+  if (raw.type === 'array') {
+    if (format === 'multi') {
+      param.style = 'form';
+      param.explode = true;
+    } else if (format === 'ssv') {
+      param.style = 'spaceDelimited';
+      param.explode = false;
+    } else if (format === 'pipes') {
+      param.style = 'pipeDelimited';
+      param.explode = false;
+    } else {
+      // csv is the Swagger 2.0 default; tsv has no OpenAPI 3 equivalent (see the ledger).
+      param.style = raw.in === 'query' || raw.in === 'cookie' ? 'form' : 'simple';
+      param.explode = false;
+    }
+  }
+  return param;
+}
+
+/** A Swagger 2.0 non-body parameter carries its schema keywords on itself. */
+function swaggerParamSchema(raw: Record<string, unknown>): Record<string, unknown> {
+  const {
+    name: _n,
+    in: _i,
+    required: _r,
+    description: _d,
+    collectionFormat: _c,
+    allowEmptyValue: _a,
+    ...rest
+  } = raw;
+  return rest;
+}
+
+/** Path-level then operation-level parameters, the operation's winning on the same (in, name). */
+function mergeParameters(
+  doc: Record<string, unknown>,
+  pathLevel: unknown,
+  opLevel: unknown,
+): Record<string, unknown>[] {
+  const merged = new Map<string, Record<string, unknown>>();
+  for (const list of [pathLevel, opLevel]) {
+    if (!Array.isArray(list)) continue;
+    for (const entry of list) {
+      const param = deref(doc, entry);
+      if (!isRecord(param) || typeof param.name !== 'string' || typeof param.in !== 'string') continue;
+      merged.set(`${param.in}\u0000${param.name}`, param);
+    }
+  }
+  return [...merged.values()];
+}
+
+interface PickedResponse {
+  status: string;
+  description?: string;
+  contentType?: string;
+  schema?: unknown;
+}
+
+function pickResponse(
+  doc: Record<string, unknown>,
+  responses: unknown,
+  content: (resp: Record<string, unknown>) => { contentType?: string; schema?: unknown },
+): PickedResponse | undefined {
+  if (!isRecord(responses)) return undefined;
+  const success = Object.keys(responses)
+    .filter((code) => /^2(\d\d|XX)$/i.test(code))
+    .sort(compareStrings);
+  const candidates: PickedResponse[] = [];
+  for (const status of [...success, ...(Object.hasOwn(responses, 'default') ? ['default'] : [])]) {
+    const resp = deref(doc, responses[status]);
+    if (!isRecord(resp)) continue;
+    const picked: PickedResponse = { status, ...content(resp) };
+    if (typeof resp.description === 'string' && resp.description.trim())
+      picked.description = resp.description.trim();
+    candidates.push(picked);
+  }
+  const twoxx = candidates.filter((c) => c.status !== 'default');
+  return twoxx.find((c) => c.schema !== undefined) ?? twoxx[0] ?? candidates[0];
+}
+
+function finishResponse(
+  doc: Record<string, unknown>,
+  converter: SchemaConverter,
+  picked: PickedResponse,
+): NonNullable<Endpoint['response']> {
+  const response: NonNullable<Endpoint['response']> = { status: picked.status };
+  if (picked.contentType) response.contentType = picked.contentType;
+  if (picked.description) response.description = picked.description;
+  if (picked.schema !== undefined)
+    response.schema = withoutFlagged(doc, converter.convert(picked.schema), 'writeOnly', converter);
+  return response;
+}
+
+/**
+ * A request body should not ask for server-set (readOnly) fields, nor a response describe
+ * writeOnly ones. Done only where it is simple: the body's own top-level properties (through
+ * one $ref), leaving shared definitions untouched.
+ */
+function withoutFlagged(
+  _doc: Record<string, unknown>,
+  schema: JsonSchema,
+  flag: 'readOnly' | 'writeOnly',
+  converter: SchemaConverter,
+): JsonSchema {
+  if (!isRecord(schema)) return schema;
+  let target: JsonSchema = schema;
+  if (typeof schema.$ref === 'string') {
+    target = converter.defs.get(schema.$ref.slice('#/$defs/'.length)) ?? schema;
+  }
+  if (!isRecord(target) || !isRecord(target.properties)) return schema;
+  const properties = target.properties as Record<string, unknown>;
+  const flagged = Object.keys(properties).filter(
+    (k) => isRecord(properties[k]) && properties[k]?.[flag] === true,
+  );
+  if (flagged.length === 0 || flagged.length === Object.keys(properties).length) return schema;
+  const kept: Record<string, unknown> = {};
+  for (const key of Object.keys(properties)) if (!flagged.includes(key)) kept[key] = properties[key];
+  const copy: Record<string, unknown> = { ...target, properties: kept };
+  if (Array.isArray(target.required)) {
+    const required = (target.required as string[]).filter((r) => !flagged.includes(r));
+    if (required.length > 0) copy.required = required;
+    else delete copy.required;
+  }
+  if (target !== schema && typeof schema.description === 'string') copy.description = schema.description;
+  return copy;
+}
+
+function effectiveSecurity(doc: Record<string, unknown>, op: Record<string, unknown>): string[][] {
+  const list = Array.isArray(op.security) ? op.security : Array.isArray(doc.security) ? doc.security : [];
+  return list.filter(isRecord).map((req) => Object.keys(req).sort(compareStrings));
+}
+
+/** request body content type preference: JSON, form, multipart, text, bytes, then anything else. */
+export function pickRequestContentType(types: readonly string[]): string | undefined {
+  const lower = [...types].sort(compareStrings);
+  const by = (test: (t: string) => boolean) => lower.find((t) => test(t.toLowerCase().split(';')[0]!.trim()));
+  return (
+    by((t) => t === 'application/json') ??
+    by(isJsonMediaType) ??
+    by((t) => t === 'application/x-www-form-urlencoded') ??
+    by((t) => t === 'multipart/form-data') ??
+    by((t) => t.startsWith('multipart/')) ??
+    by((t) => t === 'text/plain') ??
+    by((t) => t === 'application/octet-stream') ??
+    lower[0]
+  );
+}
+
+export function isJsonMediaType(type: string): boolean {
+  const t = type.toLowerCase().split(';')[0]!.trim();
+  return t === 'application/json' || t.endsWith('+json') || t === '*/*' || t === 'application/*';
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** Follows $ref chains to non-schema objects (parameters, bodies, responses, path items). */
+function deref(doc: Record<string, unknown>, value: unknown): unknown {
+  let node = value;
+  const seen = new Set<string>();
+  while (isRecord(node) && typeof node.$ref === 'string') {
+    if (seen.has(node.$ref)) return undefined;
+    seen.add(node.$ref);
+    node = resolvePointer(doc, node.$ref);
+  }
+  return node;
+}
+
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

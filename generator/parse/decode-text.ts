@@ -1,0 +1,77 @@
+/**
+ * Turns the text of a source into a plain object, deciding JSON or YAML by content, never by
+ * file extension (spec 2.2: "the extension is informational").
+ */
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { SvcError } from '../../core/svc-error.js';
+import type { SourceText } from '../sources/index.js';
+
+/** Default YAML alias limit: enough for real documents, far below a "billion laughs" expansion. */
+export const DEFAULT_MAX_ALIAS_COUNT = 100;
+
+export function decodeText(source: SourceText, maxAliasCount = DEFAULT_MAX_ALIAS_COUNT): unknown {
+  const start = source.text.search(/\S/);
+  if (start === -1) {
+    throw new SvcError('SOURCE_NOT_JSON_OR_YAML', `${source.origin} is empty`, { place: placeOf(source) });
+  }
+  const first = source.text[start];
+  if (first === '{' || first === '[') return decodeJson(source);
+  return decodeYaml(source, maxAliasCount);
+}
+
+function decodeJson(source: SourceText): unknown {
+  try {
+    return JSON.parse(source.text);
+  } catch (cause) {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    const position = positionOf(message, source.text);
+    throw new SvcError('SOURCE_NOT_JSON_OR_YAML', `${source.origin} is not valid JSON: ${message}`, {
+      place: { ...placeOf(source), ...position },
+      cause,
+    });
+  }
+}
+
+function decodeYaml(source: SourceText, maxAliasCount: number): unknown {
+  try {
+    // uniqueKeys off: many real documents repeat a key and every other tool takes the last one.
+    return parseYaml(source.text, { maxAliasCount, uniqueKeys: false, prettyErrors: true });
+  } catch (cause) {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    if (/alias/i.test(message) && /resource exhaustion|excessive/i.test(message)) {
+      throw new SvcError(
+        'SOURCE_YAML_BOMB',
+        `${source.origin} uses more YAML aliases than the limit of ${maxAliasCount} (a YAML bomb?)`,
+        { place: placeOf(source), cause },
+      );
+    }
+    const pos = cause instanceof YAMLParseError ? cause.linePos?.[0] : undefined;
+    throw new SvcError(
+      'SOURCE_NOT_JSON_OR_YAML',
+      `${source.origin} is neither JSON nor valid YAML: ${message.split('\n')[0]}`,
+      { place: { ...placeOf(source), ...(pos ? { line: pos.line, column: pos.col } : {}) }, cause },
+    );
+  }
+}
+
+function placeOf(source: SourceText): { file?: string; url?: string } {
+  return /^https?:\/\//i.test(source.origin) ? { url: source.origin } : { file: source.origin };
+}
+
+/** Node's JSON errors say "at position N" (and newer ones "line L column C"). */
+function positionOf(message: string, text: string): { line?: number; column?: number } {
+  const lc = /line (\d+) column (\d+)/.exec(message);
+  if (lc) return { line: Number(lc[1]), column: Number(lc[2]) };
+  const at = /position (\d+)/.exec(message);
+  if (!at) return {};
+  const offset = Number(at[1]);
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}

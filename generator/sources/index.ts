@@ -1,0 +1,6 @@
+export {
+  DEFAULT_MAX_SOURCE_BYTES,
+  type ReadSourceOptions,
+  readOpenApiSource,
+  type SourceText,
+} from './openapi-source.js';

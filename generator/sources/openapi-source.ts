@@ -1,0 +1,159 @@
+/**
+ * The I/O edge of the generator: the only place that reads an API description from disk or
+ * the network. Everything after it works on the returned text.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { SvcError } from '../../core/svc-error.js';
+
+export interface SourceText {
+  text: string;
+  /** Absolute file path or URL (without credentials). */
+  origin: string;
+  bytes: number;
+}
+
+export interface ReadSourceOptions {
+  cwd: string;
+  /** Default 50 MiB. */
+  maxBytes?: number;
+  /** Default 30 s. */
+  timeoutMs?: number;
+  /** May hold a secret: never echoed in an error. */
+  headers?: Record<string, string>;
+}
+
+export const DEFAULT_MAX_SOURCE_BYTES = 50 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export async function readOpenApiSource(location: string, opts: ReadSourceOptions): Promise<SourceText> {
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_SOURCE_BYTES;
+  if (/^https?:\/\//i.test(location)) return readUrl(location, maxBytes, opts);
+  return readPath(location, maxBytes, opts.cwd);
+}
+
+async function readPath(location: string, maxBytes: number, cwd: string): Promise<SourceText> {
+  const path = isAbsolute(location) ? location : resolve(cwd, location);
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new Error('not a file');
+    size = info.size;
+  } catch (cause) {
+    throw new SvcError('SOURCE_NOT_FOUND', `no OpenAPI document at ${path}`, {
+      place: { file: path },
+      cause,
+    });
+  }
+  if (size > maxBytes) throw tooLarge(path, maxBytes, { file: path });
+  const buffer = await readFile(path);
+  if (buffer.byteLength > maxBytes) throw tooLarge(path, maxBytes, { file: path });
+  return { text: decode(buffer), origin: path, bytes: buffer.byteLength };
+}
+
+async function readUrl(location: string, maxBytes: number, opts: ReadSourceOptions): Promise<SourceText> {
+  let url: URL;
+  try {
+    url = new URL(location);
+  } catch (cause) {
+    throw new SvcError('SOURCE_UNREACHABLE', 'the source URL is not a valid URL', { cause });
+  }
+  if (url.username || url.password) {
+    // Credentials in a URL would end up in config.yaml and logs; they belong in a header.
+    url.username = '';
+    url.password = '';
+    throw new SvcError(
+      'SOURCE_UNREACHABLE',
+      `refusing a URL with credentials (user:password@): ${url.href} — pass them as a header instead`,
+      { place: { url: url.href } },
+    );
+  }
+  const href = url.href;
+  const controller = new AbortController();
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    let response: Response;
+    try {
+      response = await fetch(href, {
+        headers: { accept: 'application/json, application/yaml, text/yaml, */*', ...opts.headers },
+        redirect: 'follow',
+        signal: controller.signal,
+      });
+    } catch (cause) {
+      const reason = controller.signal.aborted ? `timed out after ${timeoutMs} ms` : networkReason(cause);
+      throw new SvcError('SOURCE_UNREACHABLE', `could not fetch ${href}: ${reason}`, {
+        place: { url: href },
+        cause,
+      });
+    }
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new SvcError(
+        'SOURCE_UNREACHABLE',
+        `fetching ${href} failed with HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`,
+        { place: { url: href }, details: [`status ${response.status}`] },
+      );
+    }
+    const declared = Number(response.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw tooLarge(href, maxBytes, { url: href });
+    }
+    const buffer = await readCapped(response, maxBytes, href, controller, timeoutMs);
+    return { text: decode(buffer), origin: response.url || href, bytes: buffer.byteLength };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readCapped(
+  response: Response,
+  maxBytes: number,
+  href: string,
+  controller: AbortController,
+  timeoutMs: number,
+): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (!response.body) return Buffer.alloc(0);
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge(href, maxBytes, { url: href });
+      }
+      chunks.push(value);
+    }
+  } catch (cause) {
+    if (cause instanceof SvcError) throw cause;
+    const reason = controller.signal.aborted ? `timed out after ${timeoutMs} ms` : networkReason(cause);
+    throw new SvcError('SOURCE_UNREACHABLE', `reading ${href} failed: ${reason}`, {
+      place: { url: href },
+      cause,
+    });
+  }
+  return Buffer.concat(chunks, total);
+}
+
+function decode(buffer: Buffer): string {
+  const text = buffer.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function tooLarge(where: string, maxBytes: number, place: { file?: string; url?: string }): SvcError {
+  return new SvcError('SOURCE_TOO_LARGE', `${where} is larger than the limit of ${maxBytes} bytes`, {
+    place,
+  });
+}
+
+function networkReason(cause: unknown): string {
+  const inner = (cause as { cause?: { code?: string; message?: string } })?.cause;
+  if (inner?.code) return inner.code;
+  if (inner?.message) return inner.message;
+  return cause instanceof Error ? cause.message : 'network error';
+}

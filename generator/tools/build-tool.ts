@@ -1,0 +1,192 @@
+/**
+ * One endpoint → one tool file: a root `type: object` input schema combining path, query,
+ * header and cookie parameters with the request body, the record of where each property goes,
+ * annotations from the method, a lenient output schema for JSON object responses, and what the
+ * generator produced (name, description, fingerprint) for re-imports.
+ */
+import type { Endpoint, Location, SvcTool } from '../../schemas/types.js';
+import { endpointFingerprint, isJsonMediaType } from '../endpoints/index.js';
+import { annotationsFor } from './annotations.js';
+import { classify } from './classify.js';
+import {
+  compactSchema,
+  type Defs,
+  INPUT_DEFS_BUDGET,
+  isRecord,
+  lenientShape,
+  resolveLocal,
+  type Schema,
+  selectDefs,
+  stubMissingRefs,
+} from './compact-schema.js';
+import { firstSentence, MAX_PROPERTY_DESCRIPTION, toolDescription } from './describe.js';
+
+/** Property levels an output schema describes. */
+const OUTPUT_DEPTH = 1;
+type BodyEncoding = NonNullable<SvcTool['body']>['contentType'];
+const LOCATION_ORDER = ['path', 'query', 'header', 'cookie'] as const;
+
+export function buildTool(endpoint: Endpoint, name: string): SvcTool {
+  const description = toolDescription(endpoint);
+  const { inputSchema, locations, body } = buildInput(endpoint);
+  const tool: SvcTool = {
+    name,
+    description,
+    enabled: false,
+    sortOrder: 0,
+    origin: 'imported',
+    endpoint: {
+      method: endpoint.method,
+      path: endpoint.path,
+      ...(endpoint.operationId ? { operationId: endpoint.operationId } : {}),
+      ...(endpoint.deprecated ? { deprecated: true } : {}),
+    },
+    classification: classify(endpoint.method, endpoint.path),
+    inputSchema: unshared(inputSchema),
+    locations,
+    annotations: annotationsFor(endpoint.method),
+  };
+  if (body) tool.body = body;
+  const outputSchema = buildOutputSchema(endpoint);
+  if (outputSchema) tool.outputSchema = unshared(outputSchema);
+  tool.generated = { name, description, fingerprint: endpointFingerprint(endpoint) };
+  return tool;
+}
+
+/**
+ * Schemas are assembled from shared, cached parts; a tool handed to a writer owns its own
+ * copy, so no YAML anchors appear and no edit of one tool can reach another.
+ */
+function unshared<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+interface BuiltInput {
+  inputSchema: SvcTool['inputSchema'];
+  locations: SvcTool['locations'];
+  body?: SvcTool['body'];
+}
+
+function buildInput(endpoint: Endpoint): BuiltInput {
+  const defs = endpoint.defs as Defs | undefined;
+  const params = [...endpoint.parameters].sort(
+    (a, b) => LOCATION_ORDER.indexOf(a.in) - LOCATION_ORDER.indexOf(b.in),
+  );
+  const bodyProps = bodyProperties(endpoint, defs);
+  // A name used twice (parameter vs parameter, or parameter vs body property) is suffixed on
+  // the parameter side with its location, FastMCP style: nothing is lost.
+  const counts = new Map<string, number>();
+  for (const p of params) counts.set(p.name, (counts.get(p.name) ?? 0) + 1);
+  for (const key of bodyProps?.names ?? []) counts.set(key, (counts.get(key) ?? 0) + 1);
+
+  const properties: Record<string, Schema> = {};
+  const required: string[] = [];
+  const locations: Record<string, Location> = {};
+  for (const p of params) {
+    let key = (counts.get(p.name) ?? 0) > 1 ? `${p.name}__${p.in}` : p.name;
+    while (Object.hasOwn(properties, key)) key = `${key}_`;
+    properties[key] = withDescription(compactSchema(p.schema as Schema), p.description);
+    if (p.required) required.push(key);
+    const location: Location = { in: p.in, name: p.name };
+    if (p.style) location.style = p.style;
+    if (p.explode !== undefined) location.explode = p.explode;
+    locations[key] = location;
+  }
+
+  let body: SvcTool['body'] | undefined;
+  const requestBody = endpoint.requestBody;
+  if (requestBody) {
+    body = { contentType: bodyEncoding(requestBody.contentType), required: requestBody.required };
+    if (bodyProps) {
+      for (const key of bodyProps.names) {
+        properties[key] = compactSchema(bodyProps.properties[key] as Schema);
+        locations[key] = { in: 'body', name: key };
+        if (requestBody.required && bodyProps.required.includes(key)) required.push(key);
+      }
+    } else {
+      let key = 'body';
+      while (Object.hasOwn(properties, key)) key = `${key}_`;
+      properties[key] = withDescription(compactSchema(requestBody.schema as Schema), requestBody.description);
+      locations[key] = { in: 'body', name: 'body', whole: true };
+      if (requestBody.required) required.push(key);
+    }
+  }
+
+  const kept = selectDefs(Object.values(properties), defs, INPUT_DEFS_BUDGET);
+  const finalProperties: Record<string, Schema> = {};
+  for (const key of Object.keys(properties))
+    finalProperties[key] = stubMissingRefs(properties[key]!, kept, defs);
+  const inputSchema: Record<string, unknown> = { type: 'object', properties: finalProperties };
+  if (required.length > 0) inputSchema.required = required;
+  inputSchema.additionalProperties = false;
+  if (kept.size > 0) {
+    const $defs: Record<string, Schema> = {};
+    for (const name of [...kept.keys()].sort()) $defs[name] = stubMissingRefs(kept.get(name)!, kept, defs);
+    inputSchema.$defs = $defs;
+  }
+  const built: BuiltInput = { inputSchema: inputSchema as SvcTool['inputSchema'], locations };
+  if (body) built.body = body;
+  return built;
+}
+
+interface FlatBody {
+  names: string[];
+  properties: Record<string, unknown>;
+  required: string[];
+}
+
+/**
+ * The body's own properties when it is a plain object (directly or through one $ref) whose
+ * keys can sit beside the parameters; anything else (arrays, unions, maps, allOf, scalars)
+ * travels whole as `body`, so the root always stays `type: object`.
+ */
+function bodyProperties(endpoint: Endpoint, defs: Defs | undefined): FlatBody | undefined {
+  const requestBody = endpoint.requestBody;
+  if (!requestBody) return undefined;
+  const encoding = bodyEncoding(requestBody.contentType);
+  if (encoding === 'text/plain' || encoding === 'application/octet-stream') return undefined;
+  const schema = resolveLocal(requestBody.schema as Schema, defs);
+  if (!isRecord(schema) || !isRecord(schema.properties)) return undefined;
+  const type = schema.type;
+  if (type !== undefined && type !== 'object') return undefined;
+  for (const key of ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'patternProperties', 'dependentSchemas']) {
+    if (schema[key] !== undefined) return undefined;
+  }
+  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return undefined;
+  const names = Object.keys(schema.properties);
+  if (names.length === 0) return undefined;
+  return {
+    names,
+    properties: schema.properties,
+    required: Array.isArray(schema.required) ? (schema.required as string[]) : [],
+  };
+}
+
+export function bodyEncoding(contentType: string): BodyEncoding {
+  const t = contentType.toLowerCase().split(';')[0]!.trim();
+  if (isJsonMediaType(t)) return 'application/json';
+  if (t === 'application/x-www-form-urlencoded') return 'application/x-www-form-urlencoded';
+  if (t.startsWith('multipart/')) return 'multipart/form-data';
+  if (t.startsWith('text/')) return 'text/plain';
+  return 'application/octet-stream';
+}
+
+function withDescription(schema: Schema, description: string | undefined): Schema {
+  if (!description) return schema;
+  const text = firstSentence(description, MAX_PROPERTY_DESCRIPTION);
+  if (typeof schema === 'boolean') return schema ? { description: text } : schema;
+  return { ...schema, description: text };
+}
+
+function buildOutputSchema(endpoint: Endpoint): SvcTool['outputSchema'] | undefined {
+  const response = endpoint.response;
+  if (!response || response.schema === undefined) return undefined;
+  if (response.contentType !== undefined && !isJsonMediaType(response.contentType)) return undefined;
+  const defs = endpoint.defs as Defs | undefined;
+  const schema = resolveLocal(response.schema as Schema, defs);
+  if (!isRecord(schema)) return undefined;
+  const objectType = schema.type === 'object' || (schema.type === undefined && isRecord(schema.properties));
+  if (!objectType || schema.oneOf || schema.anyOf || schema.allOf) return undefined;
+  const shape = lenientShape(schema, defs, OUTPUT_DEPTH);
+  return { ...shape, type: 'object' } as SvcTool['outputSchema'];
+}

@@ -1,0 +1,216 @@
+/**
+ * Keeps tool schemas small without losing a parameter: descriptions inside schemas are
+ * capped, each tool carries only the $defs its schema reaches within a byte budget, and a
+ * reference beyond the budget becomes an open schema that keeps the target's type.
+ */
+import { DEFS_PREFIX } from '../endpoints/index.js';
+import { firstSentence } from './describe.js';
+
+export type Schema = Record<string, unknown> | boolean;
+export type Defs = Record<string, Schema | undefined>;
+
+/** Bytes of $defs one tool's input schema may carry. */
+export const INPUT_DEFS_BUDGET = 700;
+const NESTED_DESCRIPTION = 100;
+
+const compactCache = new WeakMap<object, Schema>();
+
+/** A schema with long descriptions cut (cached per shared object: defs are shared). */
+export function compactSchema(schema: Schema | undefined, max = NESTED_DESCRIPTION): Schema {
+  if (schema === undefined) return {};
+  if (typeof schema === 'boolean') return schema;
+  const cached = compactCache.get(schema);
+  if (cached !== undefined) return cached;
+  const out = mapSchema(schema, (node) => {
+    if (typeof node.description === 'string' && node.description !== firstSentence(node.description, max)) {
+      return { ...node, description: firstSentence(node.description, max) };
+    }
+    return node;
+  });
+  compactCache.set(schema, out);
+  return out;
+}
+
+/**
+ * Applies fn bottom-up to every subschema; returns the same object when nothing changed so
+ * shared structure stays shared.
+ */
+function mapSchema(schema: Schema, fn: (node: Record<string, unknown>) => Record<string, unknown>): Schema {
+  if (typeof schema === 'boolean') return schema;
+  let changed = false;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(schema)) {
+    const value = schema[key];
+    let next = value;
+    if (key === 'properties' || key === 'patternProperties' || key === 'dependentSchemas') {
+      if (isRecord(value)) {
+        let inner = false;
+        const map: Record<string, unknown> = {};
+        for (const k of Object.keys(value)) {
+          const v = value[k];
+          const m = isSchema(v) ? mapSchema(v, fn) : v;
+          if (m !== v) inner = true;
+          map[k] = m;
+        }
+        if (inner) next = map;
+      }
+    } else if (key === 'allOf' || key === 'anyOf' || key === 'oneOf' || key === 'prefixItems') {
+      if (Array.isArray(value)) {
+        const list = value.map((v) => (isSchema(v) ? mapSchema(v, fn) : v));
+        if (list.some((v, i) => v !== value[i])) next = list;
+      }
+    } else if (
+      key === 'items' ||
+      key === 'additionalProperties' ||
+      key === 'not' ||
+      key === 'if' ||
+      key === 'then' ||
+      key === 'else' ||
+      key === 'contains' ||
+      key === 'propertyNames' ||
+      key === 'unevaluatedProperties'
+    ) {
+      if (isSchema(value)) next = mapSchema(value, fn);
+    }
+    if (next !== value) changed = true;
+    copy[key] = next;
+  }
+  const base = changed ? copy : schema;
+  return fn(base);
+}
+
+/**
+ * The $defs a tool schema should carry: breadth-first from the schema's own references, each
+ * def taken while the running size stays within the budget (nearest first, so the shape the
+ * model sees first is the one it gets in full).
+ */
+export function selectDefs(
+  roots: readonly unknown[],
+  defs: Defs | undefined,
+  budget: number,
+): Map<string, Schema> {
+  const chosen = new Map<string, Schema>();
+  if (!defs) return chosen;
+  let used = 0;
+  let frontier = [...new Set(roots.flatMap((r) => directRefs(r)))].sort();
+  const seen = new Set<string>(frontier);
+  while (frontier.length > 0) {
+    const next: string[] = [];
+    for (const name of frontier) {
+      const def = defs[name];
+      if (def === undefined) continue;
+      const compact = compactSchema(def);
+      const size = JSON.stringify(compact).length + name.length + 4;
+      if (used + size > budget) continue;
+      used += size;
+      chosen.set(name, compact);
+      for (const ref of directRefs(compact)) {
+        if (!seen.has(ref)) {
+          seen.add(ref);
+          next.push(ref);
+        }
+      }
+    }
+    frontier = next.sort();
+  }
+  return chosen;
+}
+
+/** Replaces references to defs outside `kept` with an open schema keeping the target's type. */
+export function stubMissingRefs(
+  schema: Schema,
+  kept: ReadonlyMap<string, unknown>,
+  defs: Defs | undefined,
+): Schema {
+  return mapSchema(schema, (node) => {
+    const ref = node.$ref;
+    if (typeof ref !== 'string' || !ref.startsWith(DEFS_PREFIX)) return node;
+    const name = ref.slice(DEFS_PREFIX.length);
+    if (kept.has(name)) return node;
+    const { $ref: _drop, ...rest } = node;
+    return { ...typeStub(defs?.[name]), ...rest };
+  });
+}
+
+export function typeStub(def: Schema | undefined): Record<string, unknown> {
+  if (!isRecord(def)) return {};
+  const out: Record<string, unknown> = {};
+  if (def.type !== undefined) out.type = def.type;
+  else if (isRecord(def.properties)) out.type = 'object';
+  if (typeof def.description === 'string')
+    out.description = firstSentence(def.description, NESTED_DESCRIPTION);
+  return out;
+}
+
+export function directRefs(schema: unknown): string[] {
+  const out = new Set<string>();
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+      continue;
+    }
+    const record = node as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const v = record[key];
+      if (key === '$ref' && typeof v === 'string' && v.startsWith(DEFS_PREFIX))
+        out.add(v.slice(DEFS_PREFIX.length));
+      else if (key !== 'enum' && key !== 'const' && key !== 'default' && v !== null && typeof v === 'object')
+        stack.push(v);
+    }
+  }
+  return [...out];
+}
+
+/** Follows one $ref into defs (for looking at a body's or response's shape). */
+export function resolveLocal(schema: Schema | undefined, defs: Defs | undefined): Schema | undefined {
+  let node = schema;
+  const seen = new Set<string>();
+  while (isRecord(node) && typeof node.$ref === 'string' && node.$ref.startsWith(DEFS_PREFIX)) {
+    const name = node.$ref.slice(DEFS_PREFIX.length);
+    if (seen.has(name)) return undefined;
+    seen.add(name);
+    node = defs?.[name];
+  }
+  return node;
+}
+
+/**
+ * A lenient description of a JSON response's shape for outputSchema: types and property names
+ * `depth` levels deep, every type also allowing null, no descriptions (the tool description
+ * says what comes back), no required, no additionalProperties:false, no formats or enums — MCP clients validate structuredContent against it and real APIs
+ * rarely match their documents exactly.
+ */
+export function lenientShape(
+  schema: Schema | undefined,
+  defs: Defs | undefined,
+  depth: number,
+): Record<string, unknown> {
+  const node = resolveLocal(schema, defs);
+  if (!isRecord(node)) return {};
+  const out: Record<string, unknown> = {};
+  const types = Array.isArray(node.type) ? node.type : typeof node.type === 'string' ? [node.type] : [];
+  if (types.length > 0) out.type = types.includes('null') ? [...types] : [...types, 'null'];
+  if (depth > 0 && isRecord(node.properties)) {
+    const properties: Record<string, unknown> = {};
+    for (const key of Object.keys(node.properties)) {
+      properties[key] = lenientShape(node.properties[key] as Schema, defs, depth - 1);
+    }
+    out.properties = properties;
+  }
+  if (depth > 0 && isSchema(node.items) && types.includes('array')) {
+    const items = lenientShape(node.items, defs, depth - 1);
+    if (Object.keys(items).length > 0) out.items = items;
+  }
+  return out;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isSchema(value: unknown): value is Schema {
+  return typeof value === 'boolean' || isRecord(value);
+}
