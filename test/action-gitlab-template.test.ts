@@ -35,10 +35,11 @@ describe('docs/gitlab-ci.md template', () => {
     expect(imp).toContain('git push -o ci.skip');
     // The token is never put in a URL.
     expect(imp).not.toMatch(/https?:\/\/[^ ]*\$\{?SVC_GITLAB_TOKEN/);
-    for (const [name, script] of [
+    const scripts: [string, string][] = [
       ['diff', diff],
       ['import', imp],
-    ]) {
+    ];
+    for (const [name, script] of scripts) {
       const file = join(tmp, `${name}.sh`);
       writeFileSync(file, script);
       expect(() => execFileSync('bash', ['-n', file])).not.toThrow();
