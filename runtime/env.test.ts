@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { isSvcError } from '../core/svc-error.js';
+import { parseRuntimeEnv } from './env.js';
+
+function fails(env: Record<string, string>): { code: string; field?: string; message: string } {
+  try {
+    parseRuntimeEnv(env);
+  } catch (error) {
+    if (isSvcError(error)) return { code: error.code, field: error.place.field, message: error.message };
+    throw error;
+  }
+  throw new Error('did not fail');
+}
+
+describe('parseRuntimeEnv', () => {
+  it('applies the spec 5.5 defaults', () => {
+    expect(parseRuntimeEnv({})).toEqual({
+      mode: 'standalone',
+      port: 3002,
+      host: '127.0.0.1',
+      syncIntervalSec: 60,
+      upstreamTimeoutMs: 30_000,
+      maxResponseBytes: 10 * 1024 * 1024,
+    });
+  });
+
+  it('reads every variable', () => {
+    const env = parseRuntimeEnv({
+      SVC_FOLDER_PATH: '/folder',
+      SVC_BUNDLE_PATH: '/old.json',
+      SVC_RUNTIME_MODE: 'standalone',
+      SVC_UPSTREAM_SECRET: ' s3cret \n',
+      MCP_RUNTIME_PORT: '4000',
+      MCP_RUNTIME_HOST: '0.0.0.0',
+      MCP_RUNTIME_PUBLIC_URL: 'https://mcp.example.test/',
+      MCP_ALLOWED_ORIGINS: 'https://b.example.test, https://a.example.test:8443 ,https://b.example.test',
+      SVC_SYNC_URL: 'https://control.example.test',
+      SVC_DEPLOY_TOKEN: 'dt',
+      SVC_SYNC_INTERVAL: '10',
+    });
+    expect(env).toMatchObject({
+      folderPath: '/folder',
+      bundlePath: '/old.json',
+      upstreamSecret: 's3cret',
+      port: 4000,
+      host: '0.0.0.0',
+      publicUrl: 'https://mcp.example.test',
+      allowedOrigins: ['https://a.example.test:8443', 'https://b.example.test'],
+      syncUrl: 'https://control.example.test',
+      deployToken: 'dt',
+      syncIntervalSec: 10,
+    });
+  });
+
+  it('accepts the original FLOWCP_BUNDLE_PATH name for the legacy bundle', () => {
+    expect(parseRuntimeEnv({ FLOWCP_BUNDLE_PATH: '/b.json' }).bundlePath).toBe('/b.json');
+  });
+
+  it('names the variable in every refusal', () => {
+    expect(fails({ MCP_RUNTIME_PORT: 'abc' })).toMatchObject({ code: 'USAGE', field: 'MCP_RUNTIME_PORT' });
+    expect(fails({ MCP_RUNTIME_PORT: '70000' }).field).toBe('MCP_RUNTIME_PORT');
+    expect(fails({ SVC_RUNTIME_MODE: 'hosted' }).field).toBe('SVC_RUNTIME_MODE');
+    expect(fails({ SVC_SYNC_INTERVAL: '5' }).message).toMatch(/between 10/);
+    expect(fails({ MCP_ALLOWED_ORIGINS: 'https://a.example.test/path' }).field).toBe('MCP_ALLOWED_ORIGINS');
+    expect(fails({ MCP_ALLOWED_ORIGINS: 'ftp://a.example.test' }).field).toBe('MCP_ALLOWED_ORIGINS');
+    expect(fails({ MCP_RUNTIME_PUBLIC_URL: 'not a url' }).field).toBe('MCP_RUNTIME_PUBLIC_URL');
+    expect(fails({ SVC_SYNC_URL: 'https://c.example.test' })).toMatchObject({
+      code: 'CONFIG_MISSING_ENV',
+      field: 'SVC_DEPLOY_TOKEN',
+    });
+  });
+
+  it('treats an empty or "*" origin list as unrestricted', () => {
+    expect(parseRuntimeEnv({ MCP_ALLOWED_ORIGINS: '' }).allowedOrigins).toBeUndefined();
+    expect(parseRuntimeEnv({ MCP_ALLOWED_ORIGINS: '*' }).allowedOrigins).toBeUndefined();
+  });
+});
