@@ -109,7 +109,7 @@ describe('writeFolder', () => {
     expect(await siblings()).toEqual([]);
   });
 
-  test('refuses paths that escape or that svc does not manage, before touching anything', async () => {
+  test('refuses paths that escape, before touching anything', async () => {
     const dir = join(base, 'server');
     await writeFolder(dir, v1);
     const before = await snapshot(dir);
@@ -119,13 +119,46 @@ describe('writeFolder', () => {
       '/etc/passwd',
       'Docs\\evil.md',
       'Docs//x.md',
-      'notes.txt',
+      'C:/x',
     ]) {
       await expect(writeFolder(dir, { ...v1, [bad]: 'x' })).rejects.toMatchObject({
         code: 'WRITE_FAILED',
         place: { file: bad },
       });
     }
+    expect(await snapshot(dir)).toEqual(before);
+    expect(await siblings()).toEqual(['server']);
+  });
+
+  test('a read-modify-write of the whole folder leaves unmanaged files (and their mode) alone', async () => {
+    const dir = join(base, 'server');
+    await writeFolder(dir, v1);
+    await writeFile(join(dir, '.env'), 'SVC_UPSTREAM_SECRET=x', { mode: 0o600 });
+    const all = await readFolder(dir);
+    await writeFolder(dir, { ...all, 'README.md': '# v2\n', 'notes/todo.md': 'new user file\n' });
+    expect((await stat(join(dir, '.env'))).mode & 0o777).toBe(0o600);
+    expect(await readFolder(dir)).toEqual({
+      ...all,
+      'README.md': '# v2\n',
+      'notes/todo.md': 'new user file\n',
+    });
+  });
+
+  test('an unmanaged file that cannot be swapped in rolls back the managed ones too', async () => {
+    const dir = join(base, 'server');
+    await writeFolder(dir, v1);
+    await writeFile(join(dir, 'notes.txt'), 'mine');
+    const before = await snapshot(dir);
+    const failing = writeFolder(
+      dir,
+      { ...v1, 'README.md': 'changed\n', 'notes.txt': 'theirs' },
+      {
+        beforeStep: (step) => {
+          if (step === 'swap notes.txt') throw new Error('injected');
+        },
+      },
+    );
+    await expect(failing).rejects.toMatchObject({ code: 'WRITE_FAILED' });
     expect(await snapshot(dir)).toEqual(before);
     expect(await siblings()).toEqual(['server']);
   });

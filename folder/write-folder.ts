@@ -1,12 +1,16 @@
 /**
- * FolderFiles → disk, atomically for everything svc manages. The complete new set of managed
- * entries is built in a temporary sibling directory (same parent, so renames stay on one
- * filesystem); only then are the managed top-level entries swapped in by renames, and any
- * failure puts the old entries back. Files svc does not manage (a .git directory, .env, a
- * user's notes) are never moved or rewritten, and the folder directory itself keeps its
- * identity, so a runtime watching it sees the change.
+ * FolderFiles → disk, atomically. The complete new set of files is built in a temporary
+ * sibling directory (same parent, so renames stay on one filesystem); only then is it swapped
+ * in by renames, and any failure puts every old entry back and removes the temporary copy.
+ *
+ * Managed paths (config.yaml, README.md, docker-compose.yml, .env.example, Tools/, Skills/,
+ * Prompts/, Resources/, Docs/, Widgets/, .svc/) become exactly `files`: a managed top-level
+ * entry is replaced as a whole. Anything else on disk (a .git directory, .env, a user's notes)
+ * is preserved; an unmanaged path that `files` does name is written too, unless its bytes are
+ * already on disk (so a read-modify-write of the whole folder leaves a .env and its mode alone).
+ * The folder directory itself keeps its identity, so a runtime watching it sees the change.
  */
-import { lstat, mkdir, mkdtemp, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SvcError } from '../core/svc-error.js';
 import { isManagedPath, MANAGED_TOP, unsafePathReason } from './folder-paths.js';
@@ -20,6 +24,8 @@ export interface WriteFolderOptions {
   beforeStep?: (step: string) => void | Promise<void>;
 }
 
+type Step = (name: string) => Promise<void>;
+
 export async function writeFolder(
   dir: string,
   files: FolderFiles,
@@ -29,13 +35,8 @@ export async function writeFolder(
     const reason = unsafePathReason(path);
     if (reason)
       throw new SvcError('WRITE_FAILED', `refused to write "${path}": ${reason}`, { place: { file: path } });
-    if (!isManagedPath(path)) {
-      throw new SvcError('WRITE_FAILED', `refused to write "${path}": not a path svc manages`, {
-        place: { file: path },
-      });
-    }
   }
-  const step = async (name: string) => {
+  const step: Step = async (name) => {
     if (opts.beforeStep) await opts.beforeStep(name);
   };
 
@@ -52,12 +53,25 @@ export async function writeFolder(
     () => false,
   );
 
+  // Unmanaged paths whose bytes are already on disk are left alone entirely.
+  const unmanaged: string[] = [];
+  for (const path of Object.keys(files).sort()) {
+    if (isManagedPath(path)) continue;
+    const current = exists
+      ? await readFile(join(target, ...path.split('/')), 'utf8').catch(() => undefined)
+      : undefined;
+    if (current !== files[path]) unmanaged.push(path);
+  }
+  const toWrite = Object.keys(files)
+    .filter((p) => isManagedPath(p) || unmanaged.includes(p))
+    .sort();
+
   const temp = await mkdtemp(join(parent, `.${basename(target)}.svc-new-`)).catch((e) => {
     throw failed(`cannot create a temporary folder beside ${dir}`, dir, e);
   });
   let current: string | undefined;
   try {
-    for (const path of Object.keys(files).sort()) {
+    for (const path of toWrite) {
       current = path;
       await step(`write ${path}`);
       const full = join(temp, ...path.split('/'));
@@ -79,36 +93,44 @@ export async function writeFolder(
       throw failed('could not move the new folder into place; nothing was changed', dir, e);
     }
   }
-  await swapManaged(target, temp, step, dir);
+  await swap(target, temp, unmanaged, step, dir);
 }
 
-async function swapManaged(target: string, temp: string, step: (name: string) => Promise<void>, dir: string) {
+/** Renames entries from `temp` into `target`, setting the old ones aside; undoes everything on failure. */
+async function swap(target: string, temp: string, unmanaged: readonly string[], step: Step, dir: string) {
   const old = await mkdtemp(join(dirname(target), `.${basename(target)}.svc-old-`)).catch(async (e) => {
     await rm(temp, { recursive: true, force: true });
     throw failed(`cannot create a temporary folder beside ${dir}`, dir, e);
   });
   const movedOut: string[] = [];
   const movedIn: string[] = [];
-  try {
-    for (const name of MANAGED_TOP) {
-      if (await present(join(target, name))) {
-        await step(`set aside ${name}`);
-        await rename(join(target, name), join(old, name));
-        movedOut.push(name);
-      }
-      if (await present(join(temp, name))) {
-        await step(`swap ${name}`);
-        await rename(join(temp, name), join(target, name));
-        movedIn.push(name);
-      }
+  const move = async (rel: string) => {
+    const parts = rel.split('/');
+    if (await present(join(target, ...parts))) {
+      await step(`set aside ${rel}`);
+      await mkdir(dirname(join(old, ...parts)), { recursive: true });
+      await rename(join(target, ...parts), join(old, ...parts));
+      movedOut.push(rel);
     }
+    if (await present(join(temp, ...parts))) {
+      await step(`swap ${rel}`);
+      await mkdir(dirname(join(target, ...parts)), { recursive: true });
+      await rename(join(temp, ...parts), join(target, ...parts));
+      movedIn.push(rel);
+    }
+  };
+  try {
+    for (const name of MANAGED_TOP) await move(name);
+    for (const rel of unmanaged) await move(rel);
   } catch (e) {
     const stuck: string[] = [];
-    for (const name of movedIn.reverse()) {
-      await rename(join(target, name), join(temp, name)).catch(() => stuck.push(name));
+    for (const rel of movedIn.reverse()) {
+      const parts = rel.split('/');
+      await rename(join(target, ...parts), join(temp, ...parts)).catch(() => stuck.push(rel));
     }
-    for (const name of movedOut.reverse()) {
-      await rename(join(old, name), join(target, name)).catch(() => stuck.push(name));
+    for (const rel of movedOut.reverse()) {
+      const parts = rel.split('/');
+      await rename(join(old, ...parts), join(target, ...parts)).catch(() => stuck.push(rel));
     }
     await rm(temp, { recursive: true, force: true });
     if (stuck.length > 0) {

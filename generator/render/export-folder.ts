@@ -1,8 +1,10 @@
 /**
- * The programmatic export (spec 2.9): `{ server, files }` where files are the folder without
- * its `.svc/` bookkeeping, and server is the parsed config.yaml.
+ * The programmatic export (spec 2.9): `{ server, files }` where files are the standard folder
+ * (the paths svc manages) without its `.svc/` bookkeeping, and server is the parsed config.yaml.
+ * Anything else a folder on disk may hold is left out, above all a `.env` with the upstream secret.
  */
 import { SvcError } from '../../core/svc-error.js';
+import { isManagedPath } from '../../folder/folder-paths.js';
 import { loadFolder } from '../../folder/load-folder.js';
 import { BOOKKEEPING_DIR, type FolderFiles } from '../../folder/model.js';
 import type { SvcExport } from '../../schemas/types.js';
@@ -25,7 +27,7 @@ export function exportFolder(files: FolderFiles): SvcExport {
   }
   const kept: FolderFiles = {};
   for (const [path, text] of Object.entries(files)) {
-    if (path === BOOKKEEPING_DIR || path.startsWith(`${BOOKKEEPING_DIR}/`)) continue;
+    if (!isManagedPath(path) || path.startsWith(`${BOOKKEEPING_DIR}/`)) continue;
     kept[path] = text;
   }
   const result = { server: loaded.folder.config, files: sortedFiles(kept) };

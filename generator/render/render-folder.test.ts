@@ -209,8 +209,15 @@ describe('renderFolderChecked and exportFolder', () => {
   });
 
   test('exportFolder: server is the parsed config, files leave .svc out; an invalid folder is refused', () => {
-    const files = { ...renderFolder(sampleFolderModel()), '.svc/hashes.json': '{}' };
+    const files = {
+      ...renderFolder(sampleFolderModel()),
+      '.svc/hashes.json': '{}',
+      '.env': 'SVC_UPSTREAM_SECRET=s3cr3t-value',
+      'notes.txt': 'mine',
+    };
     const out = exportFolder(files);
+    expect(JSON.stringify(out)).not.toContain('s3cr3t-value');
+    expect(Object.keys(out.files)).not.toContain('notes.txt');
     expect(out.server).toEqual(sampleConfig());
     expect(Object.keys(out.files)).not.toContain('.svc/hashes.json');
     expect(Object.keys(out.files)).toContain('Tools/getOrder.yaml');
