@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Octokit } from '@octokit/rest';
 import { isSvcError } from '../../core/svc-error.js';
-import { COMMENT_MARKER, fitComment, upsertComment } from './comment.js';
+import { COMMENT_MARKER, type CommentOutcome, fitComment, upsertComment } from './comment.js';
 import { type RunContext, readRunContext, resolveMode } from './context.js';
 import type { SvcEngine } from './engine.js';
 import { type FolderResult, hasSomethingToReport } from './folder-result.js';
@@ -106,8 +106,19 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
       const target = { owner: ctx.owner, repo: ctx.repo, issueNumber: ctx.pullRequest?.number ?? 0 };
       const touched = pr.results.length > 0;
       const body = fitComment(`${COMMENT_MARKER}\n${pr.markdown}`, 'The full report is in the job summary.');
-      const outcome = await upsertComment(octokit, target, body, { onlyIfExists: !touched });
-      safeLog(`svc: pull request comment ${outcome.action}${'id' in outcome ? ` (#${outcome.id})` : ''}`);
+      let outcome: CommentOutcome | { action: 'failed'; status: number };
+      try {
+        outcome = await upsertComment(octokit, target, body, { onlyIfExists: !touched });
+        safeLog(`svc: pull request comment ${outcome.action}${'id' in outcome ? ` (#${outcome.id})` : ''}`);
+      } catch (error) {
+        // A read-only token (a pull request from a fork) cannot comment: report in the job summary instead.
+        const status = (error as { status?: unknown }).status;
+        if (status !== 403 && status !== 404) throw error;
+        outcome = { action: 'failed', status };
+        safeLog(
+          `::warning::svc: cannot write the pull request comment (HTTP ${status}); the report is in the job summary`,
+        );
+      }
       result = {
         mode,
         results: pr.results,

@@ -41,6 +41,8 @@ export async function startFakeGitHub(opts: {
   owner: string;
   repo: string;
   token?: string;
+  /** Refuse writes with 403, as GitHub does for a fork's read-only GITHUB_TOKEN. */
+  readOnly?: boolean;
 }): Promise<FakeGitHub> {
   const comments: FakeComment[] = [];
   const requests: FakeRequest[] = [];
@@ -80,6 +82,9 @@ export async function startFakeGitHub(opts: {
     };
     if (opts.token && req.headers.authorization !== `token ${opts.token}`) {
       return send(401, { message: 'Bad credentials' });
+    }
+    if (opts.readOnly && req.method !== 'GET') {
+      return send(403, { message: 'Resource not accessible by integration' });
     }
     const list = new RegExp(`^${repoPath}/issues/(\\d+)/comments$`).exec(url.pathname);
     const one = new RegExp(`^${repoPath}/issues/comments/(\\d+)$`).exec(url.pathname);
