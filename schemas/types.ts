@@ -152,7 +152,7 @@ export interface Endpoint {
    * Component schemas this endpoint references, transitively, by name.
    */
   defs?: {
-    [k: string]: {} | boolean | undefined;
+    [k: string]: {} | boolean;
   };
 }
 
@@ -163,7 +163,7 @@ export interface Endpoint {
 export interface SvcExport {
   server: SvcConfig;
   files: {
-    [k: string]: string | undefined;
+    [k: string]: string;
   };
 }
 
@@ -389,7 +389,7 @@ export interface ResourceFrontmatter {
    * Descriptions of the template's variables.
    */
   uriVariables?: {
-    [k: string]: string | undefined;
+    [k: string]: string;
   };
   sortOrder?: number;
   /**
@@ -448,12 +448,13 @@ export interface SvcTool {
    */
   inputSchema: {
     type: "object";
+    [k: string]: unknown;
   };
   /**
    * Where each input property goes in the upstream request.
    */
   locations: {
-    [k: string]: Location | undefined;
+    [k: string]: Location;
   };
   /**
    * Request body encoding, when the endpoint takes a body.
@@ -472,6 +473,7 @@ export interface SvcTool {
    */
   outputSchema?: {
     type: "object";
+    [k: string]: unknown;
   };
   annotations: {
     title?: string;

@@ -23,7 +23,7 @@ export async function generateSchemaTypes() {
       additionalProperties: false,
       declareExternallyReferenced: name !== 'export.schema.json',
       format: true,
-      strictIndexSignatures: true,
+      strictIndexSignatures: false,
       unknownAny: true,
     });
     parts.push(`// ${name}`, ts.trim(), '');

@@ -1,0 +1,45 @@
+import path from 'node:path';
+import { readFolder } from '../../folder/index.js';
+import { readHistory } from '../../generator/history/index.js';
+import type { Command } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import { fail } from '../fail.js';
+import { parseCommandArgs, requirePositional } from '../parse-args.js';
+
+export const historyCommand: Command = {
+  name: 'history',
+  summary: 'List the spec imports of a server folder (Servers → History → Spec imports)',
+  usage: [
+    'Usage: svc history <dir> [--json]',
+    '',
+    'One line per import, newest last: when, status, whether anything changed, the document',
+    'revision and the summary. --json prints the records (with their diff reports).',
+  ].join('\n'),
+  async run(argv, io) {
+    let json = false;
+    try {
+      const { values, positionals } = parseCommandArgs('history', argv, { json: { type: 'boolean' } });
+      json = values.json === true;
+      const dirArg = requirePositional('history', positionals, 0, 'the server folder (svc history <dir>)');
+      const records = readHistory(await readFolder(path.resolve(io.cwd, dirArg)));
+      if (json) {
+        io.stdout(`${JSON.stringify(records, null, 2)}\n`);
+        return EXIT.ok;
+      }
+      if (records.length === 0) {
+        io.stdout(`No imports recorded in ${dirArg}.\n`);
+        return EXIT.ok;
+      }
+      const lines = records.map((r) => {
+        const at = r.statusLog[r.statusLog.length - 1]?.at ?? '';
+        const rev = r.revision?.documentSha256 ? r.revision.documentSha256.slice(0, 12) : '-'.repeat(12);
+        const status = r.status === 'complete' ? 'Complete' : 'Failed  ';
+        return `#${String(r.seq).padEnd(4)} ${at}  ${status}  ${r.changed ? 'changed  ' : 'unchanged'}  ${rev}  ${r.summary}`;
+      });
+      io.stdout(`${lines.join('\n')}\n`);
+      return EXIT.ok;
+    } catch (error) {
+      return fail(io, error, { json });
+    }
+  },
+};

@@ -1,0 +1,148 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { SvcError } from '../../core/svc-error.js';
+import { writeFolder } from '../../folder/index.js';
+import { runImport } from '../../generator/import/index.js';
+import { initialConfig, serverIdFrom } from '../../generator/init/index.js';
+import { renderFolder } from '../../generator/render/index.js';
+import type { Auth } from '../../schemas/types.js';
+import type { Command } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import { fail } from '../fail.js';
+import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import { formatChecklist } from '../print-checklist.js';
+
+const usage = `Usage:
+  svc init <dir> --name <app name> --openapi <url|file> [options]
+  svc init <dir> --name <app name> --manual --base-url <url> [options]
+
+Creates a server folder. With --openapi the document is fetched and imported at once (every
+tool arrives disabled); if it is unreachable or not valid OpenAPI/Swagger nothing is written.
+
+Options:
+  --openapi <url|file>        OpenAPI 3.x or Swagger 2.0 document (JSON or YAML)
+  --content <dir>             a checkout holding Skills/ Prompts/ Widgets/ Resources/ Docs/
+  --manual                    no document: tools are authored with \`svc tool add\`
+  --base-url <url>            API base URL (default: the document's server)
+  --auth <mode>               none | api_key | bearer | user_oauth (default none)
+  --api-key-in <where>        header | query (api_key only, default header)
+  --api-key-name <name>       header or query parameter name (api_key only)
+  --server-id <id>            id used in /mcp/<id> (default: from the folder name)
+  --description <text>  --logo-url <url>  --website <url>
+  --allow-external-refs       fetch external $refs of the document
+  --json                      print the result as JSON (for CI)
+
+The upstream secret is never written: set SVC_UPSTREAM_SECRET where the runtime runs.`;
+
+export const initCommand: Command = {
+  name: 'init',
+  summary: 'create a server folder from an OpenAPI document or for a manual app',
+  usage,
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs('init', argv, {
+      name: { type: 'string' },
+      openapi: { type: 'string' },
+      content: { type: 'string' },
+      manual: { type: 'boolean' },
+      'base-url': { type: 'string' },
+      auth: { type: 'string' },
+      'api-key-in': { type: 'string' },
+      'api-key-name': { type: 'string' },
+      'server-id': { type: 'string' },
+      description: { type: 'string' },
+      'logo-url': { type: 'string' },
+      website: { type: 'string' },
+      'allow-external-refs': { type: 'boolean' },
+      json: { type: 'boolean' },
+    });
+    const json = values.json ?? false;
+    try {
+      const dirArg = requirePositional('init', positionals, 0, 'the folder to create (svc init <dir>)');
+      const dir = path.resolve(io.cwd, dirArg);
+      if (!values.name) throw new SvcError('USAGE', 'svc init: --name is required');
+      if (Boolean(values.openapi) === Boolean(values.manual)) {
+        throw new SvcError('USAGE', 'svc init: give exactly one of --openapi <url|file> or --manual');
+      }
+      if (values.manual && values.content) {
+        throw new SvcError('USAGE', 'svc init: --content needs --openapi (a manual app imports nothing)');
+      }
+      if (existsSync(path.join(dir, 'config.yaml'))) {
+        throw new SvcError(
+          'FOLDER_EXISTS',
+          'a server folder already exists here; re-import it with `svc import`',
+          {
+            place: { file: path.join(dir, 'config.yaml') },
+          },
+        );
+      }
+      const mode = values.auth ?? 'none';
+      if (!['none', 'api_key', 'bearer', 'user_oauth'].includes(mode)) {
+        throw new SvcError(
+          'USAGE',
+          `svc init: --auth must be none, api_key, bearer or user_oauth, not "${mode}"`,
+        );
+      }
+      const apiKeyIn = values['api-key-in'];
+      if (apiKeyIn !== undefined && apiKeyIn !== 'header' && apiKeyIn !== 'query') {
+        throw new SvcError('USAGE', `svc init: --api-key-in must be header or query, not "${apiKeyIn}"`);
+      }
+      // Paths are stored relative to the folder so `svc import` works from any directory.
+      const relative = (p: string) => path.relative(dir, path.resolve(io.cwd, p)).split(path.sep).join('/');
+      const openapi =
+        values.openapi && (/^https?:\/\//i.test(values.openapi) ? values.openapi : relative(values.openapi));
+      const config = initialConfig({
+        name: values.name,
+        serverId: values['server-id'] ?? serverIdFrom(path.basename(dir)),
+        ...(openapi ? { openapi } : {}),
+        ...(values.content ? { contentDir: relative(values.content) } : {}),
+        ...(values['allow-external-refs'] ? { allowExternalRefs: true } : {}),
+        ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
+        auth: {
+          mode: mode as Auth['mode'],
+          ...(apiKeyIn ? { apiKeyIn } : {}),
+          ...(values['api-key-name'] ? { apiKeyName: values['api-key-name'] } : {}),
+        },
+        ...(values.description ? { description: values.description } : {}),
+        ...(values['logo-url'] ? { logoUrl: values['logo-url'] } : {}),
+        ...(values.website ? { website: values.website } : {}),
+      });
+
+      if (!openapi) {
+        const files = renderFolder({
+          config,
+          tools: [],
+          skills: [],
+          prompts: [],
+          resources: [],
+          docs: [],
+          widgets: [],
+        });
+        await writeFolder(dir, files);
+        if (json) io.stdout(`${JSON.stringify({ ok: true, dir, serverId: config.server.id }, null, 2)}\n`);
+        else
+          io.stdout(
+            `Created manual app "${config.app.name}" in ${dirArg}. Add tools with \`svc tool add ${dirArg}\`.\n`,
+          );
+        return EXIT.ok;
+      }
+
+      const result = await runImport({ dir, config });
+      if (json) {
+        io.stdout(
+          `${JSON.stringify({ ok: result.status === 'complete', dir, checklist: result.checklist, report: result.report, error: result.error?.toJSON() }, null, 2)}\n`,
+        );
+      } else {
+        io.stdout(`Importing "${config.app.name}" into ${dirArg}\n${formatChecklist(result.checklist)}`);
+      }
+      if (result.status === 'failed') return fail(io, result.error);
+      if (!json) {
+        io.stdout(
+          `Every tool arrives disabled: set \`enabled: true\` in ${dirArg}/Tools/<tool>.yaml, then \`svc serve ${dirArg}\`.\n`,
+        );
+      }
+      return EXIT.ok;
+    } catch (error) {
+      return fail(io, error, { json });
+    }
+  },
+};

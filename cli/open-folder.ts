@@ -1,0 +1,33 @@
+import path from 'node:path';
+import { SvcError } from '../core/svc-error.js';
+import { loadFolder, readFolder } from '../folder/index.js';
+import type { FolderFiles, FolderModel } from '../folder/model.js';
+
+export interface OpenFolder {
+  dir: string;
+  files: FolderFiles;
+  folder: FolderModel;
+}
+
+/** Reads and validates a server folder; every problem in it becomes one detail line. */
+export async function openFolder(cwd: string, dirArg: string): Promise<OpenFolder> {
+  const dir = path.resolve(cwd, dirArg);
+  const files = await readFolder(dir);
+  if (files['config.yaml'] === undefined) {
+    throw new SvcError(
+      'FOLDER_NOT_FOUND',
+      'not a server folder: config.yaml is missing (create one with `svc init`)',
+      {
+        place: { file: dir },
+      },
+    );
+  }
+  const loaded = loadFolder(files);
+  if (!loaded.ok) {
+    throw new SvcError('FOLDER_INVALID', `${loaded.errors.length} problem(s) in the folder`, {
+      place: { file: dir },
+      details: loaded.errors.map((e) => e.describe()),
+    });
+  }
+  return { dir, files, folder: loaded.folder };
+}

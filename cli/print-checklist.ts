@@ -1,0 +1,19 @@
+import type { ChecklistRow } from '../generator/import/index.js';
+
+const MARK: Record<ChecklistRow['status'], string> = {
+  pending: '·',
+  processing: '…',
+  complete: '✓',
+  failed: '✗',
+};
+
+/** The import checklist (spec 3.1) as terminal lines: one row per kind, settled with its count. */
+export function formatChecklist(rows: readonly ChecklistRow[]): string {
+  const width = Math.max(0, ...rows.map((r) => r.label.length));
+  const lines = rows.map((row) => {
+    const count = row.count === undefined ? '' : String(row.count);
+    const line = `  ${MARK[row.status]} ${row.label.padEnd(width)}  ${count}`.trimEnd();
+    return row.status === 'failed' && row.error ? `${line}  ← failed: ${row.error}` : line;
+  });
+  return `${lines.join('\n')}\n`;
+}
