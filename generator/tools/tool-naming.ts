@@ -19,10 +19,7 @@ export function nameFromPath(method: string, path: string): string {
   const parts = path
     .split('/')
     .filter(Boolean)
-    .map((segment) => {
-      const param = /^\{(.+)\}$/.exec(segment);
-      return param ? `by_${param[1]}` : segment;
-    });
+    .map((segment) => segment.replace(/\{([^}]+)\}/g, 'by_$1'));
   return [method.toLowerCase(), ...parts].join('_');
 }
 

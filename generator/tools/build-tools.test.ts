@@ -1,0 +1,223 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import type { SvcTool } from '../../schemas/types.js';
+import { validate } from '../../schemas/validate.js';
+import { endpointFingerprint, toEndpoints } from '../endpoints/index.js';
+import { parseFixture, parseInline } from '../endpoints/test-support.js';
+import { buildTool } from './build-tool.js';
+import { type BuiltTool, buildTools } from './build-tools.js';
+
+type Schema = {
+  type: string;
+  properties: Record<string, { description?: string } & Record<string, unknown>>;
+  required?: string[];
+  $defs?: Record<string, unknown>;
+};
+
+function byName(tools: BuiltTool[], name: string): SvcTool {
+  const found = tools.find((t) => t.tool.name === name);
+  if (!found) throw new Error(`no tool ${name}; have ${tools.map((t) => t.tool.name).join(', ')}`);
+  return found.tool;
+}
+
+function assertUsable(tools: BuiltTool[]): void {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  for (const { key, tool } of tools) {
+    expect(key).toBe(tool.name);
+    const result = validate('tool', tool);
+    expect(result.ok ? [] : result.errors, tool.name).toEqual([]);
+    expect(tool.inputSchema.type).toBe('object');
+    expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
+    if (tool.outputSchema) expect(() => ajv.compile(tool.outputSchema!), tool.name).not.toThrow();
+  }
+}
+
+describe('buildTools on the fixtures', async () => {
+  const fixtures = {
+    petstore: buildTools(toEndpoints(await parseFixture('petstore-3.0.yaml'))),
+    catalog: buildTools(toEndpoints(await parseFixture('catalog-3.1.json'))),
+    legacy: buildTools(toEndpoints(await parseFixture('legacy-swagger-2.0.yaml'))),
+  };
+
+  it('builds valid, disabled, ordered tools whose schemas compile', () => {
+    for (const tools of Object.values(fixtures)) {
+      assertUsable(tools);
+      tools.forEach(({ tool }, i) => {
+        expect(tool.enabled).toBe(false);
+        expect(tool.origin).toBe('imported');
+        expect(tool.sortOrder).toBe(i);
+        expect(tool.generated).toEqual({
+          name: tool.name,
+          description: tool.description,
+          fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/),
+        });
+      });
+    }
+  });
+
+  it('combines path, query, header and cookie parameters with a record of where each goes', () => {
+    const list = byName(fixtures.petstore, 'listPets');
+    expect(Object.keys((list.inputSchema as Schema).properties)).toEqual([
+      'limit',
+      'status',
+      'tags',
+      'X-Request-Id',
+      'session',
+    ]);
+    expect(list.locations).toEqual({
+      limit: { in: 'query', name: 'limit' },
+      status: { in: 'query', name: 'status' },
+      tags: { in: 'query', name: 'tags', style: 'form', explode: false },
+      'X-Request-Id': { in: 'header', name: 'X-Request-Id' },
+      session: { in: 'cookie', name: 'session' },
+    });
+    expect((list.inputSchema as Schema).$defs).toEqual({
+      PetStatus: { type: 'string', enum: ['available', 'pending', 'sold'] },
+    });
+    expect(list.classification).toBe('list');
+    expect(list.annotations).toEqual({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
+  });
+
+  it('flattens an object body beside the parameters and suffixes a clashing parameter', () => {
+    const update = byName(fixtures.petstore, 'updatePet');
+    const schema = update.inputSchema as Schema;
+    expect(Object.keys(schema.properties)).toEqual(['petId', 'name__query', 'name', 'status']);
+    expect(update.locations.name__query).toEqual({ in: 'query', name: 'name' });
+    expect(update.locations.name).toEqual({ in: 'body', name: 'name' });
+    expect(update.body).toEqual({ contentType: 'application/x-www-form-urlencoded', required: false });
+    expect(schema.required).toEqual(['petId']);
+  });
+
+  it('suffixes two parameters sharing a name in different places', () => {
+    const replace = byName(fixtures.catalog, 'products_replace');
+    expect(replace.locations.sku__path).toEqual({ in: 'path', name: 'sku' });
+    expect(replace.locations.sku__query).toEqual({ in: 'query', name: 'sku' });
+    // The body (Product) has a `sku` property too: kept, under its own name.
+    expect(replace.locations.sku).toEqual({ in: 'body', name: 'sku' });
+    expect((replace.inputSchema as Schema).required).toEqual(['sku__path']);
+  });
+
+  it('puts a oneOf body under `body`, never at the root', () => {
+    const create = byName(fixtures.catalog, 'products_create');
+    const schema = create.inputSchema as Schema;
+    expect(schema.type).toBe('object');
+    expect(schema.properties.body).toEqual({
+      oneOf: [{ $ref: '#/$defs/Product' }, { $ref: '#/$defs/Bundle' }],
+    });
+    expect(create.locations.body).toEqual({ in: 'body', name: 'body', whole: true });
+    expect(schema.required).toEqual(['body']);
+    expect(Object.keys(schema.$defs ?? {})).toEqual(['Bundle', 'Product']);
+  });
+
+  it('sends arrays and text whole, multipart and files as properties', () => {
+    const adopt = byName(fixtures.petstore, 'adoptPet');
+    expect((adopt.inputSchema as Schema).properties.body).toEqual({
+      type: 'array',
+      items: { $ref: '#/$defs/Owner' },
+    });
+    // Circular Owner stays a reference to itself inside $defs.
+    expect((adopt.inputSchema as Schema).$defs?.Owner).toMatchObject({
+      properties: { friends: { items: { $ref: '#/$defs/Owner' } } },
+    });
+    const archive = byName(fixtures.catalog, 'products_archive');
+    expect(archive.body).toEqual({ contentType: 'text/plain', required: false });
+    expect(archive.classification).toBe('action');
+    const upload = byName(fixtures.legacy, 'uploadAvatar');
+    expect(upload.body).toEqual({ contentType: 'multipart/form-data', required: true });
+    expect((upload.inputSchema as Schema).properties.file).toEqual({
+      type: 'string',
+      format: 'binary',
+      description: 'The image.',
+    });
+    expect((upload.inputSchema as Schema).required).toEqual(['id', 'file']);
+  });
+
+  it('names a tool without operationId from method and path', () => {
+    expect(byName(fixtures.petstore, 'post_pets_by_petId_photo').endpoint).toEqual({
+      method: 'POST',
+      path: '/pets/{petId}/photo',
+    });
+  });
+
+  it('adds a lenient output schema only for JSON object responses', () => {
+    const get = byName(fixtures.petstore, 'listPets');
+    expect(get.outputSchema).toEqual({
+      type: 'object',
+      properties: { items: { type: ['array', 'null'] }, next: { type: ['string', 'null'] } },
+    });
+    expect(JSON.stringify(get.outputSchema)).not.toMatch(/required|additionalProperties/);
+    expect(byName(fixtures.catalog, 'products_list').outputSchema).toBeUndefined();
+    expect(byName(fixtures.petstore, 'deletePet').outputSchema).toBeUndefined();
+    expect(byName(fixtures.petstore, 'deletePet').description).toBe('(deprecated) Delete a pet');
+  });
+
+  it('gives every tool its own objects (no sharing that would become YAML anchors)', () => {
+    const tools = fixtures.petstore;
+    const seen = new Set<object>();
+    const walk = (node: unknown) => {
+      if (node === null || typeof node !== 'object') return;
+      expect(seen.has(node)).toBe(false);
+      seen.add(node);
+      for (const v of Object.values(node)) walk(v);
+    };
+    for (const { tool } of tools) {
+      walk(tool.inputSchema);
+      if (tool.outputSchema) walk(tool.outputSchema);
+    }
+  });
+
+  it('is deterministic: same input, same bytes', async () => {
+    const again = buildTools(toEndpoints(await parseFixture('petstore-3.0.yaml')));
+    expect(JSON.stringify(again)).toBe(JSON.stringify(fixtures.petstore));
+  });
+});
+
+describe('buildTool', () => {
+  it('caps a long description and keeps the fingerprint of the endpoint', async () => {
+    const [endpoint] = toEndpoints(
+      await parseInline({
+        openapi: '3.0.3',
+        info: { title: 'T', version: '1' },
+        paths: {
+          '/x': {
+            get: {
+              summary: 'Short summary',
+              description: 'A sentence that goes on. '.repeat(100),
+              parameters: [
+                { name: 'q', in: 'query', description: `${'word '.repeat(60)}. Second.`, schema: {} },
+              ],
+              responses: { 200: { description: 'ok' } },
+            },
+          },
+        },
+      }),
+    );
+    const tool = buildTool(endpoint!, 'x');
+    expect(tool.description.length).toBeLessThanOrEqual(600);
+    expect(tool.description.startsWith('Short summary\n\nA sentence')).toBe(true);
+    expect(((tool.inputSchema as Schema).properties.q?.description as string).length).toBeLessThanOrEqual(90);
+    expect(tool.generated?.fingerprint).toBe(endpointFingerprint(endpoint!));
+    expect(tool.name).toBe('x');
+  });
+
+  it('gives a 200-operation document unique names even when operationIds repeat', async () => {
+    const paths: Record<string, unknown> = {};
+    for (let i = 0; i < 100; i++) {
+      paths[`/things/${i}`] = {
+        get: { operationId: 'getThing', responses: { 200: { description: 'ok' } } },
+        post: { operationId: `create_${'long'.repeat(20)}`, responses: { 200: { description: 'ok' } } },
+      };
+    }
+    // Swagger-parser only refuses duplicate operationIds in Swagger 2.0; 3.x documents carry them.
+    const tools = buildTools(
+      toEndpoints(await parseInline({ openapi: '3.0.3', info: { title: 'T', version: '1' }, paths })),
+    );
+    expect(new Set(tools.map((t) => t.tool.name)).size).toBe(200);
+    assertUsable(tools);
+  });
+});
