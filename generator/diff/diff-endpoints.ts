@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ApiChange, Endpoint, EndpointChange } from '../../schemas/types.js';
 import { endpointGroup, endpointLabel, endpointMatchKey } from './endpoint-key.js';
 import { RULES, type RuleId } from './rules.js';
-import { diffSchemas, type SchemaFinding } from './schema-diff.js';
+import { type SchemaFinding, SchemaDiffer } from './schema-diff.js';
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
@@ -33,7 +33,7 @@ function paramsByKey(endpoint: Endpoint): Map<string, Endpoint['parameters'][num
   return new Map(endpoint.parameters.map((p) => [`${p.in}:${p.name}`, p]));
 }
 
-function diffParameters(before: Endpoint, after: Endpoint, out: Changes): void {
+function diffParameters(before: Endpoint, after: Endpoint, out: Changes, differ: SchemaDiffer): void {
   const b = paramsByKey(before);
   const a = paramsByKey(after);
   const pathRenamed = before.path !== after.path;
@@ -59,7 +59,7 @@ function diffParameters(before: Endpoint, after: Endpoint, out: Changes): void {
     if (pb.required && !pa.required)
       out.add('request-parameter-became-optional', `${label} became optional`, key);
     if (!pb.deprecated && pa.deprecated) out.add('request-parameter-deprecated', `${label} deprecated`, key);
-    for (const f of diffSchemas(pb.schema, before.defs, pa.schema, after.defs)) {
+    for (const f of differ.diff(pb.schema, before.defs, pa.schema, after.defs)) {
       const where = f.path ? `${label} (${f.path})` : label;
       const loc = f.path ? `${key}/${f.path}` : key;
       if (f.kind === 'type-changed')
@@ -158,7 +158,7 @@ function responseFinding(f: SchemaFinding, out: Changes): void {
   }
 }
 
-function diffRequestBody(before: Endpoint, after: Endpoint, out: Changes): void {
+function diffRequestBody(before: Endpoint, after: Endpoint, out: Changes, differ: SchemaDiffer): void {
   const b = before.requestBody;
   const a = after.requestBody;
   if (!b && !a) return;
@@ -179,10 +179,10 @@ function diffRequestBody(before: Endpoint, after: Endpoint, out: Changes): void 
   if (b.contentType !== a.contentType) {
     out.add('request-body-content-type-changed', `request body ${b.contentType} → ${a.contentType}`, 'body');
   }
-  for (const f of diffSchemas(b.schema, before.defs, a.schema, after.defs)) requestFinding(f, out);
+  for (const f of differ.diff(b.schema, before.defs, a.schema, after.defs)) requestFinding(f, out);
 }
 
-function diffResponse(before: Endpoint, after: Endpoint, out: Changes): void {
+function diffResponse(before: Endpoint, after: Endpoint, out: Changes, differ: SchemaDiffer): void {
   const b = before.response;
   const a = after.response;
   if (b && a && b.status !== a.status) {
@@ -206,7 +206,7 @@ function diffResponse(before: Endpoint, after: Endpoint, out: Changes): void {
     out.add('response-body-removed', 'the success response no longer has a body schema', 'response');
     return;
   }
-  for (const f of diffSchemas(bs, before.defs, as, after.defs)) responseFinding(f, out);
+  for (const f of differ.diff(bs, before.defs, as, after.defs)) responseFinding(f, out);
 }
 
 function diffSecurity(before: Endpoint, after: Endpoint, out: Changes): void {
@@ -229,7 +229,7 @@ function diffSecurity(before: Endpoint, after: Endpoint, out: Changes): void {
 }
 
 /** The changes between two versions of one endpoint (empty when nothing a caller can see changed). */
-export function diffEndpoint(before: Endpoint, after: Endpoint): ApiChange[] {
+export function diffEndpoint(before: Endpoint, after: Endpoint, differ = new SchemaDiffer()): ApiChange[] {
   const out = new Changes(endpointMatchKey(after.method, after.path));
   if (before.path !== after.path) {
     out.add('endpoint-path-parameter-renamed', `path ${before.path} → ${after.path}`, 'path');
@@ -250,9 +250,9 @@ export function diffEndpoint(before: Endpoint, after: Endpoint): ApiChange[] {
   ) {
     out.add('endpoint-summary-changed', 'summary or description changed', 'summary');
   }
-  diffParameters(before, after, out);
-  diffRequestBody(before, after, out);
-  diffResponse(before, after, out);
+  diffParameters(before, after, out, differ);
+  diffRequestBody(before, after, out, differ);
+  diffResponse(before, after, out, differ);
   diffSecurity(before, after, out);
   return out.list;
 }
@@ -286,6 +286,7 @@ function entry(endpoint: Endpoint, kind: EndpointChange['kind'], changes: ApiCha
 export function diffEndpoints(before: Endpoint[], after: Endpoint[]): EndpointChange[] {
   const old = new Map(before.map((e) => [endpointMatchKey(e.method, e.path), e]));
   const seen = new Set<string>();
+  const differ = new SchemaDiffer();
   const result: { endpoint: Endpoint; change: EndpointChange }[] = [];
   for (const endpoint of after) {
     const key = endpointMatchKey(endpoint.method, endpoint.path);
@@ -297,7 +298,7 @@ export function diffEndpoints(before: Endpoint[], after: Endpoint[]): EndpointCh
       result.push({ endpoint, change: entry(endpoint, 'added', c.list) });
       continue;
     }
-    const changes = diffEndpoint(previous, endpoint);
+    const changes = diffEndpoint(previous, endpoint, differ);
     if (changes.length > 0) result.push({ endpoint, change: entry(endpoint, 'changed', changes) });
   }
   for (const [key, endpoint] of old) {

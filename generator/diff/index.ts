@@ -1,4 +1,4 @@
 export { diffEndpoint, diffEndpoints } from './diff-endpoints.js';
 export { endpointGroup, endpointLabel, endpointMatchKey } from './endpoint-key.js';
 export { type ChangeLevel, RULES, type Rule, type RuleId, ruleLevel } from './rules.js';
-export { diffSchemas, type SchemaFinding, type SchemaFindingKind } from './schema-diff.js';
+export { diffSchemas, SchemaDiffer, type SchemaFinding, type SchemaFindingKind } from './schema-diff.js';

@@ -93,59 +93,93 @@ function join(path: string, name: string): string {
   return path === '' ? name : `${path}.${name}`;
 }
 
+function prefixed(path: string, rel: string): string {
+  if (rel === '') return path;
+  if (rel.startsWith('[]')) return `${path}${rel}`;
+  return join(path, rel);
+}
+
+/**
+ * Compares schemas within one pair of documents. Component schemas are named, and a name
+ * means one schema per document, so the findings for a pair of references are computed once
+ * and reused by every endpoint that uses them: a 1,000-endpoint API sharing a large
+ * `repository` schema is walked once, not a thousand times.
+ */
+export class SchemaDiffer {
+  private readonly cache = new Map<string, SchemaFinding[]>();
+  private readonly active = new Set<string>();
+
+  diff(before: unknown, beforeDefs: Defs, after: unknown, afterDefs: Defs): SchemaFinding[] {
+    return this.compare(before, beforeDefs, after, afterDefs, 0);
+  }
+
+  private compare(b: unknown, bDefs: Defs, a: unknown, aDefs: Defs, depth: number): SchemaFinding[] {
+    const bRef = isObj(b) && typeof b.$ref === 'string' ? b.$ref : undefined;
+    const aRef = isObj(a) && typeof a.$ref === 'string' ? a.$ref : undefined;
+    if (bRef && aRef) {
+      const key = `${bRef}\u0000${aRef}`;
+      const cached = this.cache.get(key);
+      if (cached) return cached;
+      // A cycle: the outer comparison of this pair reports what differs.
+      if (this.active.has(key)) return [];
+      this.active.add(key);
+      const found = this.compareNode(b, bDefs, a, aDefs, 0);
+      this.active.delete(key);
+      this.cache.set(key, found);
+      return found;
+    }
+    if (depth > MAX_DEPTH) return [];
+    return this.compareNode(b, bDefs, a, aDefs, depth);
+  }
+
+  private compareNode(b: unknown, bDefs: Defs, a: unknown, aDefs: Defs, depth: number): SchemaFinding[] {
+    const findings: SchemaFinding[] = [];
+    const fb = flatten(b, bDefs);
+    const fa = flatten(a, aDefs);
+    if (fb.types && fa.types && fb.types !== fa.types) {
+      return [{ kind: 'type-changed', path: '', detail: `${fb.types} → ${fa.types}` }];
+    }
+    if (fb.enumValues && fa.enumValues) {
+      for (const v of [...fb.enumValues].sort()) {
+        if (!fa.enumValues.has(v)) findings.push({ kind: 'enum-value-removed', path: '', detail: v });
+      }
+      for (const v of [...fa.enumValues].sort()) {
+        if (!fb.enumValues.has(v)) findings.push({ kind: 'enum-value-added', path: '', detail: v });
+      }
+    }
+    const names = [...new Set([...fb.properties.keys(), ...fa.properties.keys()])].sort();
+    for (const name of names) {
+      const inBefore = fb.properties.has(name);
+      const inAfter = fa.properties.has(name);
+      if (inBefore && !inAfter) {
+        findings.push({ kind: 'property-removed', path: name, detail: name });
+        continue;
+      }
+      if (!inBefore && inAfter) {
+        findings.push({ kind: 'property-added', path: name, detail: name, required: fa.required.has(name) });
+        continue;
+      }
+      const wasRequired = fb.required.has(name);
+      const isRequired = fa.required.has(name);
+      if (!wasRequired && isRequired) findings.push({ kind: 'became-required', path: name, detail: name });
+      if (wasRequired && !isRequired) findings.push({ kind: 'became-optional', path: name, detail: name });
+      const sub = this.compare(fb.properties.get(name), bDefs, fa.properties.get(name), aDefs, depth + 1);
+      for (const f of sub) findings.push({ ...f, path: prefixed(name, f.path) });
+    }
+    if (fb.items !== undefined && fa.items !== undefined) {
+      const sub = this.compare(fb.items, bDefs, fa.items, aDefs, depth + 1);
+      for (const f of sub) findings.push({ ...f, path: prefixed('[]', f.path) });
+    }
+    return findings;
+  }
+}
+
+/** One-off comparison (no sharing across endpoints). */
 export function diffSchemas(
   before: unknown,
   beforeDefs: Defs,
   after: unknown,
   afterDefs: Defs,
 ): SchemaFinding[] {
-  const findings: SchemaFinding[] = [];
-  const seen = new Set<string>();
-
-  const walk = (b: unknown, a: unknown, path: string, depth: number): void => {
-    if (depth > MAX_DEPTH) return;
-    const fb = flatten(b, beforeDefs);
-    const fa = flatten(a, afterDefs);
-    // The same pair of named schemas reached twice (a cycle, or a shared type): compare once.
-    const pairKey = `${fb.refs.join(',')}|${fa.refs.join(',')}`;
-    if (fb.refs.length > 0 && fa.refs.length > 0) {
-      if (seen.has(pairKey)) return;
-      seen.add(pairKey);
-    }
-    if (fb.types && fa.types && fb.types !== fa.types) {
-      findings.push({ kind: 'type-changed', path, detail: `${fb.types} → ${fa.types}` });
-      return;
-    }
-    if (fb.enumValues && fa.enumValues) {
-      for (const v of [...fb.enumValues].sort()) {
-        if (!fa.enumValues.has(v)) findings.push({ kind: 'enum-value-removed', path, detail: v });
-      }
-      for (const v of [...fa.enumValues].sort()) {
-        if (!fb.enumValues.has(v)) findings.push({ kind: 'enum-value-added', path, detail: v });
-      }
-    }
-    const names = [...new Set([...fb.properties.keys(), ...fa.properties.keys()])].sort();
-    for (const name of names) {
-      const p = join(path, name);
-      const inBefore = fb.properties.has(name);
-      const inAfter = fa.properties.has(name);
-      if (inBefore && !inAfter) {
-        findings.push({ kind: 'property-removed', path: p, detail: name });
-        continue;
-      }
-      if (!inBefore && inAfter) {
-        findings.push({ kind: 'property-added', path: p, detail: name, required: fa.required.has(name) });
-        continue;
-      }
-      const wasRequired = fb.required.has(name);
-      const isRequired = fa.required.has(name);
-      if (!wasRequired && isRequired) findings.push({ kind: 'became-required', path: p, detail: name });
-      if (wasRequired && !isRequired) findings.push({ kind: 'became-optional', path: p, detail: name });
-      walk(fb.properties.get(name), fa.properties.get(name), p, depth + 1);
-    }
-    if (fb.items !== undefined && fa.items !== undefined) walk(fb.items, fa.items, `${path}[]`, depth + 1);
-  };
-
-  walk(before, after, '', 0);
-  return findings;
+  return new SchemaDiffer().diff(before, beforeDefs, after, afterDefs);
 }
