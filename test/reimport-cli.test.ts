@@ -1,0 +1,109 @@
+/** `svc import`, `svc diff` and `svc history` run in-process through the CLI frame, on a real folder. */
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../cli/command.js';
+import { runCli } from '../cli/main.js';
+import { readFolder } from '../folder/index.js';
+import { runImport } from '../generator/import/index.js';
+import type { ImportReport, SvcConfig } from '../schemas/types.js';
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'reimport');
+let root: string;
+let dir: string;
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIo = {
+    stdout: (t) => {
+      out += t;
+    },
+    stderr: (t) => {
+      err += t;
+    },
+    cwd: root,
+    env: {},
+  };
+  const code = await runCli(argv, io);
+  return { code, out, err };
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'svc-reimport-cli-'));
+  await cp(path.join(fixtures, 'petstore-v1.yaml'), path.join(root, 'v1.yaml'));
+  await cp(path.join(fixtures, 'petstore-v2.yaml'), path.join(root, 'v2.yaml'));
+  dir = path.join(root, 'pets');
+  const config: SvcConfig = {
+    schemaVersion: 1,
+    server: { id: 'pets', name: 'Default', published: false },
+    app: { name: 'Pets', provider: 'openapi' },
+    source: { kind: 'openapi', location: '../v1.yaml' },
+    auth: { mode: 'none', hasAuthSecret: false },
+    apiBaseUrl: '',
+    requiredEnv: [],
+  };
+  const first = await runImport({ dir, config });
+  expect(first.status).toBe('complete');
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('svc diff / import / history', () => {
+  it('svc diff writes nothing and fails on breaking changes when asked', async () => {
+    const before = await readFolder(dir);
+    const json = await cli(
+      'diff',
+      'pets',
+      '--openapi',
+      'v2.yaml',
+      '--format',
+      'json',
+      '--fail-on',
+      'breaking',
+    );
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.out) as ImportReport;
+    expect(report.counts.endpoints.breaking).toBe(5);
+    expect(json.err).toContain('--fail-on breaking');
+    const md = await cli('diff', 'pets', '--openapi', 'v2.yaml', '--format', 'markdown');
+    expect(md.code).toBe(0);
+    expect(md.out.split('\n')[0]).toBe(`**${report.summary}**`);
+    const same = await cli('diff', 'pets', '--fail-on', 'any');
+    expect(same.code).toBe(0);
+    expect(same.out).toMatch(/^Nothing changed/);
+    expect(await readFolder(dir)).toEqual(before);
+  });
+
+  it('rejects a bad --fail-on or --format as a usage error', async () => {
+    expect((await cli('diff', 'pets', '--fail-on', 'sometimes')).code).toBe(2);
+    expect((await cli('diff', 'pets', '--format', 'html')).code).toBe(2);
+  });
+
+  it('svc import prints the settled checklist and the report, and svc history lists both imports', async () => {
+    const run = await cli('import', 'pets', '--openapi', 'v2.yaml');
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/✓ Tools\s+16/);
+    expect(run.out).toMatch(/✓ Resources\s+0/);
+    expect(run.out).toContain('- DELETE /user/{username}  [breaking]');
+    expect(await readFile(path.join(dir, 'Tools', 'getPetHistory.yaml'), 'utf8')).toContain('enabled: false');
+
+    const failed = await cli('import', 'pets', '--openapi', 'missing.yaml');
+    expect(failed.code).toBe(3);
+    expect(failed.out).toMatch(/✗ Tools/);
+
+    const history = await cli('history', 'pets');
+    expect(history.code).toBe(0);
+    const lines = history.out.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^#1 .* Complete {2}changed +[0-9a-f]{12} {2}First import/);
+    expect(lines[1]).toMatch(/^#2 .* Complete {2}changed .*2 added, 2 removed, 7 changed \(5 breaking\)/);
+    expect(lines[2]).toMatch(/^#3 .* Failed .*SOURCE_NOT_FOUND/);
+    const records = JSON.parse((await cli('history', 'pets', '--json')).out);
+    expect(records[1].report.counts.endpoints.added).toBe(2);
+  });
+});
