@@ -88,6 +88,30 @@ describe('pull_request mode with a document in the repository', () => {
     expect(status(repo.dir)).toBe('');
   });
 
+  it('check mode (schedule): reports that a re-import would change the folder, writes and comments nothing', async () => {
+    repo.git('checkout', '-q', 'doc-only');
+    const comments = gh.comments.length;
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-action-check-'));
+    writeFileSync(join(tmp, 'out'), '');
+    const env = {
+      GITHUB_EVENT_NAME: 'schedule',
+      GITHUB_REF: 'refs/heads/main',
+      GITHUB_REPOSITORY: 'acme/apis',
+      GITHUB_API_URL: gh.url,
+      GITHUB_WORKSPACE: repo.dir,
+      GITHUB_OUTPUT: join(tmp, 'out'),
+      RUNNER_TEMP: tmp,
+      'INPUT_FAIL-ON': 'none',
+    };
+    const result = await runAction({ env, engine: svcEngine, fetch, log: () => {} });
+    expect(result.mode).toBe('check');
+    expect(result.outputs.changed).toBe('true');
+    expect(result.results[0]?.reimport?.changed).toBe(true);
+    expect(result.exitCode).toBe(0);
+    expect(gh.comments.length).toBe(comments);
+    expect(status(repo.dir)).toBe('');
+  });
+
   it('shows the committed diff when the pull request carries the re-import, and an up-to-date folder', async () => {
     repo.git('checkout', '-q', '-B', 'reimported', base);
     repo.write({ 'specs/petstore.yaml': fixture('petstore-v2.yaml') });
