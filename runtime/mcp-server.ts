@@ -53,6 +53,14 @@ function getPrompt(
     const contents = readResource(loaded, uri);
     if (!contents)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${name}: unknown resource ${uri}`);
+    if (contents.blob !== undefined && contents.mimeType.startsWith('image/')) {
+      // An image resource is embedded as image content, which every prompt-aware host renders.
+      messages.push({
+        role: 'user',
+        content: { type: 'image', data: contents.blob, mimeType: contents.mimeType },
+      });
+      continue;
+    }
     const { _meta: _ignored, ...resource } = contents;
     messages.push({ role: 'user', content: { type: 'resource', resource: resource as never } });
   }

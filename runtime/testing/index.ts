@@ -7,3 +7,4 @@ export {
   startEchoUpstream,
   WAV_EMPTY,
 } from './echo-upstream.js';
+export { CONFORMANCE_FOLDER, startConformanceUpstream } from './conformance-upstream.js';

@@ -1,0 +1,114 @@
+/**
+ * The official MCP conformance suite (@modelcontextprotocol/conformance) against the runtime
+ * serving fixtures/conformance/folder, backed by its fixture upstream, both on localhost.
+ * conformance-baseline.yml lists every expected failure with its reason; the suite fails on
+ * an unexpected failure AND on a baselined scenario that now passes (stale baseline).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
+import {
+  CONFORMANCE_FOLDER,
+  copyFixtureFolder,
+  type EchoUpstream,
+  startConformanceUpstream,
+  type TempFolder,
+} from '../runtime/testing/index.js';
+
+let upstream: EchoUpstream;
+let folder: TempFolder;
+let runtime: RunningRuntime;
+let outDir: string;
+
+beforeAll(async () => {
+  upstream = await startConformanceUpstream();
+  folder = await copyFixtureFolder(CONFORMANCE_FOLDER, upstream.url);
+  runtime = await startRuntime({
+    env: parseRuntimeEnv({ MCP_RUNTIME_PORT: '0' }),
+    folderDir: folder.dir,
+    logger: { log() {} },
+  });
+  outDir = await mkdtemp(join(tmpdir(), 'svc-conformance-'));
+});
+afterAll(async () => {
+  await runtime?.close();
+  await upstream?.close();
+  await folder?.remove();
+  if (outDir) await rm(outDir, { recursive: true, force: true });
+});
+
+function runSuite(args: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        './fixtures/conformance/node20-register.mjs',
+        'node_modules/@modelcontextprotocol/conformance/dist/index.js',
+        ...args,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, output }));
+  });
+}
+
+async function scenarioResults(dir: string): Promise<Map<string, string[]>> {
+  const results = new Map<string, string[]>();
+  const walk = async (d: string): Promise<void> => {
+    for (const entry of await readdir(d, { withFileTypes: true })) {
+      const path = join(d, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.name === 'checks.json') {
+        const checks = JSON.parse(await readFile(path, 'utf8')) as { status: string }[];
+        results.set(
+          d.slice(dir.length + 1),
+          checks.map((c) => c.status),
+        );
+      }
+    }
+  };
+  await walk(dir);
+  return results;
+}
+
+describe('MCP conformance suite', () => {
+  it('passes every scenario except the baselined ones', { timeout: 90_000 }, async () => {
+    const url = `http://localhost:${runtime.port}/mcp`;
+    const { code, output } = await runSuite([
+      'server',
+      '--url',
+      url,
+      '--suite',
+      'all',
+      '--expected-failures',
+      'conformance-baseline.yml',
+      '-o',
+      outDir,
+    ]);
+    const results = await scenarioResults(outDir);
+    const summary = output.slice(output.indexOf('=== SUMMARY ==='));
+    const lines = summary.split('\n').filter((l) => /^[✓✗] /.test(l));
+    const passed = lines.filter((l) => l.startsWith('✓')).map((l) => l.slice(2, l.indexOf(':')));
+    const failed = lines.filter((l) => l.startsWith('✗')).map((l) => l.slice(2, l.indexOf(':')));
+    console.log(
+      `conformance: ${passed.length} scenarios pass, ${failed.length} baselined: ${failed.join(', ')}`,
+    );
+    expect(results.size).toBeGreaterThan(20);
+    expect(passed).toEqual(
+      expect.arrayContaining(['server-initialize', 'tools-list', 'dns-rebinding-protection']),
+    );
+    expect(code, output.slice(-4000)).toBe(0);
+  });
+});
