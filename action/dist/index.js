@@ -33,9 +33,9 @@ var __export = (target, all3) => {
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
-    for (let key of __getOwnPropNames(from))
-      if (!__hasOwnProp.call(to, key) && key !== except)
-        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+    for (let key2 of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key2) && key2 !== except)
+        __defProp(to, key2, { get: () => from[key2], enumerable: !(desc = __getOwnPropDesc(from, key2)) || desc.enumerable });
   }
   return to;
 };
@@ -62,9 +62,9 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
     var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
-    var isMap2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
+    var isMap3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
     var isPair2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
-    var isScalar3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
+    var isScalar2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
     var isSeq2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
     function isCollection(node2) {
       if (node2 && typeof node2 === "object")
@@ -86,7 +86,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node2) => (isScalar3(node2) || isCollection(node2)) && !!node2.anchor;
+    var hasAnchor = (node2) => (isScalar2(node2) || isCollection(node2)) && !!node2.anchor;
     exports2.ALIAS = ALIAS;
     exports2.DOC = DOC;
     exports2.MAP = MAP;
@@ -98,10 +98,10 @@ var require_identity = __commonJS({
     exports2.isAlias = isAlias;
     exports2.isCollection = isCollection;
     exports2.isDocument = isDocument;
-    exports2.isMap = isMap2;
+    exports2.isMap = isMap3;
     exports2.isNode = isNode;
     exports2.isPair = isPair2;
-    exports2.isScalar = isScalar3;
+    exports2.isScalar = isScalar2;
     exports2.isSeq = isSeq2;
   }
 });
@@ -114,7 +114,7 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit2(node2, visitor) {
+    function visit(node2, visitor) {
       const visitor_ = initVisitor(visitor);
       if (identity.isDocument(node2)) {
         const cd = visit_(null, node2.contents, visitor_, Object.freeze([node2]));
@@ -123,14 +123,14 @@ var require_visit = __commonJS({
       } else
         visit_(null, node2, visitor_, Object.freeze([]));
     }
-    visit2.BREAK = BREAK;
-    visit2.SKIP = SKIP;
-    visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path) {
-      const ctrl = callVisitor(key, node2, visitor, path);
+    visit.BREAK = BREAK;
+    visit.SKIP = SKIP;
+    visit.REMOVE = REMOVE;
+    function visit_(key2, node2, visitor, path) {
+      const ctrl = callVisitor(key2, node2, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path, ctrl);
-        return visit_(key, ctrl, visitor, path);
+        replaceNode(key2, path, ctrl);
+        return visit_(key2, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
@@ -174,11 +174,11 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path) {
-      const ctrl = await callVisitor(key, node2, visitor, path);
+    async function visitAsync_(key2, node2, visitor, path) {
+      const ctrl = await callVisitor(key2, node2, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path, ctrl);
-        return visitAsync_(key, ctrl, visitor, path);
+        replaceNode(key2, path, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
@@ -228,27 +228,27 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path) {
+    function callVisitor(key2, node2, visitor, path) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path);
+        return visitor(key2, node2, path);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path);
+        return visitor.Map?.(key2, node2, path);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path);
+        return visitor.Seq?.(key2, node2, path);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path);
+        return visitor.Pair?.(key2, node2, path);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path);
+        return visitor.Scalar?.(key2, node2, path);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path);
+        return visitor.Alias?.(key2, node2, path);
       return void 0;
     }
-    function replaceNode(key, path, node2) {
+    function replaceNode(key2, path, node2) {
       const parent = path[path.length - 1];
       if (identity.isCollection(parent)) {
-        parent.items[key] = node2;
+        parent.items[key2] = node2;
       } else if (identity.isPair(parent)) {
-        if (key === "key")
+        if (key2 === "key")
           parent.key = node2;
         else
           parent.value = node2;
@@ -259,7 +259,7 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports2.visit = visit2;
+    exports2.visit = visit;
     exports2.visitAsync = visitAsync;
   }
 });
@@ -269,7 +269,7 @@ var require_directives = __commonJS({
   "node_modules/yaml/dist/doc/directives.js"(exports2) {
     "use strict";
     var identity = require_identity();
-    var visit2 = require_visit();
+    var visit = require_visit();
     var escapeChars = {
       "!": "%21",
       ",": "%2C",
@@ -413,7 +413,7 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
           const tags = {};
-          visit2.visit(doc.contents, (_key, node2) => {
+          visit.visit(doc.contents, (_key, node2) => {
             if (identity.isNode(node2) && node2.tag)
               tags[node2.tag] = true;
           });
@@ -440,7 +440,7 @@ var require_anchors = __commonJS({
   "node_modules/yaml/dist/doc/anchors.js"(exports2) {
     "use strict";
     var identity = require_identity();
-    var visit2 = require_visit();
+    var visit = require_visit();
     function anchorIsValid(anchor) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
         const sa = JSON.stringify(anchor);
@@ -451,7 +451,7 @@ var require_anchors = __commonJS({
     }
     function anchorNames(root3) {
       const anchors = /* @__PURE__ */ new Set();
-      visit2.visit(root3, {
+      visit.visit(root3, {
         Value(_key, node2) {
           if (node2.anchor)
             anchors.add(node2.anchor);
@@ -509,7 +509,7 @@ var require_anchors = __commonJS({
 var require_applyReviver = __commonJS({
   "node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
     "use strict";
-    function applyReviver(reviver, obj, key, val) {
+    function applyReviver(reviver, obj, key2, val) {
       if (val && typeof val === "object") {
         if (Array.isArray(val)) {
           for (let i = 0, len = val.length; i < len; ++i) {
@@ -549,7 +549,7 @@ var require_applyReviver = __commonJS({
           }
         }
       }
-      return reviver.call(obj, key, val);
+      return reviver.call(obj, key2, val);
     }
     exports2.applyReviver = applyReviver;
   }
@@ -631,7 +631,7 @@ var require_Alias = __commonJS({
   "node_modules/yaml/dist/nodes/Alias.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
-    var visit2 = require_visit();
+    var visit = require_visit();
     var identity = require_identity();
     var Node = require_Node();
     var toJS = require_toJS();
@@ -657,7 +657,7 @@ var require_Alias = __commonJS({
           nodes = ctx.aliasResolveCache;
         } else {
           nodes = [];
-          visit2.visit(doc, {
+          visit.visit(doc, {
             Node: (_key, node2) => {
               if (identity.isAlias(node2) || identity.hasAnchor(node2))
                 nodes.push(node2);
@@ -912,14 +912,14 @@ var require_Collection = __commonJS({
         if (isEmptyPath(path))
           this.add(value);
         else {
-          const [key, ...rest] = path;
-          const node2 = this.get(key, true);
+          const [key2, ...rest] = path;
+          const node2 = this.get(key2, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
           else if (node2 === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key2, collectionFromPath(this.schema, rest, value));
           else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+            throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
         }
       }
       /**
@@ -927,14 +927,14 @@ var require_Collection = __commonJS({
        * @returns `true` if the item was found and removed.
        */
       deleteIn(path) {
-        const [key, ...rest] = path;
+        const [key2, ...rest] = path;
         if (rest.length === 0)
-          return this.delete(key);
-        const node2 = this.get(key, true);
+          return this.delete(key2);
+        const node2 = this.get(key2, true);
         if (identity.isCollection(node2))
           return node2.deleteIn(rest);
         else
-          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+          throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -942,8 +942,8 @@ var require_Collection = __commonJS({
        * `true` (collections are always returned intact).
        */
       getIn(path, keepScalar) {
-        const [key, ...rest] = path;
-        const node2 = this.get(key, true);
+        const [key2, ...rest] = path;
+        const node2 = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
         else
@@ -961,10 +961,10 @@ var require_Collection = __commonJS({
        * Checks if the collection includes a value with the key `key`.
        */
       hasIn(path) {
-        const [key, ...rest] = path;
+        const [key2, ...rest] = path;
         if (rest.length === 0)
-          return this.has(key);
-        const node2 = this.get(key, true);
+          return this.has(key2);
+        const node2 = this.get(key2, true);
         return identity.isCollection(node2) ? node2.hasIn(rest) : false;
       }
       /**
@@ -972,17 +972,17 @@ var require_Collection = __commonJS({
        * boolean to add/remove the item from the set.
        */
       setIn(path, value) {
-        const [key, ...rest] = path;
+        const [key2, ...rest] = path;
         if (rest.length === 0) {
-          this.set(key, value);
+          this.set(key2, value);
         } else {
-          const node2 = this.get(key, true);
+          const node2 = this.get(key2, true);
           if (identity.isCollection(node2))
             node2.setIn(rest, value);
           else if (node2 === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key2, collectionFromPath(this.schema, rest, value));
           else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+            throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
         }
       }
     };
@@ -1292,9 +1292,9 @@ ${indent}`) + "'";
         return quotedString(value, ctx);
       }
       const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote2 === "literal" ? true : blockQuote2 === "folded" || type2 === Scalar.Scalar.BLOCK_FOLDED ? false : type2 === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      const literal2 = blockQuote2 === "literal" ? true : blockQuote2 === "folded" || type2 === Scalar.Scalar.BLOCK_FOLDED ? false : type2 === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
       if (!value)
-        return literal ? "|\n" : ">\n";
+        return literal2 ? "|\n" : ">\n";
       let chomp;
       let endStart;
       for (endStart = value.length; endStart > 0; --endStart) {
@@ -1343,7 +1343,7 @@ ${indent}`) + "'";
         if (onComment)
           onComment();
       }
-      if (!literal) {
+      if (!literal2) {
         const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
@@ -1560,19 +1560,19 @@ var require_stringifyPair = __commonJS({
     var Scalar = require_Scalar();
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
+    function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
-      let keyComment = identity.isNode(key) && key.comment || null;
+      let keyComment = identity.isNode(key2) && key2.comment || null;
       if (simpleKeys) {
         if (keyComment) {
           throw new Error("With simple keys, key nodes cannot have comments");
         }
-        if (identity.isCollection(key) || !identity.isNode(key) && typeof key === "object") {
+        if (identity.isCollection(key2) || !identity.isNode(key2) && typeof key2 === "object") {
           const msg = "With simple keys, collection cannot be used as a key value";
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key2 || keyComment && value == null && !ctx.inFlow || identity.isCollection(key2) || (identity.isScalar(key2) ? key2.type === Scalar.Scalar.BLOCK_FOLDED || key2.type === Scalar.Scalar.BLOCK_LITERAL : typeof key2 === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -1580,7 +1580,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str3 = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str3 = stringify.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str3.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -1724,7 +1724,7 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key) => (merge4.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge4.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge4.tag && tag.default);
+    var isMergeKey = (ctx, key2) => (merge4.identify(key2) || identity.isScalar(key2) && (!key2.type || key2.type === Scalar.Scalar.PLAIN) && merge4.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge4.tag && tag.default);
     function addMergeToJSMap(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
@@ -1741,14 +1741,14 @@ var require_merge = __commonJS({
       if (!identity.isMap(source))
         throw new Error("Merge sources must be maps or map aliases");
       const srcMap = source.toJSON(null, ctx, Map);
-      for (const [key, value2] of srcMap) {
+      for (const [key2, value2] of srcMap) {
         if (map2 instanceof Map) {
-          if (!map2.has(key))
-            map2.set(key, value2);
+          if (!map2.has(key2))
+            map2.set(key2, value2);
         } else if (map2 instanceof Set) {
-          map2.add(key);
-        } else if (!Object.prototype.hasOwnProperty.call(map2, key)) {
-          Object.defineProperty(map2, key, {
+          map2.add(key2);
+        } else if (!Object.prototype.hasOwnProperty.call(map2, key2)) {
+          Object.defineProperty(map2, key2, {
             value: value2,
             writable: true,
             enumerable: true,
@@ -1776,19 +1776,19 @@ var require_addPairToJSMap = __commonJS({
     var stringify = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
-    function addPairToJSMap(ctx, map2, { key, value }) {
-      if (identity.isNode(key) && key.addToJSMap)
-        key.addToJSMap(ctx, map2, value);
-      else if (merge4.isMergeKey(ctx, key))
+    function addPairToJSMap(ctx, map2, { key: key2, value }) {
+      if (identity.isNode(key2) && key2.addToJSMap)
+        key2.addToJSMap(ctx, map2, value);
+      else if (merge4.isMergeKey(ctx, key2))
         merge4.addMergeToJSMap(ctx, map2, value);
       else {
-        const jsKey = toJS.toJS(key, "", ctx);
+        const jsKey = toJS.toJS(key2, "", ctx);
         if (map2 instanceof Map) {
           map2.set(jsKey, toJS.toJS(value, jsKey, ctx));
         } else if (map2 instanceof Set) {
           map2.add(jsKey);
         } else {
-          const stringKey = stringifyKey(key, jsKey, ctx);
+          const stringKey = stringifyKey(key2, jsKey, ctx);
           const jsValue = toJS.toJS(value, stringKey, ctx);
           if (stringKey in map2)
             Object.defineProperty(map2, stringKey, {
@@ -1803,19 +1803,19 @@ var require_addPairToJSMap = __commonJS({
       }
       return map2;
     }
-    function stringifyKey(key, jsKey, ctx) {
+    function stringifyKey(key2, jsKey, ctx) {
       if (jsKey === null)
         return "";
       if (typeof jsKey !== "object")
         return String(jsKey);
-      if (identity.isNode(key) && ctx?.doc) {
+      if (identity.isNode(key2) && ctx?.doc) {
         const strCtx = stringify.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node2 of ctx.anchors.keys())
           strCtx.anchors.add(node2.anchor);
         strCtx.inFlow = true;
         strCtx.inStringifyKey = true;
-        const strKey = key.toString(strCtx);
+        const strKey = key2.toString(strCtx);
         if (!ctx.mapKeyWarned) {
           let jsonStr = JSON.stringify(strKey);
           if (jsonStr.length > 40)
@@ -1839,24 +1839,24 @@ var require_Pair = __commonJS({
     var stringifyPair = require_stringifyPair();
     var addPairToJSMap = require_addPairToJSMap();
     var identity = require_identity();
-    function createPair(key, value, ctx) {
-      const k = createNode.createNode(key, void 0, ctx);
+    function createPair(key2, value, ctx) {
+      const k = createNode.createNode(key2, void 0, ctx);
       const v = createNode.createNode(value, void 0, ctx);
       return new Pair(k, v);
     }
     var Pair = class _Pair {
-      constructor(key, value = null) {
+      constructor(key2, value = null) {
         Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
-        this.key = key;
+        this.key = key2;
         this.value = value;
       }
       clone(schema2) {
-        let { key, value } = this;
-        if (identity.isNode(key))
-          key = key.clone(schema2);
+        let { key: key2, value } = this;
+        if (identity.isNode(key2))
+          key2 = key2.clone(schema2);
         if (identity.isNode(value))
           value = value.clone(schema2);
-        return new _Pair(key, value);
+        return new _Pair(key2, value);
       }
       toJSON(_, ctx) {
         const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
@@ -2032,11 +2032,11 @@ var require_YAMLMap = __commonJS({
     var identity = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
-    function findPair(items, key) {
-      const k = identity.isScalar(key) ? key.value : key;
+    function findPair(items, key2) {
+      const k = identity.isScalar(key2) ? key2.value : key2;
       for (const it of items) {
         if (identity.isPair(it)) {
-          if (it.key === key || it.key === k)
+          if (it.key === key2 || it.key === k)
             return it;
           if (identity.isScalar(it.key) && it.key.value === k)
             return it;
@@ -2059,20 +2059,20 @@ var require_YAMLMap = __commonJS({
       static from(schema2, obj, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map2 = new this(schema2);
-        const add = (key, value) => {
+        const add = (key2, value) => {
           if (typeof replacer === "function")
-            value = replacer.call(obj, key, value);
-          else if (Array.isArray(replacer) && !replacer.includes(key))
+            value = replacer.call(obj, key2, value);
+          else if (Array.isArray(replacer) && !replacer.includes(key2))
             return;
           if (value !== void 0 || keepUndefined)
-            map2.items.push(Pair.createPair(key, value, ctx));
+            map2.items.push(Pair.createPair(key2, value, ctx));
         };
         if (obj instanceof Map) {
-          for (const [key, value] of obj)
-            add(key, value);
+          for (const [key2, value] of obj)
+            add(key2, value);
         } else if (obj && typeof obj === "object") {
-          for (const key of Object.keys(obj))
-            add(key, obj[key]);
+          for (const key2 of Object.keys(obj))
+            add(key2, obj[key2]);
         }
         if (typeof schema2.sortMapEntries === "function") {
           map2.items.sort(schema2.sortMapEntries);
@@ -2112,23 +2112,23 @@ var require_YAMLMap = __commonJS({
           this.items.push(_pair);
         }
       }
-      delete(key) {
-        const it = findPair(this.items, key);
+      delete(key2) {
+        const it = findPair(this.items, key2);
         if (!it)
           return false;
         const del = this.items.splice(this.items.indexOf(it), 1);
         return del.length > 0;
       }
-      get(key, keepScalar) {
-        const it = findPair(this.items, key);
+      get(key2, keepScalar) {
+        const it = findPair(this.items, key2);
         const node2 = it?.value;
         return (!keepScalar && identity.isScalar(node2) ? node2.value : node2) ?? void 0;
       }
-      has(key) {
-        return !!findPair(this.items, key);
+      has(key2) {
+        return !!findPair(this.items, key2);
       }
-      set(key, value) {
-        this.add(new Pair.Pair(key, value), true);
+      set(key2, value) {
+        this.add(new Pair.Pair(key2, value), true);
       }
       /**
        * @param ctx - Conversion context, originally set in Document#toJS()
@@ -2217,15 +2217,15 @@ var require_YAMLSeq = __commonJS({
        *
        * @returns `true` if the item was found and removed.
        */
-      delete(key) {
-        const idx = asItemIndex(key);
+      delete(key2) {
+        const idx = asItemIndex(key2);
         if (typeof idx !== "number")
           return false;
         const del = this.items.splice(idx, 1);
         return del.length > 0;
       }
-      get(key, keepScalar) {
-        const idx = asItemIndex(key);
+      get(key2, keepScalar) {
+        const idx = asItemIndex(key2);
         if (typeof idx !== "number")
           return void 0;
         const it = this.items[idx];
@@ -2237,8 +2237,8 @@ var require_YAMLSeq = __commonJS({
        * `key` must contain a representation of an integer for this to succeed.
        * It may be wrapped in a `Scalar`.
        */
-      has(key) {
-        const idx = asItemIndex(key);
+      has(key2) {
+        const idx = asItemIndex(key2);
         return typeof idx === "number" && idx < this.items.length;
       }
       /**
@@ -2248,10 +2248,10 @@ var require_YAMLSeq = __commonJS({
        * If `key` does not contain a representation of an integer, this will throw.
        * It may be wrapped in a `Scalar`.
        */
-      set(key, value) {
-        const idx = asItemIndex(key);
+      set(key2, value) {
+        const idx = asItemIndex(key2);
         if (typeof idx !== "number")
-          throw new Error(`Expected a valid index, not ${key}.`);
+          throw new Error(`Expected a valid index, not ${key2}.`);
         const prev = this.items[idx];
         if (identity.isScalar(prev) && Scalar.isScalarValue(value))
           prev.value = value;
@@ -2285,8 +2285,8 @@ var require_YAMLSeq = __commonJS({
           let i = 0;
           for (let it of obj) {
             if (typeof replacer === "function") {
-              const key = obj instanceof Set ? it : String(i++);
-              it = replacer.call(obj, key, it);
+              const key2 = obj instanceof Set ? it : String(i++);
+              it = replacer.call(obj, key2, it);
             }
             seq2.items.push(createNode.createNode(it, void 0, ctx));
           }
@@ -2294,8 +2294,8 @@ var require_YAMLSeq = __commonJS({
         return seq2;
       }
     };
-    function asItemIndex(key) {
-      let idx = identity.isScalar(key) ? key.value : key;
+    function asItemIndex(key2) {
+      let idx = identity.isScalar(key2) ? key2.value : key2;
       if (idx && typeof idx === "string")
         idx = Number(idx);
       return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
@@ -2709,25 +2709,25 @@ ${cn.comment}` : item.comment;
         for (let it of iterable) {
           if (typeof replacer === "function")
             it = replacer.call(iterable, String(i++), it);
-          let key, value;
+          let key2, value;
           if (Array.isArray(it)) {
             if (it.length === 2) {
-              key = it[0];
+              key2 = it[0];
               value = it[1];
             } else
               throw new TypeError(`Expected [key, value] tuple: ${it}`);
           } else if (it && it instanceof Object) {
             const keys = Object.keys(it);
             if (keys.length === 1) {
-              key = keys[0];
-              value = it[key];
+              key2 = keys[0];
+              value = it[key2];
             } else {
               throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
             }
           } else {
-            key = it;
+            key2 = it;
           }
-          pairs3.items.push(Pair.createPair(key, value, ctx));
+          pairs3.items.push(Pair.createPair(key2, value, ctx));
         }
       return pairs3;
     }
@@ -2774,16 +2774,16 @@ var require_omap = __commonJS({
         if (ctx?.onCreate)
           ctx.onCreate(map2);
         for (const pair of this.items) {
-          let key, value;
+          let key2, value;
           if (identity.isPair(pair)) {
-            key = toJS.toJS(pair.key, "", ctx);
-            value = toJS.toJS(pair.value, key, ctx);
+            key2 = toJS.toJS(pair.key, "", ctx);
+            value = toJS.toJS(pair.value, key2, ctx);
           } else {
-            key = toJS.toJS(pair, "", ctx);
+            key2 = toJS.toJS(pair, "", ctx);
           }
-          if (map2.has(key))
+          if (map2.has(key2))
             throw new Error("Ordered maps must not include duplicate keys");
-          map2.set(key, value);
+          map2.set(key2, value);
         }
         return map2;
       }
@@ -2804,12 +2804,12 @@ var require_omap = __commonJS({
       resolve(seq2, onError) {
         const pairs$1 = pairs2.resolvePairs(seq2, onError);
         const seenKeys = [];
-        for (const { key } of pairs$1.items) {
-          if (identity.isScalar(key)) {
-            if (seenKeys.includes(key.value)) {
-              onError(`Ordered maps must not include duplicate keys: ${key.value}`);
+        for (const { key: key2 } of pairs$1.items) {
+          if (identity.isScalar(key2)) {
+            if (seenKeys.includes(key2.value)) {
+              onError(`Ordered maps must not include duplicate keys: ${key2.value}`);
             } else {
-              seenKeys.push(key.value);
+              seenKeys.push(key2.value);
             }
           }
         }
@@ -2994,14 +2994,14 @@ var require_set = __commonJS({
         super(schema2);
         this.tag = _YAMLSet.tag;
       }
-      add(key) {
+      add(key2) {
         let pair;
-        if (identity.isPair(key))
-          pair = key;
-        else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
-          pair = new Pair.Pair(key.key, null);
+        if (identity.isPair(key2))
+          pair = key2;
+        else if (key2 && typeof key2 === "object" && "key" in key2 && "value" in key2 && key2.value === null)
+          pair = new Pair.Pair(key2.key, null);
         else
-          pair = new Pair.Pair(key, null);
+          pair = new Pair.Pair(key2, null);
         const prev = YAMLMap.findPair(this.items, pair.key);
         if (!prev)
           this.items.push(pair);
@@ -3010,18 +3010,18 @@ var require_set = __commonJS({
        * If `keepPair` is `true`, returns the Pair matching `key`.
        * Otherwise, returns the value of that Pair's key.
        */
-      get(key, keepPair) {
-        const pair = YAMLMap.findPair(this.items, key);
+      get(key2, keepPair) {
+        const pair = YAMLMap.findPair(this.items, key2);
         return !keepPair && identity.isPair(pair) ? identity.isScalar(pair.key) ? pair.key.value : pair.key : pair;
       }
-      set(key, value) {
+      set(key2, value) {
         if (typeof value !== "boolean")
           throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
-        const prev = YAMLMap.findPair(this.items, key);
+        const prev = YAMLMap.findPair(this.items, key2);
         if (prev && !value) {
           this.items.splice(this.items.indexOf(prev), 1);
         } else if (!prev && value) {
-          this.items.push(new Pair.Pair(key));
+          this.items.push(new Pair.Pair(key2));
         }
       }
       toJSON(_, ctx) {
@@ -3268,7 +3268,7 @@ var require_tags = __commonJS({
         if (Array.isArray(customTags))
           tags = [];
         else {
-          const keys = Array.from(schemas2.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
+          const keys = Array.from(schemas2.keys()).filter((key2) => key2 !== "yaml11").map((key2) => JSON.stringify(key2)).join(", ");
           throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
         }
       }
@@ -3284,7 +3284,7 @@ var require_tags = __commonJS({
         const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
         if (!tagObj) {
           const tagName = JSON.stringify(tag);
-          const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
+          const keys = Object.keys(tagsByName).map((key2) => JSON.stringify(key2)).join(", ");
           throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
         }
         if (!tags2.includes(tagObj))
@@ -3424,7 +3424,7 @@ var require_Document = __commonJS({
     var applyReviver = require_applyReviver();
     var createNode = require_createNode();
     var directives = require_directives();
-    var Document2 = class _Document {
+    var Document = class _Document {
       constructor(value, replacer, options2) {
         this.commentBefore = null;
         this.comment = null;
@@ -3548,8 +3548,8 @@ var require_Document = __commonJS({
        * Convert a key and a value into a `Pair` using the current schema,
        * recursively wrapping all values as `Scalar` or `Collection` nodes.
        */
-      createPair(key, value, options2 = {}) {
-        const k = this.createNode(key, null, options2);
+      createPair(key2, value, options2 = {}) {
+        const k = this.createNode(key2, null, options2);
         const v = this.createNode(value, null, options2);
         return new Pair.Pair(k, v);
       }
@@ -3557,8 +3557,8 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      delete(key) {
-        return assertCollection(this.contents) ? this.contents.delete(key) : false;
+      delete(key2) {
+        return assertCollection(this.contents) ? this.contents.delete(key2) : false;
       }
       /**
        * Removes a value from the document.
@@ -3578,8 +3578,8 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      get(key, keepScalar) {
-        return identity.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
+      get(key2, keepScalar) {
+        return identity.isCollection(this.contents) ? this.contents.get(key2, keepScalar) : void 0;
       }
       /**
        * Returns item at `path`, or `undefined` if not found. By default unwraps
@@ -3594,8 +3594,8 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value with the key `key`.
        */
-      has(key) {
-        return identity.isCollection(this.contents) ? this.contents.has(key) : false;
+      has(key2) {
+        return identity.isCollection(this.contents) ? this.contents.has(key2) : false;
       }
       /**
        * Checks if the document includes a value at `path`.
@@ -3609,11 +3609,11 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      set(key, value) {
+      set(key2, value) {
         if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, [key], value);
+          this.contents = Collection2.collectionFromPath(this.schema, [key2], value);
         } else if (assertCollection(this.contents)) {
-          this.contents.set(key, value);
+          this.contents.set(key2, value);
         }
       }
       /**
@@ -3714,7 +3714,7 @@ var require_Document = __commonJS({
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
-    exports2.Document = Document2;
+    exports2.Document = Document;
   }
 });
 
@@ -3921,24 +3921,24 @@ var require_resolve_props = __commonJS({
 var require_util_contains_newline = __commonJS({
   "node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
     "use strict";
-    function containsNewline(key) {
-      if (!key)
+    function containsNewline(key2) {
+      if (!key2)
         return null;
-      switch (key.type) {
+      switch (key2.type) {
         case "alias":
         case "scalar":
         case "double-quoted-scalar":
         case "single-quoted-scalar":
-          if (key.source.includes("\n"))
+          if (key2.source.includes("\n"))
             return true;
-          if (key.end) {
-            for (const st of key.end)
+          if (key2.end) {
+            for (const st of key2.end)
               if (st.type === "newline")
                 return true;
           }
           return false;
         case "flow-collection":
-          for (const it of key.items) {
+          for (const it of key2.items) {
             for (const st of it.start)
               if (st.type === "newline")
                 return true;
@@ -4012,10 +4012,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep4, value } = collItem;
+        const { start, key: key2, sep: sep4, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep4?.[0],
+          next: key2 ?? sep4?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -4023,10 +4023,10 @@ var require_resolve_block_map = __commonJS({
         });
         const implicitKey = !keyProps.found;
         if (implicitKey) {
-          if (key) {
-            if (key.type === "block-seq")
+          if (key2) {
+            if (key2.type === "block-seq")
               onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
-            else if ("indent" in key && key.indent !== bm.indent)
+            else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
           if (!keyProps.anchor && !keyProps.tag && !sep4) {
@@ -4039,17 +4039,17 @@ var require_resolve_block_map = __commonJS({
             }
             continue;
           }
-          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key)) {
-            onError(key ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
+          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key2)) {
+            onError(key2 ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
           }
         } else if (keyProps.found?.indent !== bm.indent) {
           onError(offset, "BAD_INDENT", startColMsg);
         }
         ctx.atKey = true;
         const keyStart = keyProps.end;
-        const keyNode = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
+        const keyNode = key2 ? composeNode(ctx, key2, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
         if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
+          utilFlowIndentCheck.flowIndentCheck(bm.indent, key2, onError);
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -4059,7 +4059,7 @@ var require_resolve_block_map = __commonJS({
           offset: keyNode.range[2],
           onError,
           parentIndent: bm.indent,
-          startOnNewline: !key || key.type === "block-scalar"
+          startOnNewline: !key2 || key2.type === "block-scalar"
         });
         offset = valueProps.end;
         if (valueProps.found) {
@@ -4210,9 +4210,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap2 = fc.start.source === "{";
-      const fcName = isMap2 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap3 = fc.start.source === "{";
+      const fcName = isMap3 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap3 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -4223,11 +4223,11 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep4, value } = collItem;
+        const { start, key: key2, sep: sep4, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep4?.[0],
+          next: key2 ?? sep4?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
@@ -4248,9 +4248,9 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap3 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
             onError(
-              key,
+              key2,
               // checked by containsNewline()
               "MULTILINE_IMPLICIT_KEY",
               "Implicit keys of flow sequence pairs need to be on a single line"
@@ -4288,7 +4288,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep4 && !props.found) {
+        if (!isMap3 && !sep4 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -4297,8 +4297,8 @@ var require_resolve_flow_collection = __commonJS({
         } else {
           ctx.atKey = true;
           const keyStart = props.end;
-          const keyNode = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
-          if (isBlock(key))
+          const keyNode = key2 ? composeNode(ctx, key2, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
+          if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
           const valueProps = resolveProps.resolveProps(sep4 ?? [], {
@@ -4311,7 +4311,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap2 && !props.found && ctx.options.strict) {
+            if (!isMap3 && !props.found && ctx.options.strict) {
               if (sep4)
                 for (const st of sep4) {
                   if (st === valueProps.found)
@@ -4343,7 +4343,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap2) {
+          if (isMap3) {
             const map2 = coll;
             if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -4359,7 +4359,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap2 ? "}" : "]";
+      const expectedEnd = isMap3 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -4459,13 +4459,13 @@ var require_resolve_block_scalar = __commonJS({
   "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
-    function resolveBlockScalar(ctx, scalar, onError) {
-      const start = scalar.offset;
-      const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
+    function resolveBlockScalar(ctx, scalar2, onError) {
+      const start = scalar2.offset;
+      const header = parseBlockScalarHeader(scalar2, ctx.options.strict, onError);
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type2 = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines(scalar.source) : [];
+      const lines = scalar2.source ? splitLines(scalar2.source) : [];
       let chompStart = lines.length;
       for (let i = lines.length - 1; i >= 0; --i) {
         const content3 = lines[i][1];
@@ -4477,12 +4477,12 @@ var require_resolve_block_scalar = __commonJS({
       if (chompStart === 0) {
         const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
         let end2 = start + header.length;
-        if (scalar.source)
-          end2 += scalar.source.length;
+        if (scalar2.source)
+          end2 += scalar2.source.length;
         return { value: value2, type: type2, comment: header.comment, range: [start, end2, end2] };
       }
-      let trimIndent = scalar.indent + header.indent;
-      let offset = scalar.offset + header.length;
+      let trimIndent = scalar2.indent + header.indent;
+      let offset = scalar2.offset + header.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
         const [indent, content3] = lines[i];
@@ -4560,7 +4560,7 @@ var require_resolve_block_scalar = __commonJS({
         default:
           value += "\n";
       }
-      const end = start + header.length + scalar.source.length;
+      const end = start + header.length + scalar2.source.length;
       return { value, type: type2, comment: header.comment, range: [start, end, end] };
     }
     function parseBlockScalarHeader({ offset, props }, strict, onError) {
@@ -4643,8 +4643,8 @@ var require_resolve_flow_scalar = __commonJS({
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
-    function resolveFlowScalar(scalar, strict, onError) {
-      const { offset, type: type2, source, end } = scalar;
+    function resolveFlowScalar(scalar2, strict, onError) {
+      const { offset, type: type2, source, end } = scalar2;
       let _type;
       let value;
       const _onError = (rel, code2, msg) => onError(offset + rel, code2, msg);
@@ -4663,7 +4663,7 @@ var require_resolve_flow_scalar = __commonJS({
           break;
         /* istanbul ignore next should not happen */
         default:
-          onError(scalar, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type2}`);
+          onError(scalar2, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type2}`);
           return {
             value: "",
             type: null,
@@ -4878,26 +4878,26 @@ var require_compose_scalar = __commonJS({
         tag = findScalarTagByTest(ctx, value, token, onError);
       else
         tag = ctx.schema[identity.SCALAR];
-      let scalar;
+      let scalar2;
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
+        scalar2 = identity.isScalar(res) ? res : new Scalar.Scalar(res);
       } catch (error) {
         const msg = error instanceof Error ? error.message : String(error);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar.Scalar(value);
+        scalar2 = new Scalar.Scalar(value);
       }
-      scalar.range = range;
-      scalar.source = value;
+      scalar2.range = range;
+      scalar2.source = value;
       if (type2)
-        scalar.type = type2;
+        scalar2.type = type2;
       if (tagName)
-        scalar.tag = tagName;
+        scalar2.tag = tagName;
       if (tag.format)
-        scalar.format = tag.format;
+        scalar2.format = tag.format;
       if (comment)
-        scalar.comment = comment;
-      return scalar;
+        scalar2.comment = comment;
+      return scalar2;
     }
     function findScalarTagByName(schema2, value, tagName, tagToken, onError) {
       if (tagName === "!")
@@ -5079,13 +5079,13 @@ var require_compose_node = __commonJS({
 var require_compose_doc = __commonJS({
   "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
-    var Document2 = require_Document();
+    var Document = require_Document();
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
     function composeDoc(options2, directives, { offset, start, value, end }, onError) {
       const opts = Object.assign({ _directives: directives }, options2);
-      const doc = new Document2.Document(void 0, opts);
+      const doc = new Document.Document(void 0, opts);
       const ctx = {
         atKey: false,
         atRoot: true,
@@ -5124,7 +5124,7 @@ var require_composer = __commonJS({
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
-    var Document2 = require_Document();
+    var Document = require_Document();
     var errors = require_errors();
     var identity = require_identity();
     var composeDoc = require_compose_doc();
@@ -5313,7 +5313,7 @@ ${end.comment}` : end.comment;
           this.doc = null;
         } else if (forceDoc) {
           const opts = Object.assign({ _directives: this.directives }, this.options);
-          const doc = new Document2.Document(void 0, opts);
+          const doc = new Document.Document(void 0, opts);
           if (this.atDirectives)
             this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
           doc.range = [0, endOffset, endOffset];
@@ -5448,9 +5448,9 @@ var require_cst_scalar = __commonJS({
         ];
         if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
           props.push({ type: "newline", offset: -1, indent, source: "\n" });
-        for (const key of Object.keys(token))
-          if (key !== "type" && key !== "offset")
-            delete token[key];
+        for (const key2 of Object.keys(token))
+          if (key2 !== "type" && key2 !== "offset")
+            delete token[key2];
         Object.assign(token, { type: "block-scalar", indent, props, source: body });
       }
     }
@@ -5498,9 +5498,9 @@ var require_cst_scalar = __commonJS({
         default: {
           const indent = "indent" in token ? token.indent : -1;
           const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
-          for (const key of Object.keys(token))
-            if (key !== "type" && key !== "offset")
-              delete token[key];
+          for (const key2 of Object.keys(token))
+            if (key2 !== "type" && key2 !== "offset")
+              delete token[key2];
           Object.assign(token, { type: type2, indent, source, end });
         }
       }
@@ -5555,12 +5555,12 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep4, value }) {
+    function stringifyItem({ start, key: key2, sep: sep4, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
-      if (key)
-        res += stringifyToken(key);
+      if (key2)
+        res += stringifyToken(key2);
       if (sep4)
         for (const st of sep4)
           res += st.source;
@@ -5579,15 +5579,15 @@ var require_cst_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit2(cst, visitor) {
+    function visit(cst, visitor) {
       if ("type" in cst && cst.type === "document")
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit2.BREAK = BREAK;
-    visit2.SKIP = SKIP;
-    visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path) => {
+    visit.BREAK = BREAK;
+    visit.SKIP = SKIP;
+    visit.REMOVE = REMOVE;
+    visit.itemAtPath = (cst, path) => {
       let item = cst;
       for (const [field, index2] of path) {
         const tok = item?.[field];
@@ -5598,8 +5598,8 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path) => {
-      const parent = visit2.itemAtPath(cst, path.slice(0, -1));
+    visit.parentCollection = (cst, path) => {
+      const parent = visit.itemAtPath(cst, path.slice(0, -1));
       const field = path[path.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
@@ -5630,7 +5630,7 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
     }
-    exports2.visit = visit2;
+    exports2.visit = visit;
   }
 });
 
@@ -5646,7 +5646,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar2 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -5730,7 +5730,7 @@ var require_cst = __commonJS({
     exports2.FLOW_END = FLOW_END;
     exports2.SCALAR = SCALAR;
     exports2.isCollection = isCollection;
-    exports2.isScalar = isScalar3;
+    exports2.isScalar = isScalar2;
     exports2.prettyToken = prettyToken;
     exports2.tokenType = tokenType;
   }
@@ -6725,37 +6725,37 @@ var require_parser = __commonJS({
           };
         }
       }
-      *scalar(scalar) {
+      *scalar(scalar2) {
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
           let sep4;
-          if (scalar.end) {
-            sep4 = scalar.end;
+          if (scalar2.end) {
+            sep4 = scalar2.end;
             sep4.push(this.sourceToken);
-            delete scalar.end;
+            delete scalar2.end;
           } else
             sep4 = [this.sourceToken];
           const map2 = {
             type: "block-map",
-            offset: scalar.offset,
-            indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep4 }]
+            offset: scalar2.offset,
+            indent: scalar2.indent,
+            items: [{ start, key: scalar2, sep: sep4 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
         } else
-          yield* this.lineEnd(scalar);
+          yield* this.lineEnd(scalar2);
       }
-      *blockScalar(scalar) {
+      *blockScalar(scalar2) {
         switch (this.type) {
           case "space":
           case "comment":
           case "newline":
-            scalar.props.push(this.sourceToken);
+            scalar2.props.push(this.sourceToken);
             return;
           case "scalar":
-            scalar.source = this.source;
+            scalar2.source = this.source;
             this.atNewLine = true;
             this.indent = 0;
             if (this.onNewLine) {
@@ -6892,7 +6892,7 @@ var require_parser = __commonJS({
                   });
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
-                  const key = it.key;
+                  const key2 = it.key;
                   const sep4 = it.sep;
                   sep4.push(this.sourceToken);
                   delete it.key;
@@ -6901,7 +6901,7 @@ var require_parser = __commonJS({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep4 }]
+                    items: [{ start: start2, key: key2, sep: sep4 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -7235,7 +7235,7 @@ var require_public_api = __commonJS({
   "node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
     var composer = require_composer();
-    var Document2 = require_Document();
+    var Document = require_Document();
     var errors = require_errors();
     var log = require_log();
     var identity = require_identity();
@@ -7318,7 +7318,7 @@ var require_public_api = __commonJS({
       }
       if (identity.isDocument(value) && !_replacer)
         return value.toString(options2);
-      return new Document2.Document(value, _replacer, options2).toString(options2);
+      return new Document.Document(value, _replacer, options2).toString(options2);
     }
     exports2.parse = parse8;
     exports2.parseAllDocuments = parseAllDocuments;
@@ -7332,7 +7332,7 @@ var require_dist = __commonJS({
   "node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
     var composer = require_composer();
-    var Document2 = require_Document();
+    var Document = require_Document();
     var Schema2 = require_Schema();
     var errors = require_errors();
     var Alias = require_Alias();
@@ -7346,9 +7346,9 @@ var require_dist = __commonJS({
     var lineCounter = require_line_counter();
     var parser = require_parser();
     var publicApi = require_public_api();
-    var visit2 = require_visit();
+    var visit = require_visit();
     exports2.Composer = composer.Composer;
-    exports2.Document = Document2.Document;
+    exports2.Document = Document.Document;
     exports2.Schema = Schema2.Schema;
     exports2.YAMLError = errors.YAMLError;
     exports2.YAMLParseError = errors.YAMLParseError;
@@ -7374,8 +7374,8 @@ var require_dist = __commonJS({
     exports2.parseAllDocuments = publicApi.parseAllDocuments;
     exports2.parseDocument = publicApi.parseDocument;
     exports2.stringify = publicApi.stringify;
-    exports2.visit = visit2.visit;
-    exports2.visitAsync = visit2.visitAsync;
+    exports2.visit = visit.visit;
+    exports2.visitAsync = visit.visitAsync;
   }
 });
 
@@ -7402,10 +7402,10 @@ var require_extend = __commonJS({
       if (obj.constructor && !hasOwnConstructor && !hasIsPrototypeOf) {
         return false;
       }
-      var key;
-      for (key in obj) {
+      var key2;
+      for (key2 in obj) {
       }
-      return typeof key === "undefined" || hasOwn.call(obj, key);
+      return typeof key2 === "undefined" || hasOwn.call(obj, key2);
     };
     var setProperty = function setProperty2(target, options2) {
       if (defineProperty && options2.name === "__proto__") {
@@ -7620,14 +7620,14 @@ var require_extend_shallow = __commonJS({
       return o;
     };
     function assign(a, b) {
-      for (var key in b) {
-        if (hasOwn(b, key)) {
-          a[key] = b[key];
+      for (var key2 in b) {
+        if (hasOwn(b, key2)) {
+          a[key2] = b[key2];
         }
       }
     }
-    function hasOwn(obj, key) {
-      return Object.prototype.hasOwnProperty.call(obj, key);
+    function hasOwn(obj, key2) {
+      return Object.prototype.hasOwnProperty.call(obj, key2);
     }
   }
 });
@@ -7755,12 +7755,12 @@ var require_common = __commonJS({
       return [sequence];
     }
     function extend2(target, source) {
-      var index2, length, key, sourceKeys;
+      var index2, length, key2, sourceKeys;
       if (source) {
         sourceKeys = Object.keys(source);
         for (index2 = 0, length = sourceKeys.length; index2 < length; index2 += 1) {
-          key = sourceKeys[index2];
-          target[key] = source[key];
+          key2 = sourceKeys[index2];
+          target[key2] = source[key2];
         }
       }
       return target;
@@ -8665,10 +8665,10 @@ var require_set2 = __commonJS({
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
     function resolveYamlSet(data) {
       if (data === null) return true;
-      var key, object = data;
-      for (key in object) {
-        if (_hasOwnProperty.call(object, key)) {
-          if (object[key] !== null) return false;
+      var key2, object = data;
+      for (key2 in object) {
+        if (_hasOwnProperty.call(object, key2)) {
+          if (object[key2] !== null) return false;
         }
       }
       return true;
@@ -8929,16 +8929,16 @@ var require_loader = __commonJS({
         (c - 65536 & 1023) + 56320
       );
     }
-    function setProperty(object, key, value) {
-      if (key === "__proto__") {
-        Object.defineProperty(object, key, {
+    function setProperty(object, key2, value) {
+      if (key2 === "__proto__") {
+        Object.defineProperty(object, key2, {
           configurable: true,
           enumerable: true,
           writable: true,
           value
         });
       } else {
-        object[key] = value;
+        object[key2] = value;
       }
     }
     var simpleEscapeCheck = new Array(256);
@@ -9048,18 +9048,18 @@ var require_loader = __commonJS({
       }
     }
     function mergeMappings(state, destination, source, overridableKeys) {
-      var sourceKeys, key, index2, quantity;
+      var sourceKeys, key2, index2, quantity;
       if (!common2.isObject(source)) {
         throwError(state, "cannot merge mappings; the provided source object is unacceptable");
       }
       chargeMergeWork(state);
       sourceKeys = Object.keys(source);
       for (index2 = 0, quantity = sourceKeys.length; index2 < quantity; index2 += 1) {
-        key = sourceKeys[index2];
+        key2 = sourceKeys[index2];
         chargeMergeWork(state);
-        if (!_hasOwnProperty.call(destination, key)) {
-          setProperty(destination, key, source[key]);
-          overridableKeys[key] = true;
+        if (!_hasOwnProperty.call(destination, key2)) {
+          setProperty(destination, key2, source[key2]);
+          overridableKeys[key2] = true;
         }
       }
     }
@@ -10632,8 +10632,8 @@ var require_utils = __commonJS({
     "use strict";
     var stripBom = require_strip_bom_string();
     var typeOf = require_kind_of();
-    exports2.define = function(obj, key, val) {
-      Reflect.defineProperty(obj, key, {
+    exports2.define = function(obj, key2, val) {
+      Reflect.defineProperty(obj, key2, {
         enumerable: false,
         configurable: true,
         writable: true,
@@ -11102,15 +11102,15 @@ var require_code = __commonJS({
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
     exports2.safeStringify = safeStringify;
-    function getProperty(key) {
-      return typeof key == "string" && exports2.IDENTIFIER.test(key) ? new _Code(`.${key}`) : _`[${key}]`;
+    function getProperty(key2) {
+      return typeof key2 == "string" && exports2.IDENTIFIER.test(key2) ? new _Code(`.${key2}`) : _`[${key2}]`;
     }
     exports2.getProperty = getProperty;
-    function getEsmExportName(key) {
-      if (typeof key == "string" && exports2.IDENTIFIER.test(key)) {
-        return new _Code(`${key}`);
+    function getEsmExportName(key2) {
+      if (typeof key2 == "string" && exports2.IDENTIFIER.test(key2)) {
+        return new _Code(`${key2}`);
       }
-      throw new Error(`CodeGen: invalid export name: ${key}, use explicit $id name mapping`);
+      throw new Error(`CodeGen: invalid export name: ${key2}, use explicit $id name mapping`);
     }
     exports2.getEsmExportName = getEsmExportName;
     function regexpCode(rx) {
@@ -11737,11 +11737,11 @@ var require_codegen = __commonJS({
       // returns code for object literal for the passed argument list of key-value pairs
       object(...keyValues) {
         const code2 = ["{"];
-        for (const [key, value] of keyValues) {
+        for (const [key2, value] of keyValues) {
           if (code2.length > 1)
             code2.push(",");
-          code2.push(key);
-          if (key !== value || this.opts.es5) {
+          code2.push(key2);
+          if (key2 !== value || this.opts.es5) {
             code2.push(":");
             (0, code_1.addCodeArg)(code2, value);
           }
@@ -12016,17 +12016,17 @@ var require_util = __commonJS({
       if (typeof schema2 === "boolean")
         return;
       const rules = self.RULES.keywords;
-      for (const key in schema2) {
-        if (!rules[key])
-          checkStrictMode(it, `unknown keyword: "${key}"`);
+      for (const key2 in schema2) {
+        if (!rules[key2])
+          checkStrictMode(it, `unknown keyword: "${key2}"`);
       }
     }
     exports2.checkUnknownRules = checkUnknownRules;
     function schemaHasRules(schema2, rules) {
       if (typeof schema2 == "boolean")
         return !schema2;
-      for (const key in schema2)
-        if (rules[key])
+      for (const key2 in schema2)
+        if (rules[key2])
           return true;
       return false;
     }
@@ -12034,8 +12034,8 @@ var require_util = __commonJS({
     function schemaHasRulesButRef(schema2, RULES2) {
       if (typeof schema2 == "boolean")
         return !schema2;
-      for (const key in schema2)
-        if (key !== "$ref" && RULES2.all[key])
+      for (const key2 in schema2)
+        if (key2 !== "$ref" && RULES2.all[key2])
           return true;
       return false;
     }
@@ -12613,8 +12613,8 @@ var require_defaults2 = __commonJS({
     function assignDefaults(it, ty) {
       const { properties, items } = it.schema;
       if (ty === "object" && properties) {
-        for (const key in properties) {
-          assignDefault(it, key, properties[key].default);
+        for (const key2 in properties) {
+          assignDefault(it, key2, properties[key2].default);
         }
       } else if (ty === "array" && Array.isArray(items)) {
         items.forEach((sch, i) => assignDefault(it, i, sch.default));
@@ -12998,8 +12998,8 @@ var require_fast_deep_equal = __commonJS({
         for (i = length; i-- !== 0; )
           if (!Object.prototype.hasOwnProperty.call(b, keys[i])) return false;
         for (i = length; i-- !== 0; ) {
-          var key = keys[i];
-          if (!equal(a[key], b[key])) return false;
+          var key2 = keys[i];
+          if (!equal(a[key2], b[key2])) return false;
         }
         return true;
       }
@@ -13071,20 +13071,20 @@ var require_json_schema_traverse = __commonJS({
     function _traverse(opts, pre, post, schema2, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex) {
       if (schema2 && typeof schema2 == "object" && !Array.isArray(schema2)) {
         pre(schema2, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
-        for (var key in schema2) {
-          var sch = schema2[key];
+        for (var key2 in schema2) {
+          var sch = schema2[key2];
           if (Array.isArray(sch)) {
-            if (key in traverse.arrayKeywords) {
+            if (key2 in traverse.arrayKeywords) {
               for (var i = 0; i < sch.length; i++)
-                _traverse(opts, pre, post, sch[i], jsonPtr + "/" + key + "/" + i, rootSchema, jsonPtr, key, schema2, i);
+                _traverse(opts, pre, post, sch[i], jsonPtr + "/" + key2 + "/" + i, rootSchema, jsonPtr, key2, schema2, i);
             }
-          } else if (key in traverse.propsKeywords) {
+          } else if (key2 in traverse.propsKeywords) {
             if (sch && typeof sch == "object") {
               for (var prop in sch)
-                _traverse(opts, pre, post, sch[prop], jsonPtr + "/" + key + "/" + escapeJsonPtr(prop), rootSchema, jsonPtr, key, schema2, prop);
+                _traverse(opts, pre, post, sch[prop], jsonPtr + "/" + key2 + "/" + escapeJsonPtr(prop), rootSchema, jsonPtr, key2, schema2, prop);
             }
-          } else if (key in traverse.keywords || opts.allKeys && !(key in traverse.skipKeywords)) {
-            _traverse(opts, pre, post, sch, jsonPtr + "/" + key, rootSchema, jsonPtr, key, schema2);
+          } else if (key2 in traverse.keywords || opts.allKeys && !(key2 in traverse.skipKeywords)) {
+            _traverse(opts, pre, post, sch, jsonPtr + "/" + key2, rootSchema, jsonPtr, key2, schema2);
           }
         }
         post(schema2, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
@@ -13141,10 +13141,10 @@ var require_resolve = __commonJS({
       "$dynamicAnchor"
     ]);
     function hasRef(schema2) {
-      for (const key in schema2) {
-        if (REF_KEYWORDS.has(key))
+      for (const key2 in schema2) {
+        if (REF_KEYWORDS.has(key2))
           return true;
-        const sch = schema2[key];
+        const sch = schema2[key2];
         if (Array.isArray(sch) && sch.some(hasRef))
           return true;
         if (typeof sch == "object" && hasRef(sch))
@@ -13154,14 +13154,14 @@ var require_resolve = __commonJS({
     }
     function countKeys(schema2) {
       let count2 = 0;
-      for (const key in schema2) {
-        if (key === "$ref")
+      for (const key2 in schema2) {
+        if (key2 === "$ref")
           return Infinity;
         count2++;
-        if (SIMPLE_INLINED.has(key))
+        if (SIMPLE_INLINED.has(key2))
           continue;
-        if (typeof schema2[key] == "object") {
-          (0, util_1.eachItem)(schema2[key], (sch) => count2 += countKeys(sch));
+        if (typeof schema2[key2] == "object") {
+          (0, util_1.eachItem)(schema2[key2], (sch) => count2 += countKeys(sch));
         }
         if (count2 === Infinity)
           return Infinity;
@@ -13350,8 +13350,8 @@ var require_validate = __commonJS({
     function schemaCxtHasRules({ schema: schema2, self }) {
       if (typeof schema2 == "boolean")
         return !schema2;
-      for (const key in schema2)
-        if (self.RULES.all[key])
+      for (const key2 in schema2)
+        if (self.RULES.all[key2])
           return true;
       return false;
     }
@@ -15446,7 +15446,7 @@ var require_core2 = __commonJS({
         }
       }
       // Adds schema to the instance
-      addSchema(schema2, key, _meta, _validateSchema = this.opts.validateSchema) {
+      addSchema(schema2, key2, _meta, _validateSchema = this.opts.validateSchema) {
         if (Array.isArray(schema2)) {
           for (const sch of schema2)
             this.addSchema(sch, void 0, _meta, _validateSchema);
@@ -15460,15 +15460,15 @@ var require_core2 = __commonJS({
             throw new Error(`schema ${schemaId2} must be string`);
           }
         }
-        key = (0, resolve_1.normalizeId)(key || id);
-        this._checkUnique(key);
-        this.schemas[key] = this._addSchema(schema2, _meta, key, _validateSchema, true);
+        key2 = (0, resolve_1.normalizeId)(key2 || id);
+        this._checkUnique(key2);
+        this.schemas[key2] = this._addSchema(schema2, _meta, key2, _validateSchema, true);
         return this;
       }
       // Add schema that will be used to validate other schemas
       // options in META_IGNORE_OPTIONS are alway set to false
-      addMetaSchema(schema2, key, _validateSchema = this.opts.validateSchema) {
-        this.addSchema(schema2, key, true, _validateSchema);
+      addMetaSchema(schema2, key2, _validateSchema = this.opts.validateSchema) {
+        this.addSchema(schema2, key2, true, _validateSchema);
         return this;
       }
       //  Validate schema against its meta-schema
@@ -15624,14 +15624,14 @@ var require_core2 = __commonJS({
           let keywords = metaSchema;
           for (const seg of segments)
             keywords = keywords[seg];
-          for (const key in rules) {
-            const rule = rules[key];
+          for (const key2 in rules) {
+            const rule = rules[key2];
             if (typeof rule != "object")
               continue;
             const { $data } = rule.definition;
-            const schema2 = keywords[key];
+            const schema2 = keywords[key2];
             if ($data && schema2)
-              keywords[key] = schemaOrData(schema2);
+              keywords[key2] = schemaOrData(schema2);
           }
         }
         return metaSchema;
@@ -15704,10 +15704,10 @@ var require_core2 = __commonJS({
     Ajv.MissingRefError = ref_error_1.default;
     exports2.default = Ajv;
     function checkOptions(checkOpts, options2, msg, log = "error") {
-      for (const key in checkOpts) {
-        const opt = key;
+      for (const key2 in checkOpts) {
+        const opt = key2;
         if (opt in options2)
-          this.logger[log](`${msg}: option ${key}. ${checkOpts[opt]}`);
+          this.logger[log](`${msg}: option ${key2}. ${checkOpts[opt]}`);
       }
     }
     function getSchEnv(keyRef) {
@@ -15721,8 +15721,8 @@ var require_core2 = __commonJS({
       if (Array.isArray(optsSchemas))
         this.addSchema(optsSchemas);
       else
-        for (const key in optsSchemas)
-          this.addSchema(optsSchemas[key], key);
+        for (const key2 in optsSchemas)
+          this.addSchema(optsSchemas[key2], key2);
     }
     function addInitialFormats() {
       for (const name in this.opts.formats) {
@@ -16770,11 +16770,11 @@ var require_dependencies = __commonJS({
     function splitDependencies({ schema: schema2 }) {
       const propertyDeps = {};
       const schemaDeps = {};
-      for (const key in schema2) {
-        if (key === "__proto__")
+      for (const key2 in schema2) {
+        if (key2 === "__proto__")
           continue;
-        const deps = Array.isArray(schema2[key]) ? propertyDeps : schemaDeps;
-        deps[key] = schema2[key];
+        const deps = Array.isArray(schema2[key2]) ? propertyDeps : schemaDeps;
+        deps[key2] = schema2[key2];
       }
       return [propertyDeps, schemaDeps];
     }
@@ -16851,13 +16851,13 @@ var require_propertyNames = __commonJS({
         if ((0, util_1.alwaysValidSchema)(it, schema2))
           return;
         const valid = gen.name("valid");
-        gen.forIn("key", data, (key) => {
-          cxt.setParams({ propertyName: key });
+        gen.forIn("key", data, (key2) => {
+          cxt.setParams({ propertyName: key2 });
           cxt.subschema({
             keyword: "propertyNames",
-            data: key,
+            data: key2,
             dataTypes: ["string"],
-            propertyName: key,
+            propertyName: key2,
             compositeRule: true
           }, valid);
           gen.if((0, codegen_1.not)(valid), () => {
@@ -16906,38 +16906,38 @@ var require_additionalProperties = __commonJS({
         checkAdditionalProperties();
         cxt.ok((0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
         function checkAdditionalProperties() {
-          gen.forIn("key", data, (key) => {
+          gen.forIn("key", data, (key2) => {
             if (!props.length && !patProps.length)
-              additionalPropertyCode(key);
+              additionalPropertyCode(key2);
             else
-              gen.if(isAdditional(key), () => additionalPropertyCode(key));
+              gen.if(isAdditional(key2), () => additionalPropertyCode(key2));
           });
         }
-        function isAdditional(key) {
+        function isAdditional(key2) {
           let definedProp;
           if (props.length > 8) {
             const propsSchema = (0, util_1.schemaRefOrVal)(it, parentSchema.properties, "properties");
-            definedProp = (0, code_1.isOwnProperty)(gen, propsSchema, key);
+            definedProp = (0, code_1.isOwnProperty)(gen, propsSchema, key2);
           } else if (props.length) {
-            definedProp = (0, codegen_1.or)(...props.map((p) => (0, codegen_1._)`${key} === ${p}`));
+            definedProp = (0, codegen_1.or)(...props.map((p) => (0, codegen_1._)`${key2} === ${p}`));
           } else {
             definedProp = codegen_1.nil;
           }
           if (patProps.length) {
-            definedProp = (0, codegen_1.or)(definedProp, ...patProps.map((p) => (0, codegen_1._)`${(0, code_1.usePattern)(cxt, p)}.test(${key})`));
+            definedProp = (0, codegen_1.or)(definedProp, ...patProps.map((p) => (0, codegen_1._)`${(0, code_1.usePattern)(cxt, p)}.test(${key2})`));
           }
           return (0, codegen_1.not)(definedProp);
         }
-        function deleteAdditional(key) {
-          gen.code((0, codegen_1._)`delete ${data}[${key}]`);
+        function deleteAdditional(key2) {
+          gen.code((0, codegen_1._)`delete ${data}[${key2}]`);
         }
-        function additionalPropertyCode(key) {
+        function additionalPropertyCode(key2) {
           if (opts.removeAdditional === "all" || opts.removeAdditional && schema2 === false) {
-            deleteAdditional(key);
+            deleteAdditional(key2);
             return;
           }
           if (schema2 === false) {
-            cxt.setParams({ additionalProperty: key });
+            cxt.setParams({ additionalProperty: key2 });
             cxt.error();
             if (!allErrors)
               gen.break();
@@ -16946,22 +16946,22 @@ var require_additionalProperties = __commonJS({
           if (typeof schema2 == "object" && !(0, util_1.alwaysValidSchema)(it, schema2)) {
             const valid = gen.name("valid");
             if (opts.removeAdditional === "failing") {
-              applyAdditionalSchema(key, valid, false);
+              applyAdditionalSchema(key2, valid, false);
               gen.if((0, codegen_1.not)(valid), () => {
                 cxt.reset();
-                deleteAdditional(key);
+                deleteAdditional(key2);
               });
             } else {
-              applyAdditionalSchema(key, valid);
+              applyAdditionalSchema(key2, valid);
               if (!allErrors)
                 gen.if((0, codegen_1.not)(valid), () => gen.break());
             }
           }
         }
-        function applyAdditionalSchema(key, valid, errors) {
+        function applyAdditionalSchema(key2, valid, errors) {
           const subschema = {
             keyword: "additionalProperties",
-            dataProp: key,
+            dataProp: key2,
             dataPropType: util_1.Type.Str
           };
           if (errors === false) {
@@ -17086,19 +17086,19 @@ var require_patternProperties = __commonJS({
           }
         }
         function validateProperties(pat) {
-          gen.forIn("key", data, (key) => {
-            gen.if((0, codegen_1._)`${(0, code_1.usePattern)(cxt, pat)}.test(${key})`, () => {
+          gen.forIn("key", data, (key2) => {
+            gen.if((0, codegen_1._)`${(0, code_1.usePattern)(cxt, pat)}.test(${key2})`, () => {
               const alwaysValid = alwaysValidPatterns.includes(pat);
               if (!alwaysValid) {
                 cxt.subschema({
                   keyword: "patternProperties",
                   schemaProp: pat,
-                  dataProp: key,
+                  dataProp: key2,
                   dataPropType: util_2.Type.Str
                 }, valid);
               }
               if (it.opts.unevaluated && props !== true) {
-                gen.assign((0, codegen_1._)`${props}[${key}]`, true);
+                gen.assign((0, codegen_1._)`${props}[${key2}]`, true);
               } else if (!alwaysValid && !it.allErrors) {
                 gen.if((0, codegen_1.not)(valid), () => gen.break());
               }
@@ -17600,15 +17600,15 @@ var require_unevaluatedProperties = __commonJS({
           throw new Error("ajv implementation error");
         const { allErrors, props } = it;
         if (props instanceof codegen_1.Name) {
-          gen.if((0, codegen_1._)`${props} !== true`, () => gen.forIn("key", data, (key) => gen.if(unevaluatedDynamic(props, key), () => unevaluatedPropCode(key))));
+          gen.if((0, codegen_1._)`${props} !== true`, () => gen.forIn("key", data, (key2) => gen.if(unevaluatedDynamic(props, key2), () => unevaluatedPropCode(key2))));
         } else if (props !== true) {
-          gen.forIn("key", data, (key) => props === void 0 ? unevaluatedPropCode(key) : gen.if(unevaluatedStatic(props, key), () => unevaluatedPropCode(key)));
+          gen.forIn("key", data, (key2) => props === void 0 ? unevaluatedPropCode(key2) : gen.if(unevaluatedStatic(props, key2), () => unevaluatedPropCode(key2)));
         }
         it.props = true;
         cxt.ok((0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
-        function unevaluatedPropCode(key) {
+        function unevaluatedPropCode(key2) {
           if (schema2 === false) {
-            cxt.setParams({ unevaluatedProperty: key });
+            cxt.setParams({ unevaluatedProperty: key2 });
             cxt.error();
             if (!allErrors)
               gen.break();
@@ -17618,21 +17618,21 @@ var require_unevaluatedProperties = __commonJS({
             const valid = gen.name("valid");
             cxt.subschema({
               keyword: "unevaluatedProperties",
-              dataProp: key,
+              dataProp: key2,
               dataPropType: util_1.Type.Str
             }, valid);
             if (!allErrors)
               gen.if((0, codegen_1.not)(valid), () => gen.break());
           }
         }
-        function unevaluatedDynamic(evaluatedProps, key) {
-          return (0, codegen_1._)`!${evaluatedProps} || !${evaluatedProps}[${key}]`;
+        function unevaluatedDynamic(evaluatedProps, key2) {
+          return (0, codegen_1._)`!${evaluatedProps} || !${evaluatedProps}[${key2}]`;
         }
-        function unevaluatedStatic(evaluatedProps, key) {
+        function unevaluatedStatic(evaluatedProps, key2) {
           const ps = [];
           for (const p in evaluatedProps) {
             if (evaluatedProps[p] === true)
-              ps.push((0, codegen_1._)`${key} !== ${p}`);
+              ps.push((0, codegen_1._)`${key2} !== ${p}`);
           }
           return (0, codegen_1.and)(...ps);
         }
@@ -24816,12 +24816,12 @@ var init_url = __esm({
 function toJSON() {
   const pojo = {};
   const error = this;
-  for (const key of getDeepKeys(error)) {
-    if (typeof key === "string") {
-      const value = error[key];
+  for (const key2 of getDeepKeys(error)) {
+    if (typeof key2 === "string") {
+      const value = error[key2];
       const type2 = typeof value;
       if (!nonJsonTypes.includes(type2)) {
-        pojo[key] = value;
+        pojo[key2] = value;
       }
     }
   }
@@ -24834,8 +24834,8 @@ function getDeepKeys(obj, omit2 = []) {
     obj = Object.getPrototypeOf(obj);
   }
   const uniqueKeys = new Set(keys);
-  for (const key of omit2.concat(protectedProps)) {
-    uniqueKeys.delete(key);
+  for (const key2 of omit2.concat(protectedProps)) {
+    uniqueKeys.delete(key2);
   }
   return uniqueKeys;
 }
@@ -24981,7 +24981,7 @@ function registerSchemaResources($refs, basePath, value, pathType, dynamicIdScop
     return;
   }
   const seen = /* @__PURE__ */ new Set();
-  const visit2 = (node2, scopeBase) => {
+  const visit = (node2, scopeBase) => {
     if (!node2 || typeof node2 !== "object" || ArrayBuffer.isView(node2) || seen.has(node2)) {
       return;
     }
@@ -24990,11 +24990,11 @@ function registerSchemaResources($refs, basePath, value, pathType, dynamicIdScop
     if (nextScopeBase !== scopeBase) {
       $refs._addAlias(nextScopeBase, node2, pathType, dynamicIdScope);
     }
-    for (const key of Object.keys(node2)) {
-      visit2(node2[key], nextScopeBase);
+    for (const key2 of Object.keys(node2)) {
+      visit(node2[key2], nextScopeBase);
     }
   };
-  visit2(value, basePath);
+  visit(value, basePath);
 }
 function getSchemaId(value) {
   if (value && typeof value === "object" && "$id" in value && typeof value.$id === "string" && value.$id.length > 0) {
@@ -25286,13 +25286,13 @@ function deepMerge(target, source) {
     return source;
   }
   const output = Array.isArray(target) ? [...target] : { ...target };
-  for (const key of Object.keys(source)) {
-    if (Array.isArray(source[key])) {
-      output[key] = [...source[key]];
-    } else if (typeof source[key] === "object" && source[key] !== null) {
-      output[key] = deepMerge(target[key], source[key]);
+  for (const key2 of Object.keys(source)) {
+    if (Array.isArray(source[key2])) {
+      output[key2] = [...source[key2]];
+    } else if (typeof source[key2] === "object" && source[key2] !== null) {
+      output[key2] = deepMerge(target[key2], source[key2]);
     } else {
-      output[key] = source[key];
+      output[key2] = source[key2];
     }
   }
   return output;
@@ -25538,19 +25538,19 @@ var init_ref = __esm({
       static dereference($ref, resolvedValue, options2) {
         if (resolvedValue && typeof resolvedValue === "object" && _$Ref.isExtended$Ref($ref)) {
           const merged = {};
-          for (const key of Object.keys($ref)) {
-            if (key !== "$ref") {
-              merged[key] = $ref[key];
+          for (const key2 of Object.keys($ref)) {
+            if (key2 !== "$ref") {
+              merged[key2] = $ref[key2];
             }
           }
           const mergeKeys = options2?.dereference?.mergeKeys ?? true;
           for (const _key of Object.keys(resolvedValue)) {
-            const key = _key;
-            if (!(key in merged)) {
-              merged[key] = resolvedValue[key];
+            const key2 = _key;
+            if (!(key2 in merged)) {
+              merged[key2] = resolvedValue[key2];
             } else {
-              if (mergeKeys && typeof merged[key] === "object" && merged[key] !== null && typeof resolvedValue[key] === "object" && resolvedValue[key] !== null) {
-                merged[key] = deepMerge(resolvedValue[key], merged[key]);
+              if (mergeKeys && typeof merged[key2] === "object" && merged[key2] !== null && typeof resolvedValue[key2] === "object" && resolvedValue[key2] !== null) {
+                merged[key2] = deepMerge(resolvedValue[key2], merged[key2]);
               }
             }
           }
@@ -25569,8 +25569,8 @@ function getPaths($refs, types2) {
   let paths = Object.keys($refs);
   types2 = Array.isArray(types2[0]) ? types2[0] : Array.prototype.slice.call(types2);
   if (types2.length > 0 && types2[0]) {
-    paths = paths.filter((key) => {
-      return types2.includes($refs[key].pathType);
+    paths = paths.filter((key2) => {
+      return types2.includes($refs[key2].pathType);
     });
   }
   return paths.map((path) => {
@@ -25773,11 +25773,11 @@ var init_refs = __esm({
 
 // node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js
 function all2(plugins) {
-  return Object.keys(plugins || {}).filter((key) => {
-    return typeof plugins[key] === "object";
-  }).map((key) => {
-    plugins[key].name = key;
-    return plugins[key];
+  return Object.keys(plugins || {}).filter((key2) => {
+    return typeof plugins[key2] === "object";
+  }).map((key2) => {
+    plugins[key2].name = key2;
+    return plugins[key2];
   });
 }
 function filter(plugins, method, file, callback, $refs) {
@@ -26043,8 +26043,8 @@ function requireCommon() {
     if (source) {
       const sourceKeys = Object.keys(source);
       for (let index2 = 0, length = sourceKeys.length; index2 < length; index2 += 1) {
-        const key = sourceKeys[index2];
-        target[key] = source[key];
+        const key2 = sourceKeys[index2];
+        target[key2] = source[key2];
       }
     }
     return target;
@@ -26915,9 +26915,9 @@ function requireSet() {
   function resolveYamlSet(data) {
     if (data === null) return true;
     const object = data;
-    for (const key in object) {
-      if (_hasOwnProperty.call(object, key)) {
-        if (object[key] !== null) return false;
+    for (const key2 in object) {
+      if (_hasOwnProperty.call(object, key2)) {
+        if (object[key2] !== null) return false;
       }
     }
     return true;
@@ -27063,16 +27063,16 @@ function requireLoader() {
       (c - 65536 & 1023) + 56320
     );
   }
-  function setProperty(object, key, value) {
-    if (key === "__proto__") {
-      Object.defineProperty(object, key, {
+  function setProperty(object, key2, value) {
+    if (key2 === "__proto__") {
+      Object.defineProperty(object, key2, {
         configurable: true,
         enumerable: true,
         writable: true,
         value
       });
     } else {
-      object[key] = value;
+      object[key2] = value;
     }
   }
   const simpleEscapeCheck = new Array(256);
@@ -27265,11 +27265,11 @@ function requireLoader() {
     chargeMergeWork(state);
     const sourceKeys = Object.keys(source);
     for (let index2 = 0, quantity = sourceKeys.length; index2 < quantity; index2 += 1) {
-      const key = sourceKeys[index2];
+      const key2 = sourceKeys[index2];
       chargeMergeWork(state);
-      if (!_hasOwnProperty.call(destination, key)) {
-        setProperty(destination, key, source[key]);
-        overridableKeys[key] = true;
+      if (!_hasOwnProperty.call(destination, key2)) {
+        setProperty(destination, key2, source[key2]);
+        overridableKeys[key2] = true;
       }
     }
   }
@@ -29360,15 +29360,15 @@ var init_http = __esm({
 // node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js
 function merge3(target, source) {
   if (isMergeable(source)) {
-    const keys = Object.keys(source).filter((key) => !["__proto__", "constructor", "prototype"].includes(key));
+    const keys = Object.keys(source).filter((key2) => !["__proto__", "constructor", "prototype"].includes(key2));
     for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
-      const sourceSetting = source[key];
-      const targetSetting = target[key];
+      const key2 = keys[i];
+      const sourceSetting = source[key2];
+      const targetSetting = target[key2];
       if (isMergeable(sourceSetting)) {
-        target[key] = merge3(targetSetting || {}, sourceSetting);
+        target[key2] = merge3(targetSetting || {}, sourceSetting);
       } else if (sourceSetting !== void 0) {
-        target[key] = sourceSetting;
+        target[key2] = sourceSetting;
       }
     }
   }
@@ -29544,9 +29544,9 @@ function crawl(obj, path, scopeBase, dynamicIdScope, $refs, options2, seen, exte
       promises.push(resolve$Ref(obj, path, currentScopeBase, dynamicIdScope, $refs, options2));
     }
     const keys = Object.keys(obj);
-    for (const key of keys) {
-      const keyPath = pointer_default.join(path, key);
-      const value = obj[key];
+    for (const key2 of keys) {
+      const keyPath = pointer_default.join(path, key2);
+      const value = obj[key2];
       const childScopeBase = dynamicIdScope && value && typeof value === "object" && !ArrayBuffer.isView(value) ? getSchemaBasePath(currentScopeBase, value) : currentScopeBase;
       promises = promises.concat(crawl(value, keyPath, childScopeBase, dynamicIdScope, $refs, options2, seen, external));
     }
@@ -29611,14 +29611,14 @@ function bundle(parser, options2) {
     fixRefsThroughRefs(inventory, parser.schema);
   }
 }
-function crawl2(parent, key, path, scopeBase, dynamicIdScope, pathFromRoot, indirections, inventory, $refs, options2) {
-  const obj = key === null ? parent : parent[key];
+function crawl2(parent, key2, path, scopeBase, dynamicIdScope, pathFromRoot, indirections, inventory, $refs, options2) {
+  const obj = key2 === null ? parent : parent[key2];
   const bundleOptions = options2.bundle || {};
   const isExcludedPath = bundleOptions.excludedPathMatcher || (() => false);
   if (obj && typeof obj === "object" && !ArrayBuffer.isView(obj) && !isExcludedPath(pathFromRoot)) {
     const currentScopeBase = scopeBase;
     if (ref_default.isAllowed$Ref(obj)) {
-      inventory$Ref(parent, key, path, currentScopeBase, dynamicIdScope, pathFromRoot, indirections, inventory, $refs, options2);
+      inventory$Ref(parent, key2, path, currentScopeBase, dynamicIdScope, pathFromRoot, indirections, inventory, $refs, options2);
     } else {
       const keys = Object.keys(obj).sort((a, b) => {
         if (a === "definitions" || a === "$defs") {
@@ -29629,19 +29629,19 @@ function crawl2(parent, key, path, scopeBase, dynamicIdScope, pathFromRoot, indi
           return a.length - b.length;
         }
       });
-      for (const key2 of keys) {
-        const keyPath = pointer_default.join(path, key2);
-        const keyPathFromRoot = pointer_default.join(pathFromRoot, key2);
-        const value = obj[key2];
+      for (const key3 of keys) {
+        const keyPath = pointer_default.join(path, key3);
+        const keyPathFromRoot = pointer_default.join(pathFromRoot, key3);
+        const value = obj[key3];
         const childScopeBase = dynamicIdScope && value && typeof value === "object" && !ArrayBuffer.isView(value) ? getSchemaBasePath(currentScopeBase, value) : currentScopeBase;
         if (ref_default.isAllowed$Ref(value)) {
-          inventory$Ref(obj, key2, keyPath, childScopeBase, dynamicIdScope, keyPathFromRoot, indirections, inventory, $refs, options2);
+          inventory$Ref(obj, key3, keyPath, childScopeBase, dynamicIdScope, keyPathFromRoot, indirections, inventory, $refs, options2);
         } else {
-          crawl2(obj, key2, keyPath, childScopeBase, dynamicIdScope, keyPathFromRoot, indirections, inventory, $refs, options2);
+          crawl2(obj, key3, keyPath, childScopeBase, dynamicIdScope, keyPathFromRoot, indirections, inventory, $refs, options2);
         }
         if (value && typeof value === "object" && !Array.isArray(value)) {
           if ("$ref" in value) {
-            bundleOptions?.onBundle?.(value["$ref"], obj[key2], obj, key2);
+            bundleOptions?.onBundle?.(value["$ref"], obj[key3], obj, key3);
           }
         }
       }
@@ -29881,26 +29881,26 @@ function crawl3(obj, path, scopeBase, dynamicIdScope, pathFromRoot, parents, pro
         result.circular = dereferenced.circular;
         result.value = dereferenced.value;
       } else {
-        for (const key of Object.keys(obj)) {
+        for (const key2 of Object.keys(obj)) {
           checkDereferenceTimeout(startTime, options2);
-          const keyPath = pointer_default.join(path, key);
-          const keyPathFromRoot = pointer_default.join(pathFromRoot, key);
+          const keyPath = pointer_default.join(path, key2);
+          const keyPathFromRoot = pointer_default.join(pathFromRoot, key2);
           if (isExcludedPath(keyPathFromRoot)) {
             continue;
           }
-          const value = obj[key];
+          const value = obj[key2];
           const childScopeBase = dynamicIdScope && value && typeof value === "object" && !ArrayBuffer.isView(value) ? getSchemaBasePath(currentScopeBase, value) : currentScopeBase;
           let circular;
           if (ref_default.isAllowed$Ref(value, options2)) {
             dereferenced = dereference$Ref(value, keyPath, childScopeBase, dynamicIdScope, keyPathFromRoot, parents, processedObjects, dereferencedCache, $refs, options2, startTime, depth);
             circular = dereferenced.circular;
-            if (obj[key] !== dereferenced.value) {
+            if (obj[key2] !== dereferenced.value) {
               const preserved = /* @__PURE__ */ new Map();
               if (derefOptions?.preservedProperties) {
-                if (typeof obj[key] === "object" && !Array.isArray(obj[key])) {
+                if (typeof obj[key2] === "object" && !Array.isArray(obj[key2])) {
                   derefOptions?.preservedProperties.forEach((prop) => {
-                    if (prop in obj[key]) {
-                      preserved.set(prop, obj[key][prop]);
+                    if (prop in obj[key2]) {
+                      preserved.set(prop, obj[key2][prop]);
                     }
                   });
                 }
@@ -29909,22 +29909,22 @@ function crawl3(obj, path, scopeBase, dynamicIdScope, pathFromRoot, parents, pro
               if (derefOptions?.cloneReferences && !circular && assignedValue && typeof assignedValue === "object") {
                 assignedValue = structuredClone(assignedValue);
               }
-              obj[key] = assignedValue;
+              obj[key2] = assignedValue;
               if (derefOptions?.preservedProperties) {
-                if (preserved.size && typeof obj[key] === "object" && !Array.isArray(obj[key])) {
+                if (preserved.size && typeof obj[key2] === "object" && !Array.isArray(obj[key2])) {
                   preserved.forEach((value2, prop) => {
-                    obj[key][prop] = value2;
+                    obj[key2][prop] = value2;
                   });
                 }
               }
-              derefOptions?.onDereference?.(value.$ref, obj[key], obj, key);
+              derefOptions?.onDereference?.(value.$ref, obj[key2], obj, key2);
             }
           } else {
             if (!parents.has(value)) {
               dereferenced = crawl3(value, keyPath, childScopeBase, dynamicIdScope, keyPathFromRoot, parents, processedObjects, dereferencedCache, $refs, options2, startTime, depth + 1);
               circular = dereferenced.circular;
-              if (obj[key] !== dereferenced.value) {
-                obj[key] = dereferenced.value;
+              if (obj[key2] !== dereferenced.value) {
+                obj[key2] = dereferenced.value;
               }
             } else {
               circular = foundCircularReference(keyPath, $refs, options2);
@@ -29949,9 +29949,9 @@ function dereference$Ref($ref, path, scopeBase, dynamicIdScope, pathFromRoot, pa
       const refKeys = Object.keys($ref);
       if (refKeys.length > 1) {
         const extraKeys = {};
-        for (const key of refKeys) {
-          if (key !== "$ref" && !(key in cache2.value)) {
-            extraKeys[key] = $ref[key];
+        for (const key2 of refKeys) {
+          if (key2 !== "$ref" && !(key2 in cache2.value)) {
+            extraKeys[key2] = $ref[key2];
           }
         }
         return {
@@ -30257,15 +30257,15 @@ var require_options = __commonJS({
     module2.exports = ParserOptions;
     function merge4(target, source) {
       if (isMergeable2(source)) {
-        const keys = Object.keys(source).filter((key) => !["__proto__", "constructor", "prototype"].includes(key));
+        const keys = Object.keys(source).filter((key2) => !["__proto__", "constructor", "prototype"].includes(key2));
         for (let i = 0; i < keys.length; i++) {
-          const key = keys[i];
-          const sourceSetting = source[key];
-          const targetSetting = target[key];
+          const key2 = keys[i];
+          const sourceSetting = source[key2];
+          const targetSetting = target[key2];
           if (isMergeable2(sourceSetting)) {
-            target[key] = merge4(targetSetting || {}, sourceSetting);
+            target[key2] = merge4(targetSetting || {}, sourceSetting);
           } else if (sourceSetting !== void 0) {
-            target[key] = sourceSetting;
+            target[key2] = sourceSetting;
           }
         }
       }
@@ -30616,8 +30616,8 @@ function lowercaseKeys(object) {
   if (!object) {
     return {};
   }
-  return Object.keys(object).reduce((newObj, key) => {
-    newObj[key.toLowerCase()] = object[key];
+  return Object.keys(object).reduce((newObj, key2) => {
+    newObj[key2.toLowerCase()] = object[key2];
     return newObj;
   }, {});
 }
@@ -30631,20 +30631,20 @@ function isPlainObject(value) {
 }
 function mergeDeep(defaults, options2) {
   const result = Object.assign({}, defaults);
-  Object.keys(options2).forEach((key) => {
-    if (isPlainObject(options2[key])) {
-      if (!(key in defaults)) Object.assign(result, { [key]: options2[key] });
-      else result[key] = mergeDeep(defaults[key], options2[key]);
+  Object.keys(options2).forEach((key2) => {
+    if (isPlainObject(options2[key2])) {
+      if (!(key2 in defaults)) Object.assign(result, { [key2]: options2[key2] });
+      else result[key2] = mergeDeep(defaults[key2], options2[key2]);
     } else {
-      Object.assign(result, { [key]: options2[key] });
+      Object.assign(result, { [key2]: options2[key2] });
     }
   });
   return result;
 }
 function removeUndefinedProperties(obj) {
-  for (const key in obj) {
-    if (obj[key] === void 0) {
-      delete obj[key];
+  for (const key2 in obj) {
+    if (obj[key2] === void 0) {
+      delete obj[key2];
     }
   }
   return obj;
@@ -30696,9 +30696,9 @@ function extractUrlVariableNames(url) {
 }
 function omit(object, keysToOmit) {
   const result = { __proto__: null };
-  for (const key of Object.keys(object)) {
-    if (keysToOmit.indexOf(key) === -1) {
-      result[key] = object[key];
+  for (const key2 of Object.keys(object)) {
+    if (keysToOmit.indexOf(key2) === -1) {
+      result[key2] = object[key2];
     }
   }
   return result;
@@ -30716,10 +30716,10 @@ function encodeUnreserved(str3) {
     return "%" + c.charCodeAt(0).toString(16).toUpperCase();
   });
 }
-function encodeValue(operator, value, key) {
+function encodeValue(operator, value, key2) {
   value = operator === "+" || operator === "#" ? encodeReserved(value) : encodeUnreserved(value);
-  if (key) {
-    return encodeUnreserved(key) + "=" + value;
+  if (key2) {
+    return encodeUnreserved(key2) + "=" + value;
   } else {
     return value;
   }
@@ -30730,8 +30730,8 @@ function isDefined(value) {
 function isKeyOperator(operator) {
   return operator === ";" || operator === "&" || operator === "?";
 }
-function getValues(context, operator, key, modifier) {
-  var value = context[key], result = [];
+function getValues(context, operator, key2, modifier) {
+  var value = context[key2], result = [];
   if (isDefined(value) && value !== "") {
     if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
       value = value.toString();
@@ -30739,14 +30739,14 @@ function getValues(context, operator, key, modifier) {
         value = value.substring(0, parseInt(modifier, 10));
       }
       result.push(
-        encodeValue(operator, value, isKeyOperator(operator) ? key : "")
+        encodeValue(operator, value, isKeyOperator(operator) ? key2 : "")
       );
     } else {
       if (modifier === "*") {
         if (Array.isArray(value)) {
           value.filter(isDefined).forEach(function(value2) {
             result.push(
-              encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
+              encodeValue(operator, value2, isKeyOperator(operator) ? key2 : "")
             );
           });
         } else {
@@ -30771,7 +30771,7 @@ function getValues(context, operator, key, modifier) {
           });
         }
         if (isKeyOperator(operator)) {
-          result.push(encodeUnreserved(key) + "=" + tmp.join(","));
+          result.push(encodeUnreserved(key2) + "=" + tmp.join(","));
         } else if (tmp.length !== 0) {
           result.push(tmp.join(","));
         }
@@ -30780,10 +30780,10 @@ function getValues(context, operator, key, modifier) {
   } else {
     if (operator === ";") {
       if (isDefined(value)) {
-        result.push(encodeUnreserved(key));
+        result.push(encodeUnreserved(key2));
       }
     } else if (value === "" && (operator === "&" || operator === "?")) {
-      result.push(encodeUnreserved(key) + "=");
+      result.push(encodeUnreserved(key2) + "=");
     } else if (value === "") {
       result.push("");
     }
@@ -30799,7 +30799,7 @@ function expand(template, context) {
   var operators = ["+", "#", ".", "/", ";", "?", "&"];
   template = template.replace(
     /\{([^\{\}]+)\}|([^\{\}]+)/g,
-    function(_, expression, literal) {
+    function(_, expression, literal2) {
       if (expression) {
         let operator = "";
         const values = [];
@@ -30823,7 +30823,7 @@ function expand(template, context) {
           return values.join(",");
         }
       } else {
-        return encodeReserved(literal);
+        return encodeReserved(literal2);
       }
     }
   );
@@ -31008,7 +31008,7 @@ function parseParameters(header, type2, index2, len, stopFlags) {
       if (code2 === EQ) {
         const keyEnd = keyWhitespace === -1 ? index2 : keyWhitespace;
         const value = header.slice(keyStart, keyEnd);
-        const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
+        const key2 = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
         index2++;
         while ((CHAR_MAP[header.charCodeAt(index2)] & OWS) !== 0) {
           index2++;
@@ -31019,8 +31019,8 @@ function parseParameters(header, type2, index2, len, stopFlags) {
           while (index2 < len) {
             const code3 = header.charCodeAt(index2);
             if (code3 === DQUOTE) {
-              if (parameters[key] === void 0) {
-                parameters[key] = escaped ? unescapeQuotedPairs(header, quotedStart, index2) : header.slice(quotedStart, index2);
+              if (parameters[key2] === void 0) {
+                parameters[key2] = escaped ? unescapeQuotedPairs(header, quotedStart, index2) : header.slice(quotedStart, index2);
               }
               index2++;
               let stop2 = 0;
@@ -31064,9 +31064,9 @@ function parseParameters(header, type2, index2, len, stopFlags) {
           }
           index2++;
         }
-        if (parameters[key] === void 0) {
+        if (parameters[key2] === void 0) {
           const valueEnd = valueWhitespace === -1 ? index2 : valueWhitespace;
-          parameters[key] = header.slice(valueStart, valueEnd);
+          parameters[key2] = header.slice(valueStart, valueEnd);
         }
         if (stop !== 0)
           break parameter;
@@ -31114,11 +31114,11 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   }
   const isFunctionReplacer = typeof replacer === "function";
   const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
-  const prepareVal = (parent, key, val) => {
+  const prepareVal = (parent, key2, val) => {
     const isObject = val !== null && typeof val === "object";
     const hasToJSON = isObject && typeof val.toJSON === "function";
     if (hasToJSON) {
-      val = val.toJSON(key);
+      val = val.toJSON(key2);
     }
     const isNoise = typeof val === "string" && noiseValue.test(val);
     if (isNoise) return val + "n";
@@ -31129,7 +31129,7 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
       return val.toString() + "n";
     }
     if (isFunctionReplacer) {
-      val = replacer.call(parent, key, val);
+      val = replacer.call(parent, key2, val);
     }
     const isPostReplacerObject = val !== null && typeof val === "object";
     if (isPostReplacerObject) {
@@ -31266,11 +31266,11 @@ var JSONStringify = (value, replacer, space) => {
     if (supportsRawJSON) {
       return originalStringify(
         value,
-        (key, val) => {
+        (key2, val) => {
           if (typeof val === "bigint") return JSON.rawJSON(val.toString());
           const hasFunctionReplacer = typeof replacer === "function";
-          if (hasFunctionReplacer) return replacer(key, val);
-          const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
+          if (hasFunctionReplacer) return replacer(key2, val);
+          const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key2);
           if (isKeyInArrayReplacer) return val;
           return val;
         },
@@ -31280,13 +31280,13 @@ var JSONStringify = (value, replacer, space) => {
     if (!value) return originalStringify(value, replacer, space);
     const convertedToCustomJSON = originalStringify(
       value,
-      (key, val) => {
+      (key2, val) => {
         const isNoise = typeof val === "string" && noiseValue.test(val);
         if (isNoise) return val.toString() + "n";
         if (typeof val === "bigint") return val.toString() + "n";
         const hasFunctionReplacer = typeof replacer === "function";
-        if (hasFunctionReplacer) return replacer(key, val);
-        const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
+        if (hasFunctionReplacer) return replacer(key2, val);
+        const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key2);
         if (isKeyInArrayReplacer) return val;
         return val;
       },
@@ -31328,17 +31328,17 @@ var isContextSourceSupported = () => {
     return false;
   }
 };
-var convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
+var convertMarkedBigIntsReviver = (key2, value, context, userReviver) => {
   const isCustomFormatBigInt = typeof value === "string" && customFormat.test(value);
   if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
   const isNoiseValue = typeof value === "string" && noiseValue.test(value);
   if (isNoiseValue) return value.slice(0, -1);
   const hasUserReviver = typeof userReviver === "function";
   if (!hasUserReviver) return value;
-  return userReviver(key, value, context);
+  return userReviver(key2, value, context);
 };
 var JSONParseV2 = (text3, reviver) => {
-  return JSON.parse(text3, (key, value, context) => {
+  return JSON.parse(text3, (key2, value, context) => {
     const isNumber = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
     const isBigNumber = isNumber && isOutOfBounds;
@@ -31347,7 +31347,7 @@ var JSONParseV2 = (text3, reviver) => {
     if (isBigInt) return BigInt(context.source);
     const hasCustomReviver = typeof reviver === "function";
     if (!hasCustomReviver) return value;
-    return reviver(key, value, context);
+    return reviver(key2, value, context);
   });
 };
 var MAX_INT = Number.MAX_SAFE_INTEGER.toString();
@@ -31370,8 +31370,8 @@ var applyReviverIteratively = (parsed, userReviver) => {
         }
       }
     } else {
-      const { parent, key } = node2;
-      let value = parent[key];
+      const { parent, key: key2 } = node2;
+      let value = parent[key2];
       if (typeof value === "string") {
         const isCustomFormatBigInt = customFormat.test(value);
         if (isCustomFormatBigInt) {
@@ -31383,13 +31383,13 @@ var applyReviverIteratively = (parsed, userReviver) => {
       }
       const hasUserReviver = typeof userReviver === "function";
       if (hasUserReviver) {
-        value = userReviver.call(parent, key, value);
+        value = userReviver.call(parent, key2, value);
       }
       const isDeleted = value === void 0;
       if (isDeleted) {
-        delete parent[key];
+        delete parent[key2];
       } else {
-        parent[key] = value;
+        parent[key2] = value;
       }
       stack.pop();
     }
@@ -31418,7 +31418,7 @@ var JSONParse = (text3, reviver) => {
     const serializedData = serializeBigInts(text3);
     return originalParse(
       serializedData,
-      (key, value, context) => convertMarkedBigIntsReviver(key, value, context, reviver)
+      (key2, value, context) => convertMarkedBigIntsReviver(key2, value, context, reviver)
     );
   } catch (error) {
     if (error instanceof RangeError) {
@@ -31538,8 +31538,8 @@ async function fetchWrapper(requestOptions) {
   const status = fetchResponse.status;
   const url = fetchResponse.url;
   const responseHeaders = {};
-  for (const [key, value] of fetchResponse.headers) {
-    responseHeaders[key] = value;
+  for (const [key2, value] of fetchResponse.headers) {
+    responseHeaders[key2] = value;
   }
   const octokitResponse = {
     url,
@@ -31695,11 +31695,11 @@ function graphql(request2, query, options2) {
         new Error(`[@octokit/graphql] "query" cannot be used as variable name`)
       );
     }
-    for (const key in options2) {
-      if (!FORBIDDEN_VARIABLE_OPTIONS.includes(key)) continue;
+    for (const key2 in options2) {
+      if (!FORBIDDEN_VARIABLE_OPTIONS.includes(key2)) continue;
       return Promise.reject(
         new Error(
-          `[@octokit/graphql] "${key}" cannot be used as variable name`
+          `[@octokit/graphql] "${key2}" cannot be used as variable name`
         )
       );
     }
@@ -31707,15 +31707,15 @@ function graphql(request2, query, options2) {
   const parsedOptions = typeof query === "string" ? Object.assign({ query }, options2) : query;
   const requestOptions = Object.keys(
     parsedOptions
-  ).reduce((result, key) => {
-    if (NON_VARIABLE_OPTIONS.includes(key)) {
-      result[key] = parsedOptions[key];
+  ).reduce((result, key2) => {
+    if (NON_VARIABLE_OPTIONS.includes(key2)) {
+      result[key2] = parsedOptions[key2];
       return result;
     }
     if (!result.variables) {
       result.variables = {};
     }
-    result.variables[key] = parsedOptions[key];
+    result.variables[key2] = parsedOptions[key2];
     return result;
   }, {});
   const baseUrl = parsedOptions.baseUrl || request2.endpoint.DEFAULTS.baseUrl;
@@ -31725,8 +31725,8 @@ function graphql(request2, query, options2) {
   return request2(requestOptions).then((response) => {
     if (response.data.errors) {
       const headers = {};
-      for (const key of Object.keys(response.headers)) {
-        headers[key] = response.headers[key];
+      for (const key2 of Object.keys(response.headers)) {
+        headers[key2] = response.headers[key2];
       }
       throw new GraphqlResponseError(
         requestOptions,
@@ -34721,7 +34721,7 @@ function readInputs(env) {
 }
 
 // action/src/merge-mode.ts
-import { join as join2, posix as posix3 } from "node:path";
+import { join, posix as posix2 } from "node:path";
 
 // action/src/folders.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -34792,6 +34792,15 @@ function touches(folder, sources, changed) {
     (f) => under(f, folder) || sources.document !== void 0 && f === sources.document || sources.contentDir !== void 0 && under(f, sources.contentDir)
   );
 }
+function serverName(configText) {
+  if (configText === void 0) return void 0;
+  try {
+    const name = (0, import_yaml.parse)(configText)?.server?.name;
+    return typeof name === "string" ? name : void 0;
+  } catch {
+    return void 0;
+  }
+}
 
 // action/src/git.ts
 import { execFile } from "node:child_process";
@@ -34826,13 +34835,13 @@ function runGit(args, opts) {
 }
 function gitAuthEnv(token, serverUrl) {
   if (!token) return {};
-  const key = `http.${serverUrl.replace(/\/+$/, "")}/.extraheader`;
+  const key2 = `http.${serverUrl.replace(/\/+$/, "")}/.extraheader`;
   const basic = Buffer.from(`x-access-token:${token}`, "utf8").toString("base64");
   return {
     GIT_CONFIG_COUNT: "2",
-    GIT_CONFIG_KEY_0: key,
+    GIT_CONFIG_KEY_0: key2,
     GIT_CONFIG_VALUE_0: "",
-    GIT_CONFIG_KEY_1: key,
+    GIT_CONFIG_KEY_1: key2,
     GIT_CONFIG_VALUE_1: `AUTHORIZATION: basic ${basic}`
   };
 }
@@ -34915,9 +34924,6 @@ async function commitPaths(cwd2, paths, message) {
 async function push(cwd2, branch, opts = {}) {
   await runGit(["push", "-q", "origin", `HEAD:refs/heads/${branch}`], { cwd: cwd2, ...opts });
 }
-
-// action/src/pull-request-mode.ts
-import { posix as posix2, join } from "node:path";
 
 // action/src/render.ts
 var NOTHING_TO_REPORT = "Nothing to report";
@@ -35019,161 +35025,6 @@ function renderResults(results, opts) {
   return out.join("\n");
 }
 
-// action/src/tool-changes.ts
-var import_yaml2 = __toESM(require_dist(), 1);
-var TOOL_FILE = /^Tools\/([A-Za-z0-9_-]{1,64})\.yaml$/;
-function readToolViews(files) {
-  const tools = /* @__PURE__ */ new Map();
-  for (const [path, text3] of Object.entries(files)) {
-    const key = TOOL_FILE.exec(path)?.[1];
-    if (!key) continue;
-    let raw;
-    try {
-      raw = (0, import_yaml2.parse)(text3);
-    } catch {
-      continue;
-    }
-    if (!raw || typeof raw !== "object") continue;
-    const endpoint2 = raw["endpoint"];
-    tools.set(key, {
-      name: typeof raw["name"] === "string" ? raw["name"] : key,
-      description: typeof raw["description"] === "string" ? raw["description"] : "",
-      enabled: raw["enabled"] === true,
-      stale: raw["stale"] === true,
-      endpoint: endpoint2?.method && endpoint2.path ? `${endpoint2.method} ${endpoint2.path}` : ""
-    });
-  }
-  return tools;
-}
-function diffTools(base, head) {
-  const before = readToolViews(base);
-  const after = readToolViews(head);
-  const changes = [];
-  const keys = [.../* @__PURE__ */ new Set([...before.keys(), ...after.keys()])].sort();
-  for (const key of keys) {
-    const b = before.get(key);
-    const a = after.get(key);
-    if (!b && a) {
-      changes.push({
-        kind: "tool-added",
-        level: "info",
-        key,
-        name: a.name,
-        endpoint: a.endpoint,
-        enabled: a.enabled
-      });
-      continue;
-    }
-    if (b && !a) {
-      changes.push({
-        kind: "tool-removed",
-        level: b.enabled ? "breaking" : "info",
-        key,
-        name: b.name,
-        endpoint: b.endpoint,
-        enabled: b.enabled
-      });
-      continue;
-    }
-    if (!a || !b) continue;
-    const at = { key, name: a.name, endpoint: a.endpoint, enabled: a.enabled };
-    if (!b.enabled && a.enabled) changes.push({ kind: "tool-enabled", level: "info", ...at });
-    if (b.enabled && !a.enabled) changes.push({ kind: "tool-disabled", level: "warning", ...at });
-    if (b.name !== a.name) {
-      changes.push({
-        kind: "tool-renamed",
-        level: b.enabled && a.enabled ? "breaking" : "info",
-        detail: `${b.name} → ${a.name}`,
-        ...at
-      });
-    }
-    if (b.description !== a.description)
-      changes.push({ kind: "tool-description-changed", level: "info", ...at });
-    if (!b.stale && a.stale) {
-      changes.push({ kind: "tool-became-stale", level: a.enabled ? "warning" : "info", ...at });
-    }
-  }
-  return changes;
-}
-function enabledEndpoints(files) {
-  const out = /* @__PURE__ */ new Map();
-  for (const view of readToolViews(files).values())
-    if (view.enabled && view.endpoint) out.set(view.endpoint, view.name);
-  return out;
-}
-
-// action/src/pull-request-mode.ts
-var import_yaml3 = __toESM(require_dist(), 1);
-function serverName(configText) {
-  if (configText === void 0) return void 0;
-  try {
-    const name = (0, import_yaml3.parse)(configText)?.server?.name;
-    return typeof name === "string" ? name : void 0;
-  } catch {
-    return void 0;
-  }
-}
-async function runPullRequest({ inputs, ctx, engine, log }) {
-  const pr = ctx.pullRequest;
-  if (!pr) throw new SvcError("USAGE", "pull_request mode needs a pull_request event (GITHUB_EVENT_PATH)");
-  const cwd2 = ctx.workspace;
-  const head = "HEAD";
-  await ensureCommit(cwd2, pr.baseSha, {
-    env: gitAuthEnv(inputs.token, ctx.serverUrl),
-    secrets: [inputs.token]
-  });
-  const changed = await changedFiles(cwd2, pr.baseSha, head);
-  const [baseList, headList] = await Promise.all([listFiles(cwd2, pr.baseSha), listFiles(cwd2, head)]);
-  const folders = findServerFolders(/* @__PURE__ */ new Set([...baseList, ...headList]), inputs.folders);
-  const headSet = new Set(headList);
-  const results = [];
-  const enabled = /* @__PURE__ */ new Map();
-  for (const folder of folders) {
-    const prefix = folder === "." ? "" : `${folder}/`;
-    const existsAtHead = headSet.has(`${prefix}config.yaml`);
-    const [baseFiles, headFiles] = await Promise.all([
-      readFilesAt(cwd2, pr.baseSha, folder === "." ? "" : folder),
-      existsAtHead ? readFilesAt(cwd2, head, folder === "." ? "" : folder) : Promise.resolve({})
-    ]);
-    const configText = headFiles["config.yaml"] ?? baseFiles["config.yaml"];
-    const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
-    if (!touches(folder, sources, changed)) continue;
-    log(`svc: ${folder} is touched by the pull request`);
-    const toolChanges = diffTools(baseFiles, headFiles);
-    let endpointChanges = [];
-    let error;
-    try {
-      endpointChanges = engine.endpointDiff(baseFiles, headFiles).changes;
-    } catch (e) {
-      error = `cannot diff the import history: ${e instanceof Error ? e.message : String(e)}`;
-    }
-    const hits = /* @__PURE__ */ new Set([...enabledEndpoints(baseFiles).keys(), ...enabledEndpoints(headFiles).keys()]);
-    enabled.set(folder, hits);
-    const result = { folder, toolChanges, endpointChanges, breaking: 0, warnings: 0 };
-    const name = serverName(configText);
-    if (name) result.name = name;
-    if (!existsAtHead) result.removed = true;
-    else if (sources.remote || sources.document) {
-      const reimport = await engine.reimport({
-        dir: join(cwd2, ...posix2.normalize(folder).split("/")),
-        dryRun: true
-      });
-      result.reimport = reimport;
-      if (reimport.status === "failed") error = `re-import failed: ${reimport.error ?? reimport.summary}`;
-    }
-    if (error) result.error = error;
-    Object.assign(result, countFolder(toolChanges, endpointChanges, hits, result.reimport));
-    results.push(result);
-  }
-  const markdown2 = renderResults(results, {
-    title: "svc · MCP server changes in this pull request",
-    reimportHeading: "A re-import from the source would bring",
-    enabled,
-    footer: `Compared ${pr.baseSha.slice(0, 7)} (base) with ${pr.headSha.slice(0, 7)} (head). This comment is updated on every push.`
-  });
-  return { results, markdown: markdown2 };
-}
-
 // action/src/merge-mode.ts
 var IMPORT_TRAILER = "Svc-Import: true";
 function isOwnCommit(message) {
@@ -35203,7 +35054,7 @@ Skipped: ${skipped}.
   const folders = findServerFolders(await listFiles(cwd2, "HEAD"), inputs.folders);
   const results = [];
   for (const folder of folders) {
-    const dir = join2(cwd2, ...posix3.normalize(folder).split("/"));
+    const dir = join(cwd2, ...posix2.normalize(folder).split("/"));
     const files = await readFilesAt(cwd2, "HEAD", folder === "." ? "" : folder);
     const sources = folderSources(folder, files["config.yaml"], `${ctx.owner}/${ctx.repo}`);
     const result = { folder, toolChanges: [], endpointChanges: [], breaking: 0, warnings: 0 };
@@ -35265,6 +35116,154 @@ async function writeSummary(env, markdown2) {
   if (!file) return;
   await appendFile(file, `${markdown2}
 `, "utf8");
+}
+
+// action/src/pull-request-mode.ts
+import { posix as posix3, join as join2 } from "node:path";
+
+// action/src/tool-changes.ts
+var import_yaml2 = __toESM(require_dist(), 1);
+var TOOL_FILE = /^Tools\/([A-Za-z0-9_-]{1,64})\.yaml$/;
+function readToolViews(files) {
+  const tools = /* @__PURE__ */ new Map();
+  for (const [path, text3] of Object.entries(files)) {
+    const key2 = TOOL_FILE.exec(path)?.[1];
+    if (!key2) continue;
+    let raw;
+    try {
+      raw = (0, import_yaml2.parse)(text3);
+    } catch {
+      continue;
+    }
+    if (!raw || typeof raw !== "object") continue;
+    const endpoint2 = raw["endpoint"];
+    tools.set(key2, {
+      name: typeof raw["name"] === "string" ? raw["name"] : key2,
+      description: typeof raw["description"] === "string" ? raw["description"] : "",
+      enabled: raw["enabled"] === true,
+      stale: raw["stale"] === true,
+      endpoint: endpoint2?.method && endpoint2.path ? `${endpoint2.method} ${endpoint2.path}` : ""
+    });
+  }
+  return tools;
+}
+function diffTools(base, head) {
+  const before = readToolViews(base);
+  const after = readToolViews(head);
+  const changes = [];
+  const keys = [.../* @__PURE__ */ new Set([...before.keys(), ...after.keys()])].sort();
+  for (const key2 of keys) {
+    const b = before.get(key2);
+    const a = after.get(key2);
+    if (!b && a) {
+      changes.push({
+        kind: "tool-added",
+        level: "info",
+        key: key2,
+        name: a.name,
+        endpoint: a.endpoint,
+        enabled: a.enabled
+      });
+      continue;
+    }
+    if (b && !a) {
+      changes.push({
+        kind: "tool-removed",
+        level: b.enabled ? "breaking" : "info",
+        key: key2,
+        name: b.name,
+        endpoint: b.endpoint,
+        enabled: b.enabled
+      });
+      continue;
+    }
+    if (!a || !b) continue;
+    const at = { key: key2, name: a.name, endpoint: a.endpoint, enabled: a.enabled };
+    if (!b.enabled && a.enabled) changes.push({ kind: "tool-enabled", level: "info", ...at });
+    if (b.enabled && !a.enabled) changes.push({ kind: "tool-disabled", level: "warning", ...at });
+    if (b.name !== a.name) {
+      changes.push({
+        kind: "tool-renamed",
+        level: b.enabled && a.enabled ? "breaking" : "info",
+        detail: `${b.name} → ${a.name}`,
+        ...at
+      });
+    }
+    if (b.description !== a.description)
+      changes.push({ kind: "tool-description-changed", level: "info", ...at });
+    if (!b.stale && a.stale) {
+      changes.push({ kind: "tool-became-stale", level: a.enabled ? "warning" : "info", ...at });
+    }
+  }
+  return changes;
+}
+function enabledEndpoints(files) {
+  const out = /* @__PURE__ */ new Map();
+  for (const view of readToolViews(files).values())
+    if (view.enabled && view.endpoint) out.set(view.endpoint, view.name);
+  return out;
+}
+
+// action/src/pull-request-mode.ts
+async function runPullRequest({ inputs, ctx, engine, log }) {
+  const pr = ctx.pullRequest;
+  if (!pr) throw new SvcError("USAGE", "pull_request mode needs a pull_request event (GITHUB_EVENT_PATH)");
+  const cwd2 = ctx.workspace;
+  const head = "HEAD";
+  await ensureCommit(cwd2, pr.baseSha, {
+    env: gitAuthEnv(inputs.token, ctx.serverUrl),
+    secrets: [inputs.token]
+  });
+  const changed = await changedFiles(cwd2, pr.baseSha, head);
+  const [baseList, headList] = await Promise.all([listFiles(cwd2, pr.baseSha), listFiles(cwd2, head)]);
+  const folders = findServerFolders(/* @__PURE__ */ new Set([...baseList, ...headList]), inputs.folders);
+  const headSet = new Set(headList);
+  const results = [];
+  const enabled = /* @__PURE__ */ new Map();
+  for (const folder of folders) {
+    const prefix = folder === "." ? "" : `${folder}/`;
+    const existsAtHead = headSet.has(`${prefix}config.yaml`);
+    const [baseFiles, headFiles] = await Promise.all([
+      readFilesAt(cwd2, pr.baseSha, folder === "." ? "" : folder),
+      existsAtHead ? readFilesAt(cwd2, head, folder === "." ? "" : folder) : Promise.resolve({})
+    ]);
+    const configText = headFiles["config.yaml"] ?? baseFiles["config.yaml"];
+    const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
+    if (!touches(folder, sources, changed)) continue;
+    log(`svc: ${folder} is touched by the pull request`);
+    const toolChanges = diffTools(baseFiles, headFiles);
+    let endpointChanges = [];
+    let error;
+    try {
+      endpointChanges = engine.endpointDiff(baseFiles, headFiles).changes;
+    } catch (e) {
+      error = `cannot diff the import history: ${e instanceof Error ? e.message : String(e)}`;
+    }
+    const hits = /* @__PURE__ */ new Set([...enabledEndpoints(baseFiles).keys(), ...enabledEndpoints(headFiles).keys()]);
+    enabled.set(folder, hits);
+    const result = { folder, toolChanges, endpointChanges, breaking: 0, warnings: 0 };
+    const name = serverName(configText);
+    if (name) result.name = name;
+    if (!existsAtHead) result.removed = true;
+    else if (sources.remote || sources.document) {
+      const reimport = await engine.reimport({
+        dir: join2(cwd2, ...posix3.normalize(folder).split("/")),
+        dryRun: true
+      });
+      result.reimport = reimport;
+      if (reimport.status === "failed") error = `re-import failed: ${reimport.error ?? reimport.summary}`;
+    }
+    if (error) result.error = error;
+    Object.assign(result, countFolder(toolChanges, endpointChanges, hits, result.reimport));
+    results.push(result);
+  }
+  const markdown2 = renderResults(results, {
+    title: "svc · MCP server changes in this pull request",
+    reimportHeading: "A re-import from the source would bring",
+    enabled,
+    footer: `Compared ${pr.baseSha.slice(0, 7)} (base) with ${pr.headSha.slice(0, 7)} (head). This comment is updated on every push.`
+  });
+  return { results, markdown: markdown2 };
 }
 
 // action/src/check-mode.ts
@@ -42550,37 +42549,37 @@ function configure(combined, extensions) {
   }
 }
 function extension(combined, extension2) {
-  let key;
-  for (key in extension2) {
-    if (own2.call(extension2, key)) {
-      switch (key) {
+  let key2;
+  for (key2 in extension2) {
+    if (own2.call(extension2, key2)) {
+      switch (key2) {
         case "canContainEols": {
-          const right = extension2[key];
+          const right = extension2[key2];
           if (right) {
-            combined[key].push(...right);
+            combined[key2].push(...right);
           }
           break;
         }
         case "transforms": {
-          const right = extension2[key];
+          const right = extension2[key2];
           if (right) {
-            combined[key].push(...right);
+            combined[key2].push(...right);
           }
           break;
         }
         case "afterExit":
         case "beforeEnter": {
-          const right = extension2[key];
+          const right = extension2[key2];
           if (right) {
-            combined[key].push(right);
+            combined[key2].push(right);
           }
           break;
         }
         case "enter":
         case "exit": {
-          const right = extension2[key];
+          const right = extension2[key2];
           if (right) {
-            Object.assign(combined[key], right);
+            Object.assign(combined[key2], right);
           }
           break;
         }
@@ -43494,18 +43493,18 @@ var Processor = class _Processor extends CallableInstance {
    *   The current processor when setting, the value at `key` when getting, or
    *   the entire dataset when getting without key.
    */
-  data(key, value) {
-    if (typeof key === "string") {
+  data(key2, value) {
+    if (typeof key2 === "string") {
       if (arguments.length === 2) {
         assertUnfrozen("data", this.frozen);
-        this.namespace[key] = value;
+        this.namespace[key2] = value;
         return this;
       }
-      return own3.call(this.namespace, key) && this.namespace[key] || void 0;
+      return own3.call(this.namespace, key2) && this.namespace[key2] || void 0;
     }
-    if (key) {
+    if (key2) {
       assertUnfrozen("data", this.frozen);
-      this.namespace = key;
+      this.namespace = key2;
       return this;
     }
     return this.namespace;
@@ -44063,11 +44062,11 @@ function definedOnly(place) {
 var import_gray_matter = __toESM(require_gray_matter(), 1);
 
 // folder/yaml-file.ts
-var import_yaml4 = __toESM(require_dist(), 1);
+var import_yaml3 = __toESM(require_dist(), 1);
 var MAX_ALIAS_COUNT = 100;
-function parseYaml4(text3, lineOffset = 0) {
-  const lines = new import_yaml4.LineCounter();
-  const doc = (0, import_yaml4.parseDocument)(text3, {
+function parseYaml3(text3, lineOffset = 0) {
+  const lines = new import_yaml3.LineCounter();
+  const doc = (0, import_yaml3.parseDocument)(text3, {
     lineCounter: lines,
     prettyErrors: false,
     uniqueKeys: true,
@@ -44101,13 +44100,13 @@ function lineOfPointer(parsed, pointer) {
   let node2 = parsed.doc.contents;
   let offset = rangeStart(node2);
   for (const seg of segments) {
-    if ((0, import_yaml4.isMap)(node2)) {
-      const pair = node2.items.find((p) => (0, import_yaml4.isPair)(p) && (0, import_yaml4.isScalar)(p.key) && String(p.key.value) === seg);
+    if ((0, import_yaml3.isMap)(node2)) {
+      const pair = node2.items.find((p) => (0, import_yaml3.isPair)(p) && (0, import_yaml3.isScalar)(p.key) && String(p.key.value) === seg);
       if (!pair) break;
       offset = rangeStart(pair.key) ?? offset;
       node2 = pair.value;
-      if ((0, import_yaml4.isScalar)(node2)) offset = rangeStart(node2) ?? offset;
-    } else if ((0, import_yaml4.isSeq)(node2)) {
+      if ((0, import_yaml3.isScalar)(node2)) offset = rangeStart(node2) ?? offset;
+    } else if ((0, import_yaml3.isSeq)(node2)) {
       const item = node2.items[Number(seg)];
       if (item === void 0) break;
       node2 = item;
@@ -44152,7 +44151,7 @@ function splitFrontmatter(text3) {
     language: "yaml",
     engines: {
       yaml: (s) => {
-        parse8 = parseYaml4(s, 0);
+        parse8 = parseYaml3(s, 0);
         return {};
       }
     }
@@ -45088,9 +45087,9 @@ function describeAjvErrors(errors) {
     } else if (e.keyword === "enum") {
       message = `must be one of ${e.params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
     }
-    const key = `${e.instancePath}\0${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const key2 = `${e.instancePath}\0${message}`;
+    if (seen.has(key2)) continue;
+    seen.add(key2);
     out.push({ field: e.instancePath, message });
   }
   return out;
@@ -45109,9 +45108,9 @@ function validateLocated(name, value, parsed) {
     const [described] = describeAjvErrors([e]);
     if (!described) continue;
     const field = fieldOf(e);
-    const key = `${field}\0${described.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const key2 = `${field}\0${described.message}`;
+    if (seen.has(key2)) continue;
+    seen.add(key2);
     const violation = { field, message: described.message };
     if (parsed) violation.line = lineOfPointer(parsed, field);
     violations.push(violation);
@@ -45121,8 +45120,8 @@ function validateLocated(name, value, parsed) {
 }
 function fieldOf(e) {
   if (e.keyword === "additionalProperties") {
-    const key = e.params.additionalProperty;
-    return `${e.instancePath}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    const key2 = e.params.additionalProperty;
+    return `${e.instancePath}/${key2.replace(/~/g, "~0").replace(/\//g, "~1")}`;
   }
   return e.instancePath;
 }
@@ -45311,16 +45310,16 @@ function byOrderThenName(a, b) {
   return compare(a.name, b.name);
 }
 function sortItems(items) {
-  const key = (item, order2) => ({
+  const key2 = (item, order2) => ({
     name: item.name,
     order: order2
   });
   const fm = (i) => i.frontmatter.sortOrder;
-  items.skills.sort((a, b) => byOrderThenName(key(a, fm(a)), key(b, fm(b))));
-  items.prompts.sort((a, b) => byOrderThenName(key(a, fm(a)), key(b, fm(b))));
-  items.resources.sort((a, b) => byOrderThenName(key(a, fm(a)), key(b, fm(b))));
-  items.docs.sort((a, b) => byOrderThenName(key(a, fm(a)), key(b, fm(b))));
-  items.widgets.sort((a, b) => byOrderThenName(key(a, a.sidecar.sortOrder), key(b, b.sidecar.sortOrder)));
+  items.skills.sort((a, b) => byOrderThenName(key2(a, fm(a)), key2(b, fm(b))));
+  items.prompts.sort((a, b) => byOrderThenName(key2(a, fm(a)), key2(b, fm(b))));
+  items.resources.sort((a, b) => byOrderThenName(key2(a, fm(a)), key2(b, fm(b))));
+  items.docs.sort((a, b) => byOrderThenName(key2(a, fm(a)), key2(b, fm(b))));
+  items.widgets.sort((a, b) => byOrderThenName(key2(a, a.sidecar.sortOrder), key2(b, b.sidecar.sortOrder)));
 }
 
 // folder/model.ts
@@ -45355,6 +45354,202 @@ function unsafePathReason(path) {
   return void 0;
 }
 
+// folder/yaml-scalars.ts
+var RESERVED = /^(?:true|True|TRUE|false|False|FALSE|null|Null|NULL|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/;
+function isSafePlain(s) {
+  const n = s.length;
+  if (n === 0) return false;
+  const c0 = s.charCodeAt(0);
+  if (!(c0 >= 65 && c0 <= 90 || c0 >= 97 && c0 <= 122 || c0 === 95 || c0 === 36 || c0 === 47))
+    return false;
+  for (let i = 1; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 32 && c <= 126) {
+      if (c === 58 && (i === n - 1 || s.charCodeAt(i + 1) === 32)) return false;
+      if (c === 35 && s.charCodeAt(i - 1) === 32) return false;
+      continue;
+    }
+    if (c < 160 || c >= 55296 && c <= 57343 || c === 8232 || c === 8233 || c === 65279 || c >= 65534) {
+      return false;
+    }
+  }
+  if (s.charCodeAt(n - 1) === 32) return false;
+  return n > 5 || !RESERVED.test(s);
+}
+function doubleQuoted(s) {
+  return JSON.stringify(s).replace(
+    /[\x7F-\x9F\u2028\u2029\uFEFF]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+var INT = /^-?(?:0|[1-9][0-9]*)$/;
+var FLOAT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
+
+// folder/yaml-fast.ts
+var FALLBACK = /* @__PURE__ */ Symbol("yaml-fast-fallback");
+var Fallback = class extends Error {
+};
+function readYamlFast(text3) {
+  const lines = text3.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  let i = 0;
+  while (i < lines.length && lines[i].startsWith("#")) i++;
+  const reader = new Reader(lines, i);
+  try {
+    if (reader.pos >= lines.length) return FALLBACK;
+    if (reader.indentAt(reader.pos) !== 0) return FALLBACK;
+    const value = reader.map(0);
+    return reader.pos === lines.length ? value : FALLBACK;
+  } catch (e) {
+    if (e instanceof Fallback) return FALLBACK;
+    throw e;
+  }
+}
+var QUOTED_KEY = /^("(?:[^"\\]|\\.)*"):(?: |$)/;
+var PLAIN_KEY = /^([^\s"'#][^:]*?):(?: |$)/;
+var Reader = class {
+  constructor(lines, pos) {
+    this.lines = lines;
+    this.pos = pos;
+  }
+  lines;
+  pos;
+  indentAt(i) {
+    const line = this.lines[i];
+    let n = 0;
+    while (line.charCodeAt(n) === 32) n++;
+    return n;
+  }
+  /** A map whose keys sit at column `indent`; the first line may be virtual (after "- "). */
+  map(indent, firstRest) {
+    const out = {};
+    let rest = firstRest;
+    for (; ; ) {
+      if (rest === void 0) {
+        if (this.pos >= this.lines.length) break;
+        const ind = this.indentAt(this.pos);
+        if (ind < indent) break;
+        if (ind > indent) throw new Fallback();
+        rest = this.lines[this.pos].slice(indent);
+      }
+      const [k, after] = splitKey(rest);
+      if (Object.hasOwn(out, k)) throw new Fallback();
+      this.pos++;
+      out[k] = this.value(after, indent);
+      rest = void 0;
+    }
+    return out;
+  }
+  /** The value after "key:" (`after` is what follows the colon and its space). */
+  value(after, indent) {
+    if (after === "") {
+      if (this.pos >= this.lines.length) throw new Fallback();
+      const ind = this.indentAt(this.pos);
+      if (ind !== indent + 2) throw new Fallback();
+      const line = this.lines[this.pos].slice(ind);
+      return line === "-" || line.startsWith("- ") ? this.seq(ind) : this.map(ind);
+    }
+    if (after === "|" || after === "|-" || after === "|2" || after === "|2-")
+      return this.literal(after, indent + 2);
+    return scalarOf(after);
+  }
+  seq(indent, firstRest) {
+    const out = [];
+    let rest = firstRest;
+    for (; ; ) {
+      if (rest === void 0) {
+        if (this.pos >= this.lines.length) break;
+        const ind = this.indentAt(this.pos);
+        if (ind < indent) break;
+        if (ind > indent) throw new Fallback();
+        const line = this.lines[this.pos].slice(indent);
+        if (!line.startsWith("- ")) {
+          if (ind === indent && line !== "-") break;
+          throw new Fallback();
+        }
+        rest = line.slice(2);
+      }
+      if (rest.startsWith("- ")) {
+        this.lines[this.pos] = `${" ".repeat(indent + 2)}${rest}`;
+        out.push(this.seq(indent + 2));
+      } else if (startsWithKey(rest)) {
+        out.push(this.map(indent + 2, rest));
+      } else {
+        this.pos++;
+        out.push(scalarOf(rest));
+      }
+      rest = void 0;
+    }
+    return out;
+  }
+  literal(header, contentIndent) {
+    const explicit = header.includes("2");
+    const lines = [];
+    let seenText = false;
+    while (this.pos < this.lines.length) {
+      const line = this.lines[this.pos];
+      if (line === "") {
+        lines.push("");
+        this.pos++;
+        continue;
+      }
+      const ind = this.indentAt(this.pos);
+      if (ind < contentIndent) {
+        if (line.trim() === "") throw new Fallback();
+        break;
+      }
+      if (!explicit && !seenText && ind !== contentIndent) throw new Fallback();
+      seenText = true;
+      if (/[ \t]$/.test(line) || line.includes("\r")) throw new Fallback();
+      lines.push(line.slice(contentIndent));
+      this.pos++;
+    }
+    while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+    if (lines.length === 0) throw new Fallback();
+    const body = lines.join("\n");
+    return header.endsWith("-") ? body : `${body}
+`;
+  }
+};
+function startsWithKey(rest) {
+  return keyOf(rest) !== void 0;
+}
+function splitKey(rest) {
+  const found = keyOf(rest);
+  if (!found) throw new Fallback();
+  return found;
+}
+function keyOf(rest) {
+  if (rest.charCodeAt(0) === 34) {
+    const quoted = QUOTED_KEY.exec(rest);
+    if (!quoted) return void 0;
+    return [parseQuoted(quoted[1]), rest.slice(quoted[0].length)];
+  }
+  if (!rest.includes(":")) return void 0;
+  const plain = PLAIN_KEY.exec(rest);
+  if (!plain || !isSafePlain(plain[1])) return void 0;
+  return [plain[1], rest.slice(plain[0].length)];
+}
+function parseQuoted(token) {
+  try {
+    const v = JSON.parse(token);
+    if (typeof v === "string") return v;
+  } catch {
+  }
+  throw new Fallback();
+}
+function scalarOf(s) {
+  if (s === "{}") return {};
+  if (s === "[]") return [];
+  if (s === "true") return true;
+  if (s === "false") return false;
+  if (s === "null") return null;
+  if (s.startsWith('"')) return parseQuoted(s);
+  if (INT.test(s) || FLOAT.test(s)) return Number(s);
+  if (isSafePlain(s)) return s;
+  throw new Fallback();
+}
+
 // folder/load-folder.ts
 var MAX_FOLDER_FILE_CHARS = 8 * 1024 * 1024;
 var TOOL_KEY = /^[A-Za-z0-9_-]{1,64}$/;
@@ -45368,18 +45563,18 @@ function loadFolder(files) {
   for (const path of paths) {
     const m = TOOL_FILE2.exec(path);
     if (!m) continue;
-    const key = m[1] ?? "";
-    if (!TOOL_KEY.test(key)) {
+    const key2 = m[1] ?? "";
+    if (!TOOL_KEY.test(key2)) {
       errors.push(
         invalid(
           path,
-          `tool file name "${key}" must match ^[A-Za-z0-9_-]{1,64}$ (it is the tool's stable key)`
+          `tool file name "${key2}" must match ^[A-Za-z0-9_-]{1,64}$ (it is the tool's stable key)`
         )
       );
       continue;
     }
     const tool = loadYamlFile(files, path, "tool", errors);
-    if (tool) tools.push({ key, file: path, tool });
+    if (tool) tools.push({ key: key2, file: path, tool });
   }
   const entries = [];
   for (const path of paths) {
@@ -45442,7 +45637,12 @@ function loadYamlFile(files, path, schema2, errors) {
     errors.push(invalid(path, `file is larger than ${MAX_FOLDER_FILE_CHARS} characters`));
     return void 0;
   }
-  const parsed = parseYaml4(text3);
+  const fast = readYamlFast(text3);
+  if (fast !== FALLBACK) {
+    const quick = validateLocated(schema2, fast);
+    if (quick.ok) return quick.value;
+  }
+  const parsed = parseYaml3(text3);
   if (!parsed.ok) {
     for (const p of parsed.problems) {
       errors.push(
@@ -45469,7 +45669,7 @@ function loadYamlFile(files, path, schema2, errors) {
 function invalid(file, message, field, text3) {
   let line;
   if (field && text3 !== void 0) {
-    const parsed = parseYaml4(text3);
+    const parsed = parseYaml3(text3);
     if (parsed.ok) line = lineOfPointer(parsed.parsed, field);
   }
   return new SvcError("FOLDER_INVALID", message, { place: definedOnly({ file, field, line }) });
@@ -45854,7 +46054,7 @@ function resolve3(schema2, defs) {
 function flatten(schema2, defs) {
   const flat = { properties: /* @__PURE__ */ new Map(), required: /* @__PURE__ */ new Set(), refs: [] };
   const types2 = /* @__PURE__ */ new Set();
-  const visit2 = (node2, depth) => {
+  const visit = (node2, depth) => {
     const { schema: s, ref: ref2 } = resolve3(node2, defs);
     if (ref2) {
       if (flat.refs.includes(ref2) || depth > MAX_REF_HOPS) return;
@@ -45876,9 +46076,9 @@ function flatten(schema2, defs) {
     if (s.items !== void 0 && flat.items === void 0) flat.items = s.items;
     if (Array.isArray(s.enum) && !flat.enumValues)
       flat.enumValues = new Set(s.enum.map((v) => JSON.stringify(v)));
-    if (Array.isArray(s.allOf)) for (const part of s.allOf) visit2(part, depth + 1);
+    if (Array.isArray(s.allOf)) for (const part of s.allOf) visit(part, depth + 1);
   };
-  visit2(schema2, 0);
+  visit(schema2, 0);
   if (types2.size === 0) {
     if (flat.properties.size > 0) types2.add("object");
     else if (flat.items !== void 0) types2.add("array");
@@ -45904,14 +46104,14 @@ var SchemaDiffer = class {
     const bRef = isObj(b) && typeof b.$ref === "string" ? b.$ref : void 0;
     const aRef = isObj(a) && typeof a.$ref === "string" ? a.$ref : void 0;
     if (bRef && aRef) {
-      const key = `${bRef}\0${aRef}`;
-      const cached = this.cache.get(key);
+      const key2 = `${bRef}\0${aRef}`;
+      const cached = this.cache.get(key2);
       if (cached) return cached;
-      if (this.active.has(key)) return [];
-      this.active.add(key);
+      if (this.active.has(key2)) return [];
+      this.active.add(key2);
       const found = this.compareNode(b, bDefs, a, aDefs, 0);
-      this.active.delete(key);
-      this.cache.set(key, found);
+      this.active.delete(key2);
+      this.cache.set(key2, found);
       return found;
     }
     if (depth > MAX_DEPTH) return [];
@@ -45961,12 +46161,12 @@ var SchemaDiffer = class {
 
 // generator/diff/diff-endpoints.ts
 var METHOD_ORDER = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
-function fingerprint(id, key, location2) {
-  return createHash("sha256").update(`${id}\0${key}\0${location2}`).digest("hex").slice(0, 12);
+function fingerprint(id, key2, location2) {
+  return createHash("sha256").update(`${id}\0${key2}\0${location2}`).digest("hex").slice(0, 12);
 }
 var Changes = class {
-  constructor(key) {
-    this.key = key;
+  constructor(key2) {
+    this.key = key2;
   }
   key;
   list = [];
@@ -45992,29 +46192,29 @@ function diffParameters(before, after, out, differ) {
   const a = paramsByKey(after);
   const pathRenamed = before.path !== after.path;
   const keys = [.../* @__PURE__ */ new Set([...b.keys(), ...a.keys()])].sort();
-  for (const key of keys) {
-    const pb = b.get(key);
-    const pa = a.get(key);
+  for (const key2 of keys) {
+    const pb = b.get(key2);
+    const pa = a.get(key2);
     if (pathRenamed && (pb?.in === "path" || pa?.in === "path") && !(pb && pa)) continue;
     const label2 = `${(pa ?? pb).in} parameter ${quote((pa ?? pb).name)}`;
     if (!pb && pa) {
-      if (pa.required) out.add("request-parameter-added-required", `new required ${label2}`, key);
-      else out.add("request-parameter-added-optional", `new optional ${label2}`, key);
+      if (pa.required) out.add("request-parameter-added-required", `new required ${label2}`, key2);
+      else out.add("request-parameter-added-optional", `new optional ${label2}`, key2);
       continue;
     }
     if (pb && !pa) {
-      out.add("request-parameter-removed", `${label2} removed`, key);
+      out.add("request-parameter-removed", `${label2} removed`, key2);
       continue;
     }
     if (!pb || !pa) continue;
     if (!pb.required && pa.required)
-      out.add("request-parameter-became-required", `${label2} became required`, key);
+      out.add("request-parameter-became-required", `${label2} became required`, key2);
     if (pb.required && !pa.required)
-      out.add("request-parameter-became-optional", `${label2} became optional`, key);
-    if (!pb.deprecated && pa.deprecated) out.add("request-parameter-deprecated", `${label2} deprecated`, key);
+      out.add("request-parameter-became-optional", `${label2} became optional`, key2);
+    if (!pb.deprecated && pa.deprecated) out.add("request-parameter-deprecated", `${label2} deprecated`, key2);
     for (const f of differ.diff(pb.schema, before.defs, pa.schema, after.defs)) {
       const where = f.path ? `${label2} (${f.path})` : label2;
-      const loc = f.path ? `${key}/${f.path}` : key;
+      const loc = f.path ? `${key2}/${f.path}` : key2;
       if (f.kind === "type-changed")
         out.add("request-parameter-type-changed", `${where} type ${f.detail}`, loc);
       else if (f.kind === "enum-value-removed")
@@ -46222,11 +46422,11 @@ function diffEndpoints(before, after) {
   const differ = new SchemaDiffer();
   const result = [];
   for (const endpoint2 of after) {
-    const key = endpointMatchKey(endpoint2.method, endpoint2.path);
-    seen.add(key);
-    const previous2 = old.get(key);
+    const key2 = endpointMatchKey(endpoint2.method, endpoint2.path);
+    seen.add(key2);
+    const previous2 = old.get(key2);
     if (!previous2) {
-      const c = new Changes(key);
+      const c = new Changes(key2);
       c.add("endpoint-added", "endpoint added");
       result.push({ endpoint: endpoint2, change: entry(endpoint2, "added", c.list) });
       continue;
@@ -46234,9 +46434,9 @@ function diffEndpoints(before, after) {
     const changes = diffEndpoint(previous2, endpoint2, differ);
     if (changes.length > 0) result.push({ endpoint: endpoint2, change: entry(endpoint2, "changed", changes) });
   }
-  for (const [key, endpoint2] of old) {
-    if (seen.has(key)) continue;
-    const c = new Changes(key);
+  for (const [key2, endpoint2] of old) {
+    if (seen.has(key2)) continue;
+    const c = new Changes(key2);
     c.add("endpoint-removed", "endpoint removed");
     result.push({ endpoint: endpoint2, change: entry(endpoint2, "removed", c.list) });
   }
@@ -46274,10 +46474,10 @@ function canonicalJson(value) {
     return `[${value.map((v) => v === void 0 ? "null" : canonicalJson(v)).join(",")}]`;
   const record = value;
   const parts = [];
-  for (const key of Object.keys(record).sort()) {
-    const v = record[key];
+  for (const key2 of Object.keys(record).sort()) {
+    const v = record[key2];
     if (v === void 0) continue;
-    parts.push(`${JSON.stringify(key)}:${canonicalJson(v)}`);
+    parts.push(`${JSON.stringify(key2)}:${canonicalJson(v)}`);
   }
   return `{${parts.join(",")}}`;
 }
@@ -46331,7 +46531,7 @@ function trim(url) {
 }
 
 // generator/parse/decode-text.ts
-var import_yaml5 = __toESM(require_dist(), 1);
+var import_yaml4 = __toESM(require_dist(), 1);
 var DEFAULT_MAX_ALIAS_COUNT = 100;
 function decodeText(source, maxAliasCount = DEFAULT_MAX_ALIAS_COUNT) {
   const start = source.text.search(/\S/);
@@ -46356,7 +46556,7 @@ function decodeJson(source) {
 }
 function decodeYaml(source, maxAliasCount) {
   try {
-    return (0, import_yaml5.parse)(source.text, { maxAliasCount, uniqueKeys: false, prettyErrors: true });
+    return (0, import_yaml4.parse)(source.text, { maxAliasCount, uniqueKeys: false, prettyErrors: true });
   } catch (cause) {
     const message = cause instanceof Error ? cause.message : String(cause);
     if (/alias/i.test(message) && /resource exhaustion|excessive/i.test(message)) {
@@ -46366,7 +46566,7 @@ function decodeYaml(source, maxAliasCount) {
         { place: placeOf(source), cause }
       );
     }
-    const pos = cause instanceof import_yaml5.YAMLParseError ? cause.linePos?.[0] : void 0;
+    const pos = cause instanceof import_yaml4.YAMLParseError ? cause.linePos?.[0] : void 0;
     throw new SvcError(
       "SOURCE_NOT_JSON_OR_YAML",
       `${source.origin} is neither JSON nor valid YAML: ${message.split("\n")[0]}`,
@@ -46402,13 +46602,13 @@ function collectRefs(document3) {
   const internal = [];
   const external = [];
   const segments = [];
-  const visit2 = (node2) => {
+  const visit = (node2) => {
     if (Array.isArray(node2)) {
       for (let i = 0; i < node2.length; i++) {
         const child = node2[i];
         if (child !== null && typeof child === "object") {
           segments.push(String(i));
-          visit2(child);
+          visit(child);
           segments.pop();
         }
       }
@@ -46420,16 +46620,16 @@ function collectRefs(document3) {
       const at = segments.length === 0 ? "" : `/${segments.map(escapePointer).join("/")}`;
       (ref2.startsWith("#") ? internal : external).push({ ref: ref2, at });
     }
-    for (const key in record) {
-      const child = record[key];
+    for (const key2 in record) {
+      const child = record[key2];
       if (child !== null && typeof child === "object") {
-        segments.push(key);
-        visit2(child);
+        segments.push(key2);
+        visit(child);
         segments.pop();
       }
     }
   };
-  if (document3 !== null && typeof document3 === "object") visit2(document3);
+  if (document3 !== null && typeof document3 === "object") visit(document3);
   return { internal, external };
 }
 function escapePointer(segment) {
@@ -46697,20 +46897,20 @@ var SchemaConverter = class {
   }
   /** The $defs name for a schema reference, converting the target on first use. */
   defName(ref2) {
-    const key = normalizeRef(ref2);
-    let name = this.nameByRef.get(key);
+    const key2 = normalizeRef(ref2);
+    let name = this.nameByRef.get(key2);
     if (name === void 0) {
-      if (resolvePointer(this.document, key) === void 0) return void 0;
-      const segments = key.slice(2).split("/").map(unescapePointerSegment);
+      if (resolvePointer(this.document, key2) === void 0) return void 0;
+      const segments = key2.slice(2).split("/").map(unescapePointerSegment);
       const useful = segments.filter(
         (s) => !["components", "schemas", "definitions", "properties"].includes(s)
       );
       name = this.uniqueName(sanitizeName(useful.join("_") || "schema"));
-      this.nameByRef.set(key, name);
+      this.nameByRef.set(key2, name);
     }
     if (!this.defs.has(name)) {
       this.defs.set(name, true);
-      const target = this.follow(key);
+      const target = this.follow(key2);
       const converted = this.convert(target);
       this.defs.set(name, converted);
       this.defRefs.set(name, collectDefRefs(converted));
@@ -46765,15 +46965,15 @@ var SchemaConverter = class {
     }
     if (s.const !== void 0) out.const = s.const;
     if (s.default !== void 0) out.default = s.default;
-    for (const key of STRING_KEYS) if (typeof s[key] === "string") out[key] = s[key];
+    for (const key2 of STRING_KEYS) if (typeof s[key2] === "string") out[key2] = s[key2];
     if (typeof s.pattern === "string" && isValidPattern(s.pattern)) out.pattern = s.pattern;
-    for (const key of NUMBER_KEYS) if (typeof s[key] === "number") out[key] = s[key];
+    for (const key2 of NUMBER_KEYS) if (typeof s[key2] === "number") out[key2] = s[key2];
     if (typeof out.multipleOf === "number" && out.multipleOf <= 0) delete out.multipleOf;
-    for (const key of COUNT_KEYS) {
-      const v = s[key];
-      if (typeof v === "number" && Number.isInteger(v) && v >= 0) out[key] = v;
+    for (const key2 of COUNT_KEYS) {
+      const v = s[key2];
+      if (typeof v === "number" && Number.isInteger(v) && v >= 0) out[key2] = v;
     }
-    for (const key of BOOLEAN_KEYS) if (s[key] === true) out[key] = true;
+    for (const key2 of BOOLEAN_KEYS) if (s[key2] === true) out[key2] = true;
     if (out.uniqueItems && types2 !== void 0 && !types2.includes("array")) delete out.uniqueItems;
     convertExclusive(s, out, "exclusiveMinimum", "minimum");
     convertExclusive(s, out, "exclusiveMaximum", "maximum");
@@ -46782,20 +46982,20 @@ var SchemaConverter = class {
       if (required.length > 0) out.required = required;
     }
     if (isRecord(s.dependentRequired)) out.dependentRequired = s.dependentRequired;
-    for (const key of SCHEMA_MAP_KEYS) {
-      const map2 = s[key];
-      if (!isRecord(map2) || key === "$defs") continue;
+    for (const key2 of SCHEMA_MAP_KEYS) {
+      const map2 = s[key2];
+      if (!isRecord(map2) || key2 === "$defs") continue;
       const converted = {};
       for (const name of Object.keys(map2)) converted[name] = this.convert(map2[name]);
-      out[key] = converted;
+      out[key2] = converted;
     }
-    for (const key of SCHEMA_KEYS) {
-      const v = s[key];
-      if (typeof v === "boolean" || isRecord(v)) out[key] = this.convert(v);
+    for (const key2 of SCHEMA_KEYS) {
+      const v = s[key2];
+      if (typeof v === "boolean" || isRecord(v)) out[key2] = this.convert(v);
     }
-    for (const key of SCHEMA_LIST_KEYS) {
-      const list2 = s[key];
-      if (Array.isArray(list2) && list2.length > 0) out[key] = list2.map((item) => this.convert(item));
+    for (const key2 of SCHEMA_LIST_KEYS) {
+      const list2 = s[key2];
+      if (Array.isArray(list2) && list2.length > 0) out[key2] = list2.map((item) => this.convert(item));
     }
     if (Array.isArray(s.items)) {
       if (s.items.length > 0) out.prefixItems = s.items.map((item) => this.convert(item));
@@ -46811,11 +47011,11 @@ function convertType(type2, version) {
   const valid = [...new Set(list2.filter((t) => typeof t === "string" && TYPES.has(t)))];
   return valid.length > 0 ? valid : void 0;
 }
-function convertExclusive(s, out, key, bound) {
-  const v = s[key];
-  if (typeof v === "number") out[key] = v;
+function convertExclusive(s, out, key2, bound) {
+  const v = s[key2];
+  if (typeof v === "number") out[key2] = v;
   else if (v === true && typeof s[bound] === "number") {
-    out[key] = s[bound];
+    out[key2] = s[bound];
     delete out[bound];
   }
 }
@@ -46844,11 +47044,11 @@ function collectDefRefs(schema2) {
       continue;
     }
     const record = node2;
-    for (const key of Object.keys(record)) {
-      const v = record[key];
-      if (key === "$ref" && typeof v === "string" && v.startsWith(DEFS_PREFIX))
+    for (const key2 of Object.keys(record)) {
+      const v = record[key2];
+      if (key2 === "$ref" && typeof v === "string" && v.startsWith(DEFS_PREFIX))
         out.add(v.slice(DEFS_PREFIX.length));
-      else if (key !== "enum" && key !== "const" && key !== "default" && v !== null && typeof v === "object")
+      else if (key2 !== "enum" && key2 !== "const" && key2 !== "default" && v !== null && typeof v === "object")
         stack.push(v);
     }
   }
@@ -47132,7 +47332,7 @@ function withoutFlagged(_doc, schema2, flag, converter) {
   );
   if (flagged.length === 0 || flagged.length === Object.keys(properties).length) return schema2;
   const kept = {};
-  for (const key of Object.keys(properties)) if (!flagged.includes(key)) kept[key] = properties[key];
+  for (const key2 of Object.keys(properties)) if (!flagged.includes(key2)) kept[key2] = properties[key2];
   const copy = { ...target, properties: kept };
   if (Array.isArray(target.required)) {
     const required = target.required.filter((r) => !flagged.includes(r));
@@ -47178,9 +47378,9 @@ function sortValue(value) {
   if (Array.isArray(value)) return value.map(sortValue);
   if (value && typeof value === "object") {
     const out = {};
-    for (const key of Object.keys(value).sort()) {
-      const v = value[key];
-      if (v !== void 0) out[key] = sortValue(v);
+    for (const key2 of Object.keys(value).sort()) {
+      const v = value[key2];
+      if (v !== void 0) out[key2] = sortValue(v);
     }
     return out;
   }
@@ -47482,9 +47682,9 @@ function disabled(item) {
 
 // generator/merge/merge-tools.ts
 var MAX_NAME = 64;
-function ref(key, tool) {
+function ref(key2, tool) {
   return {
-    key,
+    key: key2,
     name: tool.name,
     endpoint: `${tool.endpoint.method} ${tool.endpoint.path}`,
     enabled: tool.enabled
@@ -47580,21 +47780,21 @@ function mergeTools(previous2, generated) {
   const names = new Set(result.map((t) => t.tool.name));
   let nextOrder = result.reduce((max, t) => Math.max(max, t.tool.sortOrder + 1), 0);
   for (const next of fresh) {
-    let key = next.key;
-    for (let n = 2; keys.has(key.toLowerCase()) || key === "openapi"; n++) {
-      key = `${next.key.slice(0, MAX_NAME - String(n).length - 1)}_${n}`;
+    let key2 = next.key;
+    for (let n = 2; keys.has(key2.toLowerCase()) || key2 === "openapi"; n++) {
+      key2 = `${next.key.slice(0, MAX_NAME - String(n).length - 1)}_${n}`;
     }
-    keys.add(key.toLowerCase());
+    keys.add(key2.toLowerCase());
     const tool = { ...next.tool, enabled: false, sortOrder: nextOrder++ };
     const name = uniqueName(tool.name, names);
     if (name !== tool.name) {
-      notes.push({ kind: "tool-renamed-unique", tool: ref(key, { ...tool, name }), wanted: tool.name });
+      notes.push({ kind: "tool-renamed-unique", tool: ref(key2, { ...tool, name }), wanted: tool.name });
       tool.name = name;
       if (tool.generated) tool.generated = { ...tool.generated, name };
     }
     names.add(name);
-    notes.push({ kind: "tool-added", tool: ref(key, tool) });
-    result.push({ key, file: `Tools/${key}.yaml`, tool });
+    notes.push({ kind: "tool-added", tool: ref(key2, tool) });
+    result.push({ key: key2, file: `Tools/${key2}.yaml`, tool });
   }
   result.sort((a, b) => a.tool.sortOrder - b.tool.sortOrder || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const rank2 = (t) => t.tool.origin === "manual" ? 0 : customizedFields(t.tool).includes("name") ? 1 : 2;
@@ -47671,6 +47871,7 @@ function renderCompose() {
 
 // generator/render/key-order.ts
 function orderKeys(value, node2, root3, first) {
+  if (node2 === void 0 && first === void 0) return value;
   if (Array.isArray(value)) {
     const itemNode = node2 ? resolve6(node2, root3).items : void 0;
     return value.map((v) => orderKeys(v, itemNode, root3));
@@ -47718,28 +47919,103 @@ function propertiesOf(node2, root3) {
 }
 
 // generator/render/yaml-text.ts
-var import_yaml7 = __toESM(require_dist(), 1);
-var TRAILING_SPACE = /[ \t]\n|[ \t]$/;
 function yamlText(value) {
-  const doc = new import_yaml7.Document(value, { aliasDuplicateObjects: false });
-  (0, import_yaml7.visit)(doc, {
-    Scalar(_, node2) {
-      if ((0, import_yaml7.isScalar)(node2) && typeof node2.value === "string" && node2.value.includes("\n") && TRAILING_SPACE.test(node2.value)) {
-        node2.type = "QUOTE_DOUBLE";
-      }
-    }
-  });
-  return doc.toString({
-    indent: 2,
-    indentSeq: true,
-    lineWidth: 0,
-    minContentWidth: 0,
-    blockQuote: "literal"
-  });
+  if (!isMap2(value)) throw new TypeError("a YAML file of svc holds a mapping");
+  const out = [];
+  writeMap(value, 0, out);
+  return out.length === 0 ? "{}\n" : out.join("");
 }
 function schemaLine(name) {
   return `# yaml-language-server: $schema=${schemaId(name)}
 `;
+}
+function isMap2(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function key(k) {
+  return isSafePlain(k) && !k.includes(":") ? k : doubleQuoted(k);
+}
+function scalar(v) {
+  if (v === null || v === void 0) return "null";
+  if (typeof v === "boolean") return v ? "true" : "false";
+  if (typeof v === "number") {
+    if (Number.isNaN(v)) return ".nan";
+    if (!Number.isFinite(v)) return v > 0 ? ".inf" : "-.inf";
+    return Object.is(v, -0) ? "0" : String(v);
+  }
+  if (typeof v === "string") return isSafePlain(v) ? v : doubleQuoted(v);
+  if (typeof v === "bigint") return v.toString();
+  throw new TypeError(`cannot write a ${typeof v} in YAML`);
+}
+var LITERAL_SAFE = /^[\t\x20-\x7E\u00A0-\uD7FF\uE000-\uFFFD\n]*$/;
+function literal(s) {
+  if (!s.includes("\n") || !LITERAL_SAFE.test(s) || /\u2028|\u2029|\uFEFF/.test(s)) return void 0;
+  if (/[ \t]\n|[ \t]$/.test(s)) return void 0;
+  const clip = s.endsWith("\n");
+  const body = clip ? s.slice(0, -1) : s;
+  if (body.endsWith("\n") || body === "") return void 0;
+  const lines = body.split("\n");
+  const first = lines.find((l) => l !== "") ?? "";
+  if (first === "") return void 0;
+  const indicator = first.startsWith(" ") || first.startsWith("	") ? "2" : "";
+  return { header: `|${indicator}${clip ? "" : "-"}`, lines };
+}
+function writeMap(map2, indent, out) {
+  const pad = " ".repeat(indent);
+  for (const k of Object.keys(map2)) {
+    const v = map2[k];
+    if (v === void 0) continue;
+    const head = `${pad}${key(k)}:`;
+    if (Array.isArray(v)) {
+      if (v.length === 0) out.push(`${head} []
+`);
+      else {
+        out.push(`${head}
+`);
+        writeSeq(v, indent + 2, out);
+      }
+    } else if (isMap2(v)) {
+      if (Object.keys(v).every((x) => v[x] === void 0)) out.push(`${head} {}
+`);
+      else {
+        out.push(`${head}
+`);
+        writeMap(v, indent + 2, out);
+      }
+    } else if (typeof v === "string" && literal(v)) {
+      const lit = literal(v);
+      const inner = " ".repeat(indent + 2);
+      out.push(`${head} ${lit.header}
+`);
+      for (const line of lit.lines) out.push(line === "" ? "\n" : `${inner}${line}
+`);
+    } else {
+      out.push(`${head} ${scalar(v)}
+`);
+    }
+  }
+}
+function writeSeq(seq2, indent, out) {
+  const pad = " ".repeat(indent);
+  for (const item of seq2) {
+    const v = item === void 0 ? null : item;
+    if (Array.isArray(v) && v.length > 0 || isMap2(v) && Object.keys(v).some((x) => v[x] !== void 0)) {
+      const nested = [];
+      if (Array.isArray(v)) writeSeq(v, indent + 2, nested);
+      else writeMap(v, indent + 2, nested);
+      nested[0] = `${pad}- ${(nested[0] ?? "").slice(indent + 2)}`;
+      out.push(...nested);
+    } else if (Array.isArray(v)) {
+      out.push(`${pad}- []
+`);
+    } else if (isMap2(v)) {
+      out.push(`${pad}- {}
+`);
+    } else {
+      out.push(`${pad}- ${scalar(v)}
+`);
+    }
+  }
 }
 
 // generator/render/render-config.ts
@@ -47980,15 +48256,15 @@ function renderFolder(folder, extras = {}) {
     "docker-compose.yml": renderCompose(),
     ".env.example": renderEnvExample(folder.config)
   };
-  for (const { key, tool } of folder.tools) {
-    const path = `Tools/${key}.yaml`;
-    if (!TOOL_KEY2.test(key)) {
-      throw new SvcError("FOLDER_INVALID", `tool key "${key}" must match ^[A-Za-z0-9_-]{1,64}$`, {
+  for (const { key: key2, tool } of folder.tools) {
+    const path = `Tools/${key2}.yaml`;
+    if (!TOOL_KEY2.test(key2)) {
+      throw new SvcError("FOLDER_INVALID", `tool key "${key2}" must match ^[A-Za-z0-9_-]{1,64}$`, {
         place: { file: path }
       });
     }
     if (path in files)
-      throw new SvcError("FOLDER_INVALID", `two tools share the key "${key}"`, { place: { file: path } });
+      throw new SvcError("FOLDER_INVALID", `two tools share the key "${key2}"`, { place: { file: path } });
     files[path] = renderTool(tool);
   }
   Object.assign(files, renderContent(folder));
@@ -48011,7 +48287,7 @@ function renderOpenApi(text3) {
   try {
     value = JSON.parse(text3);
   } catch {
-    const parsed = parseYaml4(text3);
+    const parsed = parseYaml3(text3);
     if (!parsed.ok) {
       throw new SvcError(
         "SPEC_INVALID",
@@ -48119,7 +48395,7 @@ function buildReport(input) {
     if (change.kind === "changed" && change.breaking)
       breakingByKey.set(endpointMatchKey(change.method, change.path), change);
   }
-  for (const { key, tool } of input.tools) {
+  for (const { key: key2, tool } of input.tools) {
     if (!tool.enabled || tool.origin !== "imported") continue;
     const change = breakingByKey.get(endpointMatchKey(tool.endpoint.method, tool.endpoint.path));
     if (!change) continue;
@@ -48127,7 +48403,7 @@ function buildReport(input) {
     warnings.push({
       id: "enabled-tool-breaking-change",
       text: `enabled tool ${tool.name} calls ${change.key}, which has a breaking change (${ids.join(", ")})`,
-      tool: key,
+      tool: key2,
       endpoint: change.key
     });
   }
@@ -48640,10 +48916,10 @@ function mapSchema(schema2, fn) {
   if (typeof schema2 === "boolean") return schema2;
   let changed = false;
   const copy = {};
-  for (const key of Object.keys(schema2)) {
-    const value = schema2[key];
+  for (const key2 of Object.keys(schema2)) {
+    const value = schema2[key2];
     let next = value;
-    if (key === "properties" || key === "patternProperties" || key === "dependentSchemas") {
+    if (key2 === "properties" || key2 === "patternProperties" || key2 === "dependentSchemas") {
       if (isRecord2(value)) {
         let inner = false;
         const map2 = {};
@@ -48655,16 +48931,16 @@ function mapSchema(schema2, fn) {
         }
         if (inner) next = map2;
       }
-    } else if (key === "allOf" || key === "anyOf" || key === "oneOf" || key === "prefixItems") {
+    } else if (key2 === "allOf" || key2 === "anyOf" || key2 === "oneOf" || key2 === "prefixItems") {
       if (Array.isArray(value)) {
         const list2 = value.map((v) => isSchema(v) ? mapSchema(v, fn) : v);
         if (list2.some((v, i) => v !== value[i])) next = list2;
       }
-    } else if (key === "items" || key === "additionalProperties" || key === "not" || key === "if" || key === "then" || key === "else" || key === "contains" || key === "propertyNames" || key === "unevaluatedProperties") {
+    } else if (key2 === "items" || key2 === "additionalProperties" || key2 === "not" || key2 === "if" || key2 === "then" || key2 === "else" || key2 === "contains" || key2 === "propertyNames" || key2 === "unevaluatedProperties") {
       if (isSchema(value)) next = mapSchema(value, fn);
     }
     if (next !== value) changed = true;
-    copy[key] = next;
+    copy[key2] = next;
   }
   const base = changed ? copy : schema2;
   return fn(base);
@@ -48726,11 +49002,11 @@ function directRefs(schema2) {
       continue;
     }
     const record = node2;
-    for (const key of Object.keys(record)) {
-      const v = record[key];
-      if (key === "$ref" && typeof v === "string" && v.startsWith(DEFS_PREFIX))
+    for (const key2 of Object.keys(record)) {
+      const v = record[key2];
+      if (key2 === "$ref" && typeof v === "string" && v.startsWith(DEFS_PREFIX))
         out.add(v.slice(DEFS_PREFIX.length));
-      else if (key !== "enum" && key !== "const" && key !== "default" && v !== null && typeof v === "object")
+      else if (key2 !== "enum" && key2 !== "const" && key2 !== "default" && v !== null && typeof v === "object")
         stack.push(v);
     }
   }
@@ -48755,8 +49031,8 @@ function lenientShape(schema2, defs, depth) {
   if (types2.length > 0) out.type = types2.includes("null") ? [...types2] : [...types2, "null"];
   if (depth > 0 && isRecord2(node2.properties)) {
     const properties = {};
-    for (const key of Object.keys(node2.properties)) {
-      properties[key] = lenientShape(node2.properties[key], defs, depth - 1);
+    for (const key2 of Object.keys(node2.properties)) {
+      properties[key2] = lenientShape(node2.properties[key2], defs, depth - 1);
     }
     out.properties = properties;
   }
@@ -48813,42 +49089,42 @@ function buildInput(endpoint2) {
   const bodyProps = bodyProperties(endpoint2, defs);
   const counts = /* @__PURE__ */ new Map();
   for (const p of params) counts.set(p.name, (counts.get(p.name) ?? 0) + 1);
-  for (const key of bodyProps?.names ?? []) counts.set(key, (counts.get(key) ?? 0) + 1);
+  for (const key2 of bodyProps?.names ?? []) counts.set(key2, (counts.get(key2) ?? 0) + 1);
   const properties = {};
   const required = [];
   const locations = {};
   for (const p of params) {
-    let key = (counts.get(p.name) ?? 0) > 1 ? `${p.name}__${p.in}` : p.name;
-    while (Object.hasOwn(properties, key)) key = `${key}_`;
-    properties[key] = withDescription(compactSchema(p.schema), p.description);
-    if (p.required) required.push(key);
+    let key2 = (counts.get(p.name) ?? 0) > 1 ? `${p.name}__${p.in}` : p.name;
+    while (Object.hasOwn(properties, key2)) key2 = `${key2}_`;
+    properties[key2] = withDescription(compactSchema(p.schema), p.description);
+    if (p.required) required.push(key2);
     const location2 = { in: p.in, name: p.name };
     if (p.style) location2.style = p.style;
     if (p.explode !== void 0) location2.explode = p.explode;
-    locations[key] = location2;
+    locations[key2] = location2;
   }
   let body;
   const requestBody = endpoint2.requestBody;
   if (requestBody) {
     body = { contentType: bodyEncoding(requestBody.contentType), required: requestBody.required };
     if (bodyProps) {
-      for (const key of bodyProps.names) {
-        properties[key] = compactSchema(bodyProps.properties[key]);
-        locations[key] = { in: "body", name: key };
-        if (requestBody.required && bodyProps.required.includes(key)) required.push(key);
+      for (const key2 of bodyProps.names) {
+        properties[key2] = compactSchema(bodyProps.properties[key2]);
+        locations[key2] = { in: "body", name: key2 };
+        if (requestBody.required && bodyProps.required.includes(key2)) required.push(key2);
       }
     } else {
-      let key = "body";
-      while (Object.hasOwn(properties, key)) key = `${key}_`;
-      properties[key] = withDescription(compactSchema(requestBody.schema), requestBody.description);
-      locations[key] = { in: "body", name: "body", whole: true };
-      if (requestBody.required) required.push(key);
+      let key2 = "body";
+      while (Object.hasOwn(properties, key2)) key2 = `${key2}_`;
+      properties[key2] = withDescription(compactSchema(requestBody.schema), requestBody.description);
+      locations[key2] = { in: "body", name: "body", whole: true };
+      if (requestBody.required) required.push(key2);
     }
   }
   const kept = selectDefs(Object.values(properties), defs, INPUT_DEFS_BUDGET);
   const finalProperties = {};
-  for (const key of Object.keys(properties))
-    finalProperties[key] = stubMissingRefs(properties[key], kept, defs);
+  for (const key2 of Object.keys(properties))
+    finalProperties[key2] = stubMissingRefs(properties[key2], kept, defs);
   const inputSchema = { type: "object", properties: finalProperties };
   if (required.length > 0) inputSchema.required = required;
   inputSchema.additionalProperties = false;
@@ -48870,8 +49146,8 @@ function bodyProperties(endpoint2, defs) {
   if (!isRecord2(schema2) || !isRecord2(schema2.properties)) return void 0;
   const type2 = schema2.type;
   if (type2 !== void 0 && type2 !== "object") return void 0;
-  for (const key of ["allOf", "anyOf", "oneOf", "not", "if", "patternProperties", "dependentSchemas"]) {
-    if (schema2[key] !== void 0) return void 0;
+  for (const key2 of ["allOf", "anyOf", "oneOf", "not", "if", "patternProperties", "dependentSchemas"]) {
+    if (schema2[key2] !== void 0) return void 0;
   }
   if (schema2.additionalProperties !== void 0 && schema2.additionalProperties !== false) return void 0;
   const names = Object.keys(schema2.properties);
@@ -48937,10 +49213,10 @@ function uniqueToolNames(endpoints, max = MAX_TOOL_NAME_LENGTH) {
   const candidates = endpoints.map((e) => shortenName(toolNameFor(e), max));
   const groups = /* @__PURE__ */ new Map();
   candidates.forEach((name, i) => {
-    const key = name.toLowerCase();
-    const group = groups.get(key);
+    const key2 = name.toLowerCase();
+    const group = groups.get(key2);
     if (group) group.push(i);
-    else groups.set(key, [i]);
+    else groups.set(key2, [i]);
   });
   const names = [...candidates];
   const taken = new Set(candidates.map((c) => c.toLowerCase()));
@@ -49195,7 +49471,7 @@ async function runImport(opts) {
       ...content3 ? { content: content3 } : {}
     });
     const model = { config, tools: merged.tools, ...merged.content };
-    const rendered = renderFolderChecked(model, { openapi: text3 });
+    const rendered = opts.dryRun ? renderUnchecked(model, text3) : renderFolderChecked(model, { openapi: text3 });
     if (!rendered.ok) {
       const first = rendered.errors[0];
       throw new StepFailure(
@@ -49210,13 +49486,14 @@ async function runImport(opts) {
     const kept = new Set(merged.keptFiles);
     if (previousFiles && previous2) {
       for (const path of kept) if (previousFiles[path] !== void 0) files[path] = previousFiles[path];
-      if (compactCanonicalJson(previous2.config) === compactCanonicalJson(config) && previousFiles["config.yaml"]) {
+      if (previousFiles["config.yaml"] !== void 0 && sameValue(previous2.config, config)) {
         files["config.yaml"] = previousFiles["config.yaml"];
       }
       const before2 = new Map(previous2.tools.map((t) => [t.file, t.tool]));
       for (const item of merged.tools) {
         const old = before2.get(item.file);
-        if (old && previousFiles[item.file] && compactCanonicalJson(old) === compactCanonicalJson(item.tool)) {
+        const was = previousFiles[item.file];
+        if (old && was !== void 0 && was !== files[item.file] && sameValue(old, item.tool)) {
           files[item.file] = previousFiles[item.file];
         }
       }
@@ -49299,6 +49576,17 @@ async function runImport(opts) {
     const step = error instanceof StepFailure ? error.step : "tools";
     return failed2(asSvcError(error), step);
   }
+}
+function renderUnchecked(model, text3) {
+  try {
+    return { ok: true, files: renderFolder(model, { openapi: text3 }) };
+  } catch (error) {
+    if (error instanceof SvcError) return { ok: false, errors: [error] };
+    throw error;
+  }
+}
+function sameValue(a, b) {
+  return compactCanonicalJson(a) === compactCanonicalJson(b);
 }
 function loadFolderKnows(path) {
   if (/^Tools\/[^/]+\.(yaml|json)$/.test(path)) return true;

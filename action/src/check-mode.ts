@@ -3,10 +3,9 @@
  * sources moved; nothing is written, committed or commented.
  */
 import { join, posix } from 'node:path';
-import { folderSources, findServerFolders } from './folders.js';
+import { findServerFolders, folderSources, serverName } from './folders.js';
 import { countFolder, type FolderResult } from './folder-result.js';
 import { listFiles, readFilesAt } from './git.js';
-import { serverName } from './pull-request-mode.js';
 import { renderResults } from './render.js';
 import type { ModeEnv } from './run-action.js';
 

@@ -100,3 +100,14 @@ export function touches(folder: string, sources: FolderSources, changed: readonl
       (sources.contentDir !== undefined && under(f, sources.contentDir)),
   );
 }
+
+/** The server name from config.yaml, for headings; undefined when unreadable. */
+export function serverName(configText: string | undefined): string | undefined {
+  if (configText === undefined) return undefined;
+  try {
+    const name = (parseYaml(configText) as { server?: { name?: unknown } } | undefined)?.server?.name;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -5,10 +5,9 @@
  * (GITHUB_TOKEN pushes do not start workflows either, but a personal token's would).
  */
 import { join, posix } from 'node:path';
-import { folderSources, findServerFolders } from './folders.js';
+import { findServerFolders, folderSources, serverName } from './folders.js';
 import { countFolder, type FolderResult } from './folder-result.js';
 import { commitPaths, gitAuthEnv, headMessage, listFiles, push, readFilesAt } from './git.js';
-import { serverName } from './pull-request-mode.js';
 import { renderResults } from './render.js';
 import type { ModeEnv } from './run-action.js';
 

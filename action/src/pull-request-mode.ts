@@ -6,23 +6,12 @@
 import { posix, join } from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import type { FolderFiles } from '../../folder/model.js';
-import { folderSources, findServerFolders, touches } from './folders.js';
+import { findServerFolders, folderSources, serverName, touches } from './folders.js';
 import { countFolder, type FolderResult } from './folder-result.js';
 import { changedFiles, ensureCommit, gitAuthEnv, listFiles, readFilesAt } from './git.js';
 import { renderResults } from './render.js';
 import type { ModeEnv } from './run-action.js';
 import { diffTools, enabledEndpoints } from './tool-changes.js';
-import { parse as parseYaml } from 'yaml';
-
-export function serverName(configText: string | undefined): string | undefined {
-  if (configText === undefined) return undefined;
-  try {
-    const name = (parseYaml(configText) as { server?: { name?: unknown } } | undefined)?.server?.name;
-    return typeof name === 'string' ? name : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export async function runPullRequest({ inputs, ctx, engine, log }: ModeEnv): Promise<{
   results: FolderResult[];
