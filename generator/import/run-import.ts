@@ -29,7 +29,7 @@ import {
 } from '../history/index.js';
 import { mergeImport } from '../merge/index.js';
 import { defaultBaseUrl, parseDocument } from '../parse/index.js';
-import { renderFolderChecked } from '../render/index.js';
+import { renderFolder, renderFolderChecked } from '../render/index.js';
 import { buildReport } from '../report/index.js';
 import { readContentDir } from '../sources/content-source.js';
 import { readOpenApiSource } from '../sources/index.js';
@@ -303,7 +303,10 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
 
     // 5. Render (validated), keeping the bytes of what did not change or must not change.
     const model: FolderModel = { config, tools: merged.tools, ...merged.content };
-    const rendered = renderFolderChecked(model, { openapi: text });
+    // What is written is validated by loading it back; a dry run writes nothing and skips that.
+    const rendered = opts.dryRun
+      ? renderUnchecked(model, text)
+      : renderFolderChecked(model, { openapi: text });
     if (!rendered.ok) {
       const first = rendered.errors[0]!;
       throw new StepFailure(
@@ -319,20 +322,14 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     if (previousFiles && previous) {
       for (const path of kept) if (previousFiles[path] !== undefined) files[path] = previousFiles[path]!;
       // A file whose meaning did not change keeps its bytes (and any comment a reviewer added).
-      if (
-        compactCanonicalJson(previous.config) === compactCanonicalJson(config) &&
-        previousFiles['config.yaml']
-      ) {
+      if (previousFiles['config.yaml'] !== undefined && sameValue(previous.config, config)) {
         files['config.yaml'] = previousFiles['config.yaml'];
       }
       const before = new Map(previous.tools.map((t) => [t.file, t.tool]));
       for (const item of merged.tools) {
         const old = before.get(item.file);
-        if (
-          old &&
-          previousFiles[item.file] &&
-          compactCanonicalJson(old) === compactCanonicalJson(item.tool)
-        ) {
+        const was = previousFiles[item.file];
+        if (old && was !== undefined && was !== files[item.file] && sameValue(old, item.tool)) {
           files[item.file] = previousFiles[item.file]!;
         }
       }
@@ -424,6 +421,22 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     const step = error instanceof StepFailure ? error.step : 'tools';
     return failed(asSvcError(error), step);
   }
+}
+
+function renderUnchecked(
+  model: FolderModel,
+  text: string,
+): { ok: true; files: FolderFiles } | { ok: false; errors: SvcError[] } {
+  try {
+    return { ok: true, files: renderFolder(model, { openapi: text }) };
+  } catch (error) {
+    if (error instanceof SvcError) return { ok: false, errors: [error] };
+    throw error;
+  }
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return compactCanonicalJson(a) === compactCanonicalJson(b);
 }
 
 /** Paths the folder loader reads as tools, the document or content (svc re-renders those). */
