@@ -280,6 +280,32 @@ describe('re-import scenario: Petstore v1 → v2', () => {
     expect(records[1]!.statusLog.map((s) => s.status)).toEqual(['pending', 'processing', 'complete']);
   });
 
+  it('invalid content fails closed: the folder keeps its files, the failed row names the file', async () => {
+    const beforeFail = await readFolder(dir);
+    const rows: string[][] = [];
+    const failed = await runImport({
+      dir,
+      location: path.relative(dir, path.join(fixtures, 'petstore-v2.yaml')),
+      contentDir: path.join(fixtures, '..', 'content-broken', 'unknown-key'),
+      now,
+      onProgress: (r) => rows.push(r.map((x) => `${x.label}:${x.status}`)),
+    });
+    expect(failed.status).toBe('failed');
+    expect(failed.error?.place.file).toContain('Prompts/extra.md');
+    const prompts = failed.checklist.find((r) => r.kind === 'prompts')!;
+    expect(prompts.status).toBe('failed');
+    expect(prompts.error).toContain('Prompts/extra.md');
+    // The rows moved from pending through processing before the failure settled them.
+    expect(rows[0]).toContain('Tools:processing');
+    expect(rows.some((r) => r.includes('Skills:processing'))).toBe(true);
+    const files = await readFolder(dir);
+    expect(nonHistory(files)).toEqual(nonHistory(beforeFail));
+    expect(readHistory(files).at(-1)).toMatchObject({
+      status: 'failed',
+      error: { code: 'CONTENT_INVALID', step: 'prompts' },
+    });
+  });
+
   it('a failed first import writes nothing at all', async () => {
     const target = path.join(root, 'never');
     const result = await runImport({
