@@ -10,6 +10,7 @@ import { definedOnly } from './error-place.js';
 import { type ContentEntry, classifyContentPath, parseContentEntries } from './content-items.js';
 import { validateLocated } from './locate-violations.js';
 import { BOOKKEEPING_DIR, type FolderFiles, type FolderModel, type ToolItem } from './model.js';
+import { FALLBACK, readYamlFast } from './yaml-fast.js';
 import { lineOfPointer, parseYaml } from './yaml-file.js';
 
 /** Largest YAML or content file the loader reads (characters): well above any real tool file. */
@@ -115,6 +116,13 @@ function loadYamlFile<T>(
   if (text.length > MAX_FOLDER_FILE_CHARS) {
     errors.push(invalid(path, `file is larger than ${MAX_FOLDER_FILE_CHARS} characters`));
     return undefined;
+  }
+  // Files as svc writes them take the fast path; only a file that needs it (a hand edit the fast
+  // reader does not take, or a schema violation to be located by line) goes through `yaml`.
+  const fast = readYamlFast(text);
+  if (fast !== FALLBACK) {
+    const quick = validateLocated(schema, fast);
+    if (quick.ok) return quick.value as T;
   }
   const parsed = parseYaml(text);
   if (!parsed.ok) {

@@ -19,6 +19,8 @@ export function orderKeys(
   root: SchemaNode,
   first?: readonly string[],
 ): unknown {
+  // Below the schema's reach (an input schema's insides) the value is written as it is.
+  if (node === undefined && first === undefined) return value;
   if (Array.isArray(value)) {
     const itemNode = node ? resolve(node, root).items : undefined;
     return value.map((v) => orderKeys(v, itemNode, root));
