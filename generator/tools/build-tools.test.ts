@@ -200,7 +200,7 @@ describe('buildTool', () => {
     const tool = buildTool(endpoint!, 'x');
     expect(tool.description.length).toBeLessThanOrEqual(600);
     expect(tool.description.startsWith('Short summary\n\nA sentence')).toBe(true);
-    expect(((tool.inputSchema as Schema).properties.q?.description as string).length).toBeLessThanOrEqual(90);
+    expect(String((tool.inputSchema as Schema).properties.q?.description).length).toBeLessThanOrEqual(90);
     expect(tool.generated?.fingerprint).toBe(endpointFingerprint(endpoint!));
     expect(tool.name).toBe('x');
   });
