@@ -163,6 +163,17 @@ describe('writeFolder', () => {
     expect(await siblings()).toEqual(['server']);
   });
 
+  test('a binary file read as text and written back keeps its bytes', async () => {
+    const dir = join(base, 'server');
+    await writeFolder(dir, v1);
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe, 0x00, 0x80]);
+    await mkdir(join(dir, 'Docs', 'img'), { recursive: true });
+    await writeFile(join(dir, 'Docs', 'img', 'logo.png'), png);
+    const all = await readFolder(dir);
+    await writeFolder(dir, { ...all, 'README.md': '# v2\n' });
+    expect(Buffer.compare(await readFile(join(dir, 'Docs', 'img', 'logo.png')), png)).toBe(0);
+  });
+
   test('refuses to write over a file', async () => {
     const dir = join(base, 'server');
     await writeFile(dir, 'a file');

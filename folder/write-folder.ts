@@ -76,7 +76,10 @@ export async function writeFolder(
       await step(`write ${path}`);
       const full = join(temp, ...path.split('/'));
       await mkdir(dirname(full), { recursive: true });
-      await writeFile(full, files[path] as string, 'utf8');
+      await writeFile(
+        full,
+        exists ? await sameBytes(target, path, files[path] as string) : (files[path] as string),
+      );
     }
   } catch (e) {
     await rm(temp, { recursive: true, force: true });
@@ -146,6 +149,16 @@ async function swap(target: string, temp: string, unmanaged: readonly string[], 
   }
   await rm(old, { recursive: true, force: true });
   await rm(temp, { recursive: true, force: true });
+}
+
+/**
+ * FolderFiles are text, so a file that is not UTF-8 (an image beside a doc) comes back from
+ * readFolder decoded with replacement characters. When the text given is exactly what the
+ * file on disk decodes to, the file's own bytes are written, never the lossy decoding.
+ */
+async function sameBytes(target: string, path: string, text: string): Promise<string | Buffer> {
+  const existing = await readFile(join(target, ...path.split('/'))).catch(() => undefined);
+  return existing !== undefined && existing.toString('utf8') === text ? existing : text;
 }
 
 async function resolveTarget(dir: string): Promise<string> {
