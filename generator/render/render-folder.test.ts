@@ -78,7 +78,11 @@ describe('renderFolder', () => {
     expect(Object.keys(compose.services)).toEqual(['runtime']);
     const runtime = compose.services.runtime;
     expect(runtime.image).toBe(RUNTIME_IMAGE);
-    expect(runtime.environment).toEqual({ SVC_FOLDER_PATH: '/folder', SVC_RUNTIME_MODE: 'standalone' });
+    expect(runtime.environment).toEqual({
+      SVC_FOLDER_PATH: '/folder',
+      SVC_RUNTIME_MODE: 'standalone',
+      MCP_RUNTIME_HOST: '0.0.0.0',
+    });
     expect(runtime.volumes).toEqual(['./:/folder:ro']);
     const port = `$${'{'}MCP_RUNTIME_PORT:-3002}`;
     expect(RUNTIME_IMAGE).toBe(`$${'{'}SVC_RUNTIME_IMAGE:-ghcr.io/svc-dev/svc-runtime:0.1}`);
