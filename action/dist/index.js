@@ -34596,7 +34596,8 @@ async function findMarkedComment(octokit, target) {
     issue_number: target.issueNumber,
     per_page: 100
   });
-  const ours = comments.find((c) => (c.body ?? "").startsWith(COMMENT_MARKER));
+  const marked = comments.filter((c) => (c.body ?? "").startsWith(COMMENT_MARKER));
+  const ours = marked.find((c) => c.user?.type === "Bot") ?? marked[0];
   return ours ? { id: ours.id, body: ours.body ?? "" } : void 0;
 }
 async function upsertComment(octokit, target, body, opts = {}) {
@@ -34866,6 +34867,13 @@ async function listFiles(cwd2, rev, dir) {
   if (dir) args.push("--", dir);
   const out = await runGit(args, { cwd: cwd2 });
   return out.split("\0").filter((p) => p.length > 0);
+}
+async function readFileAt(cwd2, rev, path) {
+  try {
+    return await runGit(["cat-file", "blob", `${rev}:${path}`], { cwd: cwd2 });
+  } catch {
+    return void 0;
+  }
 }
 async function readFilesAt(cwd2, rev, dir) {
   const prefix = dir.replace(/\/+$/, "");
@@ -35223,13 +35231,13 @@ async function runPullRequest({ inputs, ctx, engine, log }) {
   for (const folder of folders) {
     const prefix = folder === "." ? "" : `${folder}/`;
     const existsAtHead = headSet.has(`${prefix}config.yaml`);
+    const configText = (existsAtHead ? await readFileAt(cwd2, head, `${prefix}config.yaml`) : void 0) ?? await readFileAt(cwd2, pr.baseSha, `${prefix}config.yaml`);
+    const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
+    if (!touches(folder, sources, changed)) continue;
     const [baseFiles, headFiles] = await Promise.all([
       readFilesAt(cwd2, pr.baseSha, folder === "." ? "" : folder),
       existsAtHead ? readFilesAt(cwd2, head, folder === "." ? "" : folder) : Promise.resolve({})
     ]);
-    const configText = headFiles["config.yaml"] ?? baseFiles["config.yaml"];
-    const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
-    if (!touches(folder, sources, changed)) continue;
     log(`svc: ${folder} is touched by the pull request`);
     const toolChanges = diffTools(baseFiles, headFiles);
     let endpointChanges = [];
@@ -45711,10 +45719,11 @@ async function readFolder(dir, opts = {}) {
         info = await stat(target);
       }
       if (info.isDirectory()) {
-        if (SKIPPED_DIRS.has(entry2.name) || visited.has(target)) continue;
+        if (SKIPPED_DIRS.has(entry2.name) || visited.has(target) || opts.skip?.(rel, true)) continue;
         visited.add(target);
         await walk(target, rel);
       } else if (info.isFile()) {
+        if (opts.skip?.(rel, false)) continue;
         if (++count2 > maxFiles) {
           throw new SvcError("FOLDER_INVALID", `the folder has more than ${maxFiles} files`, {
             place: { file: rel }
@@ -45788,7 +45797,10 @@ async function writeFolder(dir, files, opts = {}) {
       await step(`write ${path}`);
       const full = join6(temp, ...path.split("/"));
       await mkdir2(dirname(full), { recursive: true });
-      await writeFile2(full, files[path], "utf8");
+      await writeFile2(
+        full,
+        exists ? await sameBytes(target, path, files[path]) : files[path]
+      );
     }
   } catch (e) {
     await rm(temp, { recursive: true, force: true });
@@ -45854,6 +45866,10 @@ async function swap(target, temp, unmanaged, step, dir) {
   }
   await rm(old, { recursive: true, force: true });
   await rm(temp, { recursive: true, force: true });
+}
+async function sameBytes(target, path, text3) {
+  const existing = await readFile3(join6(target, ...path.split("/"))).catch(() => void 0);
+  return existing !== void 0 && existing.toString("utf8") === text3 ? existing : text3;
 }
 async function resolveTarget(dir) {
   return realpath2(dir).catch(() => resolve2(dir));
@@ -45954,6 +45970,10 @@ var RULES = {
   "endpoint-path-parameter-renamed": {
     level: "info",
     description: "A path parameter was renamed; the path is otherwise the same."
+  },
+  "endpoint-path-changed": {
+    level: "info",
+    description: "The path changed; the method and operationId are the same, so it is the same operation."
   },
   "endpoint-summary-changed": { level: "info", description: "The summary or description changed." },
   "request-parameter-added-required": { level: "breaking", description: "A new required parameter." },
@@ -46378,7 +46398,12 @@ function diffSecurity(before, after, out) {
 function diffEndpoint(before, after, differ = new SchemaDiffer()) {
   const out = new Changes(endpointMatchKey(after.method, after.path));
   if (before.path !== after.path) {
-    out.add("endpoint-path-parameter-renamed", `path ${before.path} → ${after.path}`, "path");
+    const sameShape = endpointMatchKey(before.method, before.path) === endpointMatchKey(after.method, after.path);
+    out.add(
+      sameShape ? "endpoint-path-parameter-renamed" : "endpoint-path-changed",
+      `path ${before.path} → ${after.path}`,
+      "path"
+    );
   }
   if ((before.operationId ?? "") !== (after.operationId ?? "")) {
     out.add(
@@ -46421,18 +46446,32 @@ function diffEndpoints(before, after) {
   const seen = /* @__PURE__ */ new Set();
   const differ = new SchemaDiffer();
   const result = [];
+  const fresh = [];
   for (const endpoint2 of after) {
     const key2 = endpointMatchKey(endpoint2.method, endpoint2.path);
-    seen.add(key2);
     const previous2 = old.get(key2);
     if (!previous2) {
-      const c = new Changes(key2);
-      c.add("endpoint-added", "endpoint added");
-      result.push({ endpoint: endpoint2, change: entry(endpoint2, "added", c.list) });
+      fresh.push(endpoint2);
       continue;
     }
+    seen.add(key2);
     const changes = diffEndpoint(previous2, endpoint2, differ);
     if (changes.length > 0) result.push({ endpoint: endpoint2, change: entry(endpoint2, "changed", changes) });
+  }
+  const gone = [...old].filter(([key2]) => !seen.has(key2)).map(([, e]) => e);
+  const goneByOp = uniqueByOperation(gone);
+  const freshByOp = uniqueByOperation(fresh);
+  for (const endpoint2 of fresh) {
+    const op = operationKey(endpoint2);
+    const previous2 = op ? goneByOp.get(op) : void 0;
+    if (op && previous2 && freshByOp.get(op) === endpoint2) {
+      seen.add(endpointMatchKey(previous2.method, previous2.path));
+      result.push({ endpoint: endpoint2, change: entry(endpoint2, "changed", diffEndpoint(previous2, endpoint2, differ)) });
+      continue;
+    }
+    const c = new Changes(endpointMatchKey(endpoint2.method, endpoint2.path));
+    c.add("endpoint-added", "endpoint added");
+    result.push({ endpoint: endpoint2, change: entry(endpoint2, "added", c.list) });
   }
   for (const [key2, endpoint2] of old) {
     if (seen.has(key2)) continue;
@@ -46442,6 +46481,22 @@ function diffEndpoints(before, after) {
   }
   result.sort((x, y) => compareEndpoints(x.endpoint, y.endpoint));
   return result.map((r) => r.change);
+}
+function operationKey(endpoint2) {
+  return endpoint2.operationId ? `${endpoint2.method} ${endpoint2.operationId}` : void 0;
+}
+function uniqueByOperation(list2) {
+  const out = /* @__PURE__ */ new Map();
+  const dup = /* @__PURE__ */ new Set();
+  for (const e of list2) {
+    const key2 = operationKey(e);
+    if (!key2 || dup.has(key2)) continue;
+    if (out.has(key2)) {
+      out.delete(key2);
+      dup.add(key2);
+    } else out.set(key2, e);
+  }
+  return out;
 }
 
 // generator/endpoints/endpoint-fingerprint.ts
@@ -47709,6 +47764,22 @@ function uniqueName(wanted, taken) {
     if (!taken.has(candidate)) return candidate;
   }
 }
+function operationKey2(tool) {
+  return tool.endpoint.operationId ? `${tool.endpoint.method} ${tool.endpoint.operationId}` : void 0;
+}
+function uniqueBy(items, keyOf2) {
+  const out = /* @__PURE__ */ new Map();
+  const dup = /* @__PURE__ */ new Set();
+  for (const item of items) {
+    const key2 = keyOf2(item);
+    if (key2 === void 0 || dup.has(key2)) continue;
+    if (out.has(key2)) {
+      out.delete(key2);
+      dup.add(key2);
+    } else out.set(key2, item);
+  }
+  return out;
+}
 function mergeTools(previous2, generated) {
   const notes = [];
   const byEndpoint = /* @__PURE__ */ new Map();
@@ -47720,13 +47791,37 @@ function mergeTools(previous2, generated) {
   const result = [];
   const matched = /* @__PURE__ */ new Set();
   const fresh = [];
-  for (const next of generated) {
+  const pairs2 = /* @__PURE__ */ new Map();
+  generated.forEach((next, i) => {
     const prev = byEndpoint.get(matchKey(next.tool));
-    if (!prev || matched.has(prev)) {
+    if (prev && !matched.has(prev)) {
+      pairs2.set(i, prev);
+      matched.add(prev);
+    }
+  });
+  const byOperation = uniqueBy(
+    previous2.filter((t) => t.tool.origin === "imported" && !matched.has(t)),
+    (t) => operationKey2(t.tool)
+  );
+  const freshByOperation = uniqueBy(
+    generated.filter((_, i) => !pairs2.has(i)),
+    (t) => operationKey2(t.tool)
+  );
+  generated.forEach((next, i) => {
+    if (pairs2.has(i)) return;
+    const key2 = operationKey2(next.tool);
+    const prev = key2 ? byOperation.get(key2) : void 0;
+    if (key2 && prev && freshByOperation.get(key2) === next && !matched.has(prev)) {
+      pairs2.set(i, prev);
+      matched.add(prev);
+    }
+  });
+  for (const [i, next] of generated.entries()) {
+    const prev = pairs2.get(i);
+    if (!prev) {
       fresh.push(next);
       continue;
     }
-    matched.add(prev);
     const tool = { ...next.tool, enabled: prev.tool.enabled, sortOrder: prev.tool.sortOrder };
     delete tool.stale;
     if (prev.tool.widget !== void 0) tool.widget = prev.tool.widget;
@@ -47855,6 +47950,7 @@ function renderCompose() {
     "    environment:",
     "      SVC_FOLDER_PATH: /folder",
     "      SVC_RUNTIME_MODE: standalone",
+    "      MCP_RUNTIME_HOST: 0.0.0.0",
     "    volumes:",
     "      - ./:/folder:ro",
     "    ports:",
@@ -48090,6 +48186,10 @@ function envVariables(config) {
   const vars = [
     { name: "SVC_UPSTREAM_SECRET", comment: secretComment },
     { name: "MCP_RUNTIME_PORT", comment: "Optional: the port the runtime listens on (default 3002)." },
+    {
+      name: "MCP_RUNTIME_HOST",
+      comment: "Optional: the interface to listen on (default 127.0.0.1; docker-compose.yml sets 0.0.0.0)."
+    },
     {
       name: "MCP_RUNTIME_PUBLIC_URL",
       comment: "Optional: public URL of this server (used in OAuth metadata)."

@@ -29,6 +29,15 @@ describe('upsertComment', () => {
     // 132 comments at 100 per page: the search had to follow the Link header to page 2.
     expect(gh.requests.some((r) => r.method === 'GET' && r.url.includes('page=2'))).toBe(true);
   });
+  it("prefers the bot's marked comment over a person's earlier one", async () => {
+    gh = await startFakeGitHub({ owner: 'o', repo: 'r' });
+    const octokit = new Octokit({ baseUrl: gh.url });
+    const decoy = gh.addComment(5, `${COMMENT_MARKER}\nwritten by a person`, 'mallory');
+    const bot = gh.addComment(5, `${COMMENT_MARKER}\nold report`, 'github-actions[bot]');
+    const outcome = await upsertComment(octokit, { owner: 'o', repo: 'r', issueNumber: 5 }, 'new report');
+    expect(outcome).toEqual({ action: 'updated', id: bot.id });
+    expect(gh.comments.find((c) => c.id === decoy.id)?.body).toBe(`${COMMENT_MARKER}\nwritten by a person`);
+  });
   it('does not create a comment when told to update only', async () => {
     gh = await startFakeGitHub({ owner: 'o', repo: 'r' });
     const octokit = new Octokit({ baseUrl: gh.url });

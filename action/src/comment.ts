@@ -50,7 +50,10 @@ export async function findMarkedComment(
     issue_number: target.issueNumber,
     per_page: 100,
   });
-  const ours = comments.find((c) => (c.body ?? '').startsWith(COMMENT_MARKER));
+  const marked = comments.filter((c) => (c.body ?? '').startsWith(COMMENT_MARKER));
+  // A bot (the workflow token's github-actions[bot], or an app) wrote ours; a person's marked comment is
+  // used only when no bot's exists (a personal token's comments are authored by a person).
+  const ours = marked.find((c) => c.user?.type === 'Bot') ?? marked[0];
   return ours ? { id: ours.id, body: ours.body ?? '' } : undefined;
 }
 

@@ -98,6 +98,15 @@ export async function listFiles(cwd: string, rev: string, dir?: string): Promise
   return out.split('\0').filter((p) => p.length > 0);
 }
 
+/** One file's text at `rev`; undefined when the commit has no such file. */
+export async function readFileAt(cwd: string, rev: string, path: string): Promise<string | undefined> {
+  try {
+    return await runGit(['cat-file', 'blob', `${rev}:${path}`], { cwd });
+  } catch {
+    return undefined;
+  }
+}
+
 /** The text of every file under `dir` at `rev`, keyed by path relative to `dir` (one `cat-file --batch`). */
 export async function readFilesAt(cwd: string, rev: string, dir: string): Promise<FolderFiles> {
   const prefix = dir.replace(/\/+$/, '');

@@ -8,7 +8,7 @@ import { SvcError } from '../../core/svc-error.js';
 import type { FolderFiles } from '../../folder/model.js';
 import { findServerFolders, folderSources, serverName, touches } from './folders.js';
 import { countFolder, type FolderResult } from './folder-result.js';
-import { changedFiles, ensureCommit, gitAuthEnv, listFiles, readFilesAt } from './git.js';
+import { changedFiles, ensureCommit, gitAuthEnv, listFiles, readFileAt, readFilesAt } from './git.js';
 import { renderResults } from './render.js';
 import type { ModeEnv } from './run-action.js';
 import { diffTools, enabledEndpoints } from './tool-changes.js';
@@ -34,15 +34,18 @@ export async function runPullRequest({ inputs, ctx, engine, log }: ModeEnv): Pro
   for (const folder of folders) {
     const prefix = folder === '.' ? '' : `${folder}/`;
     const existsAtHead = headSet.has(`${prefix}config.yaml`);
+    // Only config.yaml decides whether the folder is touched; read the whole folder only then.
+    const configText =
+      (existsAtHead ? await readFileAt(cwd, head, `${prefix}config.yaml`) : undefined) ??
+      (await readFileAt(cwd, pr.baseSha, `${prefix}config.yaml`));
+    const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
+    if (!touches(folder, sources, changed)) continue;
     const [baseFiles, headFiles] = await Promise.all([
       readFilesAt(cwd, pr.baseSha, folder === '.' ? '' : folder),
       existsAtHead
         ? readFilesAt(cwd, head, folder === '.' ? '' : folder)
         : Promise.resolve({} as FolderFiles),
     ]);
-    const configText = headFiles['config.yaml'] ?? baseFiles['config.yaml'];
-    const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
-    if (!touches(folder, sources, changed)) continue;
     log(`svc: ${folder} is touched by the pull request`);
     const toolChanges = diffTools(baseFiles, headFiles);
     let endpointChanges: FolderResult['endpointChanges'] = [];
