@@ -37,6 +37,22 @@ describe('readFolder', () => {
     expect(Object.keys(files)).toEqual(Object.keys(files).sort());
   });
 
+  test('skip leaves paths out without reading them', async () => {
+    await put('config.yaml', 'a');
+    await put('Tools/openapi.json', 'big');
+    await put('Tools/x.yaml', 'b');
+    await put('.svc/raw/1.json', 'big');
+    const seen: string[] = [];
+    const files = await readFolder(join(base, 'f'), {
+      skip: (path, isDirectory) => {
+        seen.push(`${path}${isDirectory ? '/' : ''}`);
+        return path === '.svc' || path === 'Tools/openapi.json';
+      },
+    });
+    expect(files).toEqual({ 'Tools/x.yaml': 'b', 'config.yaml': 'a' });
+    expect(seen).not.toContain('.svc/raw/');
+  });
+
   test('a missing folder is FOLDER_NOT_FOUND', async () => {
     await expect(readFolder(join(base, 'nope'))).rejects.toMatchObject({ code: 'FOLDER_NOT_FOUND' });
     await put('file', 'x');

@@ -13,6 +13,11 @@ export interface ReadFolderOptions {
   maxFileBytes?: number;
   /** Refuse a folder with more files than this. Default 50,000. */
   maxFiles?: number;
+  /**
+   * Leave a path out (and, for a directory, everything below it) without reading it: the
+   * runtime needs neither `.svc/` (raw specs, history) nor `Tools/openapi.json`.
+   */
+  skip?: (path: string, isDirectory: boolean) => boolean;
 }
 
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
@@ -50,10 +55,11 @@ export async function readFolder(dir: string, opts: ReadFolderOptions = {}): Pro
         info = await stat(target);
       }
       if (info.isDirectory()) {
-        if (SKIPPED_DIRS.has(entry.name) || visited.has(target)) continue;
+        if (SKIPPED_DIRS.has(entry.name) || visited.has(target) || opts.skip?.(rel, true)) continue;
         visited.add(target);
         await walk(target, rel);
       } else if (info.isFile()) {
+        if (opts.skip?.(rel, false)) continue;
         if (++count > maxFiles) {
           throw new SvcError('FOLDER_INVALID', `the folder has more than ${maxFiles} files`, {
             place: { file: rel },
