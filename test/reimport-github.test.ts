@@ -32,14 +32,26 @@ const newer = path.join(
 );
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 
-/** The independent count: METHOD + path with parameter names blanked, straight from the JSON. */
-function operations(text: string): Set<string> {
-  const doc = JSON.parse(text) as { paths: Record<string, Record<string, unknown>> };
-  const out = new Set<string>();
+/**
+ * The independent count, straight from the JSON: METHOD + path with parameter names blanked →
+ * "METHOD operationId" (a path renamed under the same method and operationId is one operation).
+ */
+function operations(text: string): Map<string, string> {
+  const doc = JSON.parse(text) as { paths: Record<string, Record<string, { operationId?: string }>> };
+  const out = new Map<string, string>();
   for (const [p, item] of Object.entries(doc.paths)) {
-    for (const m of METHODS) if (item[m]) out.add(`${m.toUpperCase()} ${p.replace(/\{[^}]*\}/g, '{}')}`);
+    for (const m of METHODS) {
+      const op = item[m];
+      if (op) out.set(`${m.toUpperCase()} ${p.replace(/\{[^}]*\}/g, '{}')}`, `${m} ${op.operationId ?? ''}`);
+    }
   }
   return out;
+}
+
+function countOnce(values: string[]): Map<string, number> {
+  const n = new Map<string, number>();
+  for (const v of values) n.set(v, (n.get(v) ?? 0) + 1);
+  return n;
 }
 
 async function endpointsOf(text: string, origin: string): Promise<Endpoint[]> {
@@ -52,8 +64,15 @@ describe.skipIf(!existsSync(newer))("GitHub's description, release 22.0.0 → in
     const newText = await readFile(newer, 'utf8');
     const before = operations(oldText);
     const after = operations(newText);
-    const added = [...after].filter((k) => !before.has(k)).length;
-    const removed = [...before].filter((k) => !after.has(k)).length;
+    const addedKeys = [...after.keys()].filter((k) => !before.has(k));
+    const removedKeys = [...before.keys()].filter((k) => !after.has(k));
+    const addedOps = countOnce(addedKeys.map((k) => after.get(k)!));
+    const removedOps = countOnce(removedKeys.map((k) => before.get(k)!));
+    const renamed = [...addedOps].filter(
+      ([op, n]) => n === 1 && !op.endsWith(' ') && removedOps.get(op) === 1,
+    ).length;
+    const added = addedKeys.length - renamed;
+    const removed = removedKeys.length - renamed;
     expect(added).toBeGreaterThan(0);
     expect(removed).toBeGreaterThan(0);
 
@@ -90,6 +109,10 @@ describe.skipIf(!existsSync(newer))("GitHub's description, release 22.0.0 → in
     });
     expect(e.unchanged + e.changed + e.added).toBe(after.size);
     expect(e.changed).toBeGreaterThan(0);
+    const pathChanged = report.endpoints.filter((x) =>
+      x.changes.some((c) => c.id === 'endpoint-path-changed'),
+    );
+    expect(pathChanged).toHaveLength(renamed);
     expect(report.endpoints.filter((x) => x.kind === 'removed').every((x) => x.breaking)).toBe(true);
     // Every tool of the first import was disabled and untouched: removed endpoints remove their tools.
     expect(report.counts.tools.removed).toBe(removed);

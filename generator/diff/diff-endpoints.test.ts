@@ -164,3 +164,24 @@ describe('diffEndpoints', () => {
     expect(open).toEqual(['security-removed']);
   });
 });
+
+describe('diffEndpoints: renamed paths', () => {
+  it('pairs a removed and an added endpoint with the same method and operationId', () => {
+    const d = diffEndpoints(
+      [
+        ep({ method: 'GET', path: '/pets', operationId: 'listPets' }),
+        ep({ method: 'GET', path: '/a', operationId: 'x' }),
+      ],
+      [
+        ep({ method: 'GET', path: '/animals', operationId: 'listPets' }),
+        ep({ method: 'POST', path: '/b', operationId: 'x' }),
+      ],
+    );
+    expect(d.map((c) => `${c.kind} ${c.key}`)).toEqual([
+      'removed GET /a',
+      'changed GET /animals',
+      'added POST /b',
+    ]);
+    expect(d[1]!.changes.map((c) => c.id)).toEqual(['endpoint-path-changed']);
+  });
+});

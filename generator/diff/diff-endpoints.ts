@@ -232,7 +232,13 @@ function diffSecurity(before: Endpoint, after: Endpoint, out: Changes): void {
 export function diffEndpoint(before: Endpoint, after: Endpoint, differ = new SchemaDiffer()): ApiChange[] {
   const out = new Changes(endpointMatchKey(after.method, after.path));
   if (before.path !== after.path) {
-    out.add('endpoint-path-parameter-renamed', `path ${before.path} → ${after.path}`, 'path');
+    const sameShape =
+      endpointMatchKey(before.method, before.path) === endpointMatchKey(after.method, after.path);
+    out.add(
+      sameShape ? 'endpoint-path-parameter-renamed' : 'endpoint-path-changed',
+      `path ${before.path} → ${after.path}`,
+      'path',
+    );
   }
   if ((before.operationId ?? '') !== (after.operationId ?? '')) {
     out.add(
@@ -288,18 +294,34 @@ export function diffEndpoints(before: Endpoint[], after: Endpoint[]): EndpointCh
   const seen = new Set<string>();
   const differ = new SchemaDiffer();
   const result: { endpoint: Endpoint; change: EndpointChange }[] = [];
+  const fresh: Endpoint[] = [];
   for (const endpoint of after) {
     const key = endpointMatchKey(endpoint.method, endpoint.path);
-    seen.add(key);
     const previous = old.get(key);
     if (!previous) {
-      const c = new Changes(key);
-      c.add('endpoint-added', 'endpoint added');
-      result.push({ endpoint, change: entry(endpoint, 'added', c.list) });
+      fresh.push(endpoint);
       continue;
     }
+    seen.add(key);
     const changes = diffEndpoint(previous, endpoint, differ);
     if (changes.length > 0) result.push({ endpoint, change: entry(endpoint, 'changed', changes) });
+  }
+  // A path renamed upstream keeps its method and operationId: report it as one changed
+  // endpoint (as the merge keeps its tool), when the pairing is unambiguous.
+  const gone = [...old].filter(([key]) => !seen.has(key)).map(([, e]) => e);
+  const goneByOp = uniqueByOperation(gone);
+  const freshByOp = uniqueByOperation(fresh);
+  for (const endpoint of fresh) {
+    const op = operationKey(endpoint);
+    const previous = op ? goneByOp.get(op) : undefined;
+    if (op && previous && freshByOp.get(op) === endpoint) {
+      seen.add(endpointMatchKey(previous.method, previous.path));
+      result.push({ endpoint, change: entry(endpoint, 'changed', diffEndpoint(previous, endpoint, differ)) });
+      continue;
+    }
+    const c = new Changes(endpointMatchKey(endpoint.method, endpoint.path));
+    c.add('endpoint-added', 'endpoint added');
+    result.push({ endpoint, change: entry(endpoint, 'added', c.list) });
   }
   for (const [key, endpoint] of old) {
     if (seen.has(key)) continue;
@@ -309,4 +331,22 @@ export function diffEndpoints(before: Endpoint[], after: Endpoint[]): EndpointCh
   }
   result.sort((x, y) => compareEndpoints(x.endpoint, y.endpoint));
   return result.map((r) => r.change);
+}
+
+function operationKey(endpoint: Endpoint): string | undefined {
+  return endpoint.operationId ? `${endpoint.method} ${endpoint.operationId}` : undefined;
+}
+
+function uniqueByOperation(list: readonly Endpoint[]): Map<string, Endpoint> {
+  const out = new Map<string, Endpoint>();
+  const dup = new Set<string>();
+  for (const e of list) {
+    const key = operationKey(e);
+    if (!key || dup.has(key)) continue;
+    if (out.has(key)) {
+      out.delete(key);
+      dup.add(key);
+    } else out.set(key, e);
+  }
+  return out;
 }

@@ -24,6 +24,10 @@ export const RULES = {
     level: 'info',
     description: 'A path parameter was renamed; the path is otherwise the same.',
   },
+  'endpoint-path-changed': {
+    level: 'info',
+    description: 'The path changed; the method and operationId are the same, so it is the same operation.',
+  },
   'endpoint-summary-changed': { level: 'info', description: 'The summary or description changed.' },
   'request-parameter-added-required': { level: 'breaking', description: 'A new required parameter.' },
   'request-parameter-added-optional': { level: 'info', description: 'A new optional parameter.' },

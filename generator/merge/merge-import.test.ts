@@ -177,3 +177,22 @@ describe('mergeImport: content', () => {
     expect(result.notes).toEqual([]);
   });
 });
+
+describe('mergeImport: renamed paths', () => {
+  it('keeps the tool of an operation whose path was renamed (same method and operationId)', () => {
+    const old = { ...tool('listPets', 'GET', '/pets'), enabled: true, sortOrder: 3 };
+    old.endpoint.operationId = 'listPets';
+    const next = tool('listPets', 'GET', '/animals', 'c'.repeat(16));
+    next.endpoint.operationId = 'listPets';
+    const result = mergeImport({
+      previous: folder([item('listPets', old)]),
+      tools: [{ key: 'listPets', tool: next }],
+    });
+    expect(result.tools).toHaveLength(1);
+    expect(result.tools[0]).toMatchObject({
+      key: 'listPets',
+      tool: { enabled: true, sortOrder: 3, endpoint: { path: '/animals' } },
+    });
+    expect(result.notes).toEqual([]);
+  });
+});

@@ -44,6 +44,25 @@ export function uniqueName(wanted: string, taken: ReadonlySet<string>): string {
   }
 }
 
+function operationKey(tool: SvcTool): string | undefined {
+  return tool.endpoint.operationId ? `${tool.endpoint.method} ${tool.endpoint.operationId}` : undefined;
+}
+
+/** Items by key, leaving out every key that more than one item has (an ambiguous match is no match). */
+function uniqueBy<T>(items: readonly T[], keyOf: (item: T) => string | undefined): Map<string, T> {
+  const out = new Map<string, T>();
+  const dup = new Set<string>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (key === undefined || dup.has(key)) continue;
+    if (out.has(key)) {
+      out.delete(key);
+      dup.add(key);
+    } else out.set(key, item);
+  }
+  return out;
+}
+
 export function mergeTools(
   previous: readonly ToolItem[],
   generated: readonly { key: string; tool: SvcTool }[],
@@ -61,13 +80,40 @@ export function mergeTools(
   const matched = new Set<ToolItem>();
   const fresh: { key: string; tool: SvcTool }[] = [];
 
-  for (const next of generated) {
+  // First by endpoint; then, for what is left, by method + operationId: a path that was
+  // renamed upstream is the same operation, and its tool keeps the reviewer's decisions.
+  const pairs = new Map<number, ToolItem>();
+  generated.forEach((next, i) => {
     const prev = byEndpoint.get(matchKey(next.tool));
-    if (!prev || matched.has(prev)) {
+    if (prev && !matched.has(prev)) {
+      pairs.set(i, prev);
+      matched.add(prev);
+    }
+  });
+  const byOperation = uniqueBy(
+    previous.filter((t) => t.tool.origin === 'imported' && !matched.has(t)),
+    (t) => operationKey(t.tool),
+  );
+  const freshByOperation = uniqueBy(
+    generated.filter((_, i) => !pairs.has(i)),
+    (t) => operationKey(t.tool),
+  );
+  generated.forEach((next, i) => {
+    if (pairs.has(i)) return;
+    const key = operationKey(next.tool);
+    const prev = key ? byOperation.get(key) : undefined;
+    if (key && prev && freshByOperation.get(key) === next && !matched.has(prev)) {
+      pairs.set(i, prev);
+      matched.add(prev);
+    }
+  });
+
+  for (const [i, next] of generated.entries()) {
+    const prev = pairs.get(i);
+    if (!prev) {
       fresh.push(next);
       continue;
     }
-    matched.add(prev);
     const tool: SvcTool = { ...next.tool, enabled: prev.tool.enabled, sortOrder: prev.tool.sortOrder };
     delete tool.stale;
     if (prev.tool.widget !== undefined) tool.widget = prev.tool.widget;
