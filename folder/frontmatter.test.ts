@@ -41,6 +41,28 @@ describe('splitFrontmatter', () => {
     if (!r.ok) expect(r.problems[0]?.message).toMatch(/language tag/);
   });
 
+  test('a byte-order mark before the fence is ignored', () => {
+    expect(splitFrontmatter('\uFEFF---\ntitle: T\n---\nbody')).toMatchObject({
+      ok: true,
+      data: { title: 'T' },
+      body: 'body',
+    });
+  });
+
+  test('a line starting with --- inside the frontmatter is refused with its line', () => {
+    expect(splitFrontmatter('---\ntitle: T\n---x\nmore: 1\n---\nbody')).toMatchObject({
+      ok: false,
+      problems: [{ line: 3 }],
+    });
+  });
+
+  test('the closing fence is exactly ---', () => {
+    expect(splitFrontmatter('---\ntitle: T\n---  \nbody\n---\n')).toMatchObject({
+      ok: false,
+      problems: [{ line: 3 }],
+    });
+  });
+
   test('frontmatter that is not a mapping is refused', () => {
     expect(splitFrontmatter('---\n- a\n- b\n---\nbody').ok).toBe(false);
   });

@@ -16,7 +16,8 @@ const TAGGED_OPEN = /^---[ \t]*[A-Za-z]/;
 
 /** Line endings are normalized to LF first: the folder is written with LF only. */
 export function splitFrontmatter(text: string): FrontmatterSplit {
-  const src = text.replace(/\r\n/g, '\n');
+  // A byte-order mark (some Windows editors write one) must not hide the opening fence.
+  const src = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
   const firstLine = src.slice(0, src.indexOf('\n') === -1 ? src.length : src.indexOf('\n'));
   if (TAGGED_OPEN.test(firstLine)) {
     return {
@@ -28,11 +29,24 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
   }
   if (!OPEN_LINE.test(firstLine)) return { ok: true, data: {}, body: src };
   const lines = src.split('\n');
-  const close = lines.findIndex((l, i) => i > 0 && OPEN_LINE.test(l));
+  const close = lines.findIndex((l, i) => i > 0 && l === '---');
   if (close === -1) {
     return {
       ok: false,
       problems: [{ message: 'frontmatter opened on line 1 is never closed by a "---" line', line: 1 }],
+    };
+  }
+  // gray-matter closes at the first line that merely starts with "---"; so must we, exactly.
+  const early = lines.findIndex((l, i) => i > 0 && i < close && l.startsWith('---'));
+  if (early !== -1) {
+    return {
+      ok: false,
+      problems: [
+        {
+          message: 'a line inside the frontmatter starts with "---": the closing fence must be exactly "---"',
+          line: early + 1,
+        },
+      ],
     };
   }
   let parse: ReturnType<typeof parseYaml> | undefined;
