@@ -1,5 +1,5 @@
 /** `svc import`, `svc diff` and `svc history` run in-process through the CLI frame, on a real folder. */
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,5 +105,22 @@ describe('svc diff / import / history', () => {
     expect(lines[2]).toMatch(/^#3 .* Failed .*SOURCE_NOT_FOUND/);
     const records = JSON.parse((await cli('history', 'pets', '--json')).out);
     expect(records[1].report.counts.endpoints.added).toBe(2);
+  });
+
+  it('a folder that no longer loads: the import fails, every file keeps its bytes, the failure is recorded', async () => {
+    const broken = path.join(dir, 'Tools', 'getInventory.yaml');
+    await writeFile(broken, 'name: [unclosed\n');
+    const before = await readFolder(dir);
+    const run = await cli('import', 'pets');
+    expect(run.code).toBe(3);
+    expect(run.err).toContain('FOLDER_INVALID');
+    const after = await readFolder(dir);
+    const added = Object.keys(after).filter((p) => !(p in before));
+    expect(added).toEqual(['.svc/history/000004.json']);
+    for (const [p, text] of Object.entries(before)) expect(after[p]).toBe(text);
+    expect(JSON.parse(after['.svc/history/000004.json']!)).toMatchObject({
+      status: 'failed',
+      error: { code: 'FOLDER_INVALID' },
+    });
   });
 });

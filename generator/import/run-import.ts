@@ -17,6 +17,7 @@ import { diffEndpoints } from '../diff/index.js';
 import { toEndpoints } from '../endpoints/index.js';
 import {
   compactCanonicalJson,
+  historyPath,
   isBookkeeping,
   lastComplete,
   loadEndpoints,
@@ -34,6 +35,7 @@ import { buildReport } from '../report/index.js';
 import { readContentDir } from '../sources/content-source.js';
 import { readOpenApiSource } from '../sources/index.js';
 import { buildTools } from '../tools/index.js';
+import { appendRecord } from './append-record.js';
 import { Checklist, type ChecklistKind, type ChecklistRow, checklistKindOfPath } from './checklist.js';
 
 export interface ImportOptions {
@@ -177,7 +179,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     Object.assign(files, book.files);
     if (!opts.dryRun) {
       try {
-        await writeFolder(opts.dir, files);
+        const path = historyPath(book.record.seq);
+        await appendRecord(opts.dir, path, book.files[path]!);
       } catch {
         // The import already failed; not being able to record it changes nothing on disk.
       }
