@@ -124,7 +124,12 @@ describe('re-import scenario: Petstore v1 → v2', () => {
       ['Documentation', 'complete', 1],
     ]);
     expect(first.report.summary).toBe('First import: 16 endpoints, 16 tools (0 enabled), 3 content items.');
-    expect(Object.keys(afterV1).filter((p) => p.startsWith('.svc/specs/'))).toHaveLength(1);
+    const specs = Object.keys(afterV1).filter((p) => p.startsWith('.svc/specs/'));
+    expect(specs).toHaveLength(1);
+    expect(afterV1[specs[0]!]).toBe(afterV1['Tools/openapi.json']);
+    const record = readHistory(afterV1)[0]!;
+    expect(record.report?.counts.endpoints.added).toBe(16);
+    expect(record.report?.endpoints).toEqual([]);
   });
 
   it('never changes enabled or sortOrder, adds new endpoints disabled at the end', () => {
@@ -304,6 +309,16 @@ describe('re-import scenario: Petstore v1 → v2', () => {
       status: 'failed',
       error: { code: 'CONTENT_INVALID', step: 'prompts' },
     });
+  });
+
+  it('same inputs and clock → the same bytes, file by file', async () => {
+    const fixed = () => new Date(Date.UTC(2026, 0, 2));
+    const a = path.join(root, 'same-a');
+    const b = path.join(root, 'same-b');
+    const cfg = config(); // relative paths: the same from both sibling folders
+    expect((await runImport({ dir: a, config: cfg, now: fixed })).status).toBe('complete');
+    expect((await runImport({ dir: b, config: cfg, now: fixed })).status).toBe('complete');
+    expect(await readFolder(a)).toEqual(await readFolder(b));
   });
 
   it('a failed first import writes nothing at all', async () => {

@@ -4,7 +4,8 @@ import { BOOKKEEPING_DIR } from '../../folder/model.js';
  * The bookkeeping directory (.svc/), one file per concern so that git diffs stay small:
  *   history/<seq>.json     one HistoryRecord per import, written once
  *   endpoints/<seq>.json   the normalized endpoints first seen in that import, by content hash
- *   specs/<sha>.<ext>      the raw document of the three most recent valid imports
+ *   specs/<sha>.json       the document of the three most recent valid imports, byte for byte
+ *                          Tools/openapi.json (git then stores it once); <sha> is of the text as read
  *   written.json           sha256 of each content file the last import wrote (hand-edit detection)
  */
 export const HISTORY_DIR = `${BOOKKEEPING_DIR}/history`;

@@ -30,7 +30,7 @@ import {
 } from '../history/index.js';
 import { mergeImport } from '../merge/index.js';
 import { defaultBaseUrl, parseDocument } from '../parse/index.js';
-import { renderFolder, renderFolderChecked } from '../render/index.js';
+import { OPENAPI_FILE, renderFolder, renderFolderChecked } from '../render/index.js';
 import { buildReport } from '../report/index.js';
 import { readContentDir } from '../sources/content-source.js';
 import { readOpenApiSource } from '../sources/index.js';
@@ -390,10 +390,11 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
         revision: { documentSha256 },
         changed,
         summary: report.summary,
-        report,
+        report: last ? report : firstImportRecordReport(report),
       },
       endpoints,
-      document: { text, sha256: documentSha256 },
+      // Kept as the same bytes as Tools/openapi.json, so git stores the document once for both.
+      document: { text: files[OPENAPI_FILE] ?? text, sha256: documentSha256 },
       written,
     });
     Object.assign(files, book.files);
@@ -424,6 +425,19 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     const step = error instanceof StepFailure ? error.step : 'tools';
     return failed(asSvcError(error), step);
   }
+}
+
+/**
+ * A first import's diff says "everything was added": its record keeps the counts and leaves
+ * the lists out (the endpoints themselves are in .svc/endpoints/), so that importing a
+ * 1,000-endpoint API does not put a 500 KB record in the pull request.
+ */
+function firstImportRecordReport(report: ImportReport): ImportReport {
+  return {
+    ...report,
+    endpoints: report.endpoints.filter((e) => e.kind !== 'added'),
+    tools: { ...report.tools, added: [] },
+  };
 }
 
 function renderUnchecked(
