@@ -15,6 +15,7 @@ import { buildMcpServer } from './mcp-server.js';
 import { buildOriginPolicy, checkOrigin } from './origin-policy.js';
 import { createRedactor } from './redact.js';
 import type { ToolCallDeps } from './tool-call.js';
+import { fetchTransport, nodeHttpTransport } from './upstream-transport.js';
 
 export interface CreateAppOptions {
   store: ConfigStore;
@@ -47,7 +48,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
   const redact = createRedactor([env.upstreamSecret]);
   const logger = opts.logger ?? noopLogger;
   const deps: ToolCallDeps = {
-    fetch: opts.fetch ?? globalThis.fetch,
+    transport: opts.fetch ? fetchTransport(opts.fetch) : nodeHttpTransport,
     logger,
     redact,
     timeoutMs: env.upstreamTimeoutMs,
@@ -140,8 +141,11 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
         forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
       }
     }
-    const legacy =
-      parsedBody !== undefined ? await isLegacyRequest(forward, parsedBody) : await isLegacyRequest(forward);
+    const legacy = hasSessionWithoutEnvelope(forward, parsedBody)
+      ? true
+      : parsedBody !== undefined
+        ? await isLegacyRequest(forward, parsedBody)
+        : await isLegacyRequest(forward);
     const response = legacy
       ? await sessions.handle(forward, pathId ?? '', parsedBody)
       : await modern.fetch(forward, parsedBody !== undefined ? { parsedBody } : undefined);
@@ -181,6 +185,21 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
       await modern.close();
     },
   };
+}
+
+/**
+ * Fast path for the hot 2025 case: a request on an open session that carries no 2026 envelope
+ * claim is legacy; classifying it again costs a full schema parse per call. Anything else
+ * goes through the SDK's own isLegacyRequest so the two can never disagree on a modern request.
+ */
+function hasSessionWithoutEnvelope(request: Request, body: unknown): boolean {
+  if (!request.headers.get('mcp-session-id')) return false;
+  const version = request.headers.get('mcp-protocol-version');
+  if (version !== null && version >= '2026-') return false;
+  if (body === undefined) return request.method !== 'POST';
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const meta = (body as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
+  return !meta || !('io.modelcontextprotocol/protocolVersion' in meta);
 }
 
 function withCors(response: Response, origin: string | undefined, preflight: boolean): Response {

@@ -53,12 +53,18 @@ export function memoryLogger(redact?: Redactor): Logger & { records: LogRecord[]
   return { records, lines, log: inner.log };
 }
 
-/** Wraps a caller's logger so that everything it receives is redacted too. */
+/** Wraps a caller's logger so that everything it receives is redacted too (string fields shallowly, others as JSON). */
 export function redactingLogger(inner: Logger, redact: Redactor): Logger {
   return {
     log(level, event, fields) {
       if (!fields) return inner.log(level, event);
-      inner.log(level, event, JSON.parse(redact(JSON.stringify(fields))) as Record<string, unknown>);
+      const safe: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(fields)) {
+        if (typeof v === 'string') safe[k] = redact(v);
+        else if (v === null || typeof v !== 'object') safe[k] = v;
+        else safe[k] = JSON.parse(redact(JSON.stringify(v)));
+      }
+      inner.log(level, event, safe);
     },
   };
 }

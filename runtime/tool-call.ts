@@ -10,9 +10,10 @@ import type { Logger } from './logger.js';
 import type { Redactor } from './redact.js';
 import { callUpstream, type ToolCallResult, toolError } from './upstream-call.js';
 import { buildUpstreamRequest } from './upstream-request.js';
+import type { UpstreamTransport } from './upstream-transport.js';
 
 export interface ToolCallDeps {
-  fetch: typeof fetch;
+  transport: UpstreamTransport;
   logger: Logger;
   redact: Redactor;
   secret?: string;
@@ -69,7 +70,7 @@ export async function callTool(
   }
   const started = deps.now();
   const outcome = await callUpstream(built.request, {
-    fetch: deps.fetch,
+    transport: deps.transport,
     timeoutMs: deps.timeoutMs,
     maxResponseBytes: deps.maxResponseBytes,
     redact: deps.redact,

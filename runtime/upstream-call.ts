@@ -6,6 +6,12 @@
  */
 import type { Redactor } from './redact.js';
 import type { UpstreamRequest } from './upstream-request.js';
+import {
+  ResponseTooLarge,
+  type TransportRequest,
+  type TransportResponse,
+  type UpstreamTransport,
+} from './upstream-transport.js';
 
 export type ContentBlock =
   | { type: 'text'; text: string }
@@ -21,7 +27,7 @@ export interface ToolCallResult {
 }
 
 export interface UpstreamCallOptions {
-  fetch: typeof fetch;
+  transport: UpstreamTransport;
   timeoutMs: number;
   maxResponseBytes: number;
   redact: Redactor;
@@ -48,40 +54,8 @@ export function toolError(text: string): ToolCallResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-class TooLarge extends Error {}
-
-async function readCapped(response: Response, cap: number): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > cap) {
-    await response.body?.cancel().catch(() => {});
-    throw new TooLarge();
-  }
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > cap) {
-      await reader.cancel().catch(() => {});
-      throw new TooLarge();
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
-}
-
-function mediaType(response: Response): string {
-  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+function mediaType(response: TransportResponse): string {
+  return (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 function isJsonType(type: string): boolean {
@@ -109,34 +83,30 @@ function excerpt(text: string): string {
   return text.length > ERROR_EXCERPT_CHARS ? `${text.slice(0, ERROR_EXCERPT_CHARS)}… (truncated)` : text;
 }
 
-async function fetchFollowingSameOrigin(
+async function sendFollowingSameOrigin(
   request: UpstreamRequest,
   options: UpstreamCallOptions,
   signal: AbortSignal,
-): Promise<Response> {
+): Promise<TransportResponse> {
   const origin = new URL(request.url).origin;
-  let url = request.url;
-  let method = request.method;
-  let body = request.body;
-  const headers = { ...request.headers };
+  let current: TransportRequest = { ...request, headers: { ...request.headers } };
   for (let hop = 0; ; hop++) {
-    const init: RequestInit = { method, headers, redirect: 'manual', signal };
-    if (body !== undefined && method !== 'GET' && method !== 'HEAD') init.body = body;
-    const response = await options.fetch(url, init);
-    const location = response.headers.get('location');
+    if (current.method === 'GET' || current.method === 'HEAD') delete current.body;
+    const response = await options.transport(current, { signal, maxBytes: options.maxResponseBytes });
+    const location = response.headers.location;
     if (response.status < 300 || response.status > 399 || response.status === 304 || !location)
       return response;
-    const next = new URL(location, url);
+    // Only same-origin redirects are followed: the credential must never travel to another host.
+    const next = new URL(location, current.url);
     if (next.origin !== origin || hop >= MAX_REDIRECTS) return response;
-    await response.body?.cancel().catch(() => {});
-    url = next.href;
+    current = { ...current, url: next.href };
     if (
       response.status === 303 ||
-      ((response.status === 301 || response.status === 302) && method === 'POST')
+      ((response.status === 301 || response.status === 302) && current.method === 'POST')
     ) {
-      method = 'GET';
-      body = undefined;
+      const headers = { ...current.headers };
       delete headers['content-type'];
+      current = { method: 'GET', url: next.href, headers };
     }
   }
 }
@@ -145,15 +115,21 @@ export async function callUpstream(
   request: UpstreamRequest,
   options: UpstreamCallOptions,
 ): Promise<UpstreamOutcome> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
-  let response: Response;
-  let bytes: Uint8Array;
+  // One controller for both the timeout and the caller's cancellation: signals are costly to create.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error('timeout'));
+  }, options.timeoutMs);
+  const outer = options.signal;
+  const onAbort = () => controller.abort(new Error('cancelled'));
+  outer?.addEventListener('abort', onAbort, { once: true });
+  let response: TransportResponse;
   try {
-    response = await fetchFollowingSameOrigin(request, options, signal);
-    bytes = await readCapped(response, options.maxResponseBytes);
+    response = await sendFollowingSameOrigin(request, options, controller.signal);
   } catch (error) {
-    if (error instanceof TooLarge) {
+    if (error instanceof ResponseTooLarge) {
       return {
         failure: 'too_large',
         result: toolError(
@@ -161,7 +137,7 @@ export async function callUpstream(
         ),
       };
     }
-    if (timeout.aborted) {
+    if (timedOut) {
       return {
         failure: 'timeout',
         result: toolError(
@@ -169,18 +145,22 @@ export async function callUpstream(
         ),
       };
     }
-    if (options.signal?.aborted)
-      return { failure: 'cancelled', result: toolError('The call was cancelled.') };
-    const cause = (error as { cause?: { code?: string } }).cause;
-    const code = cause?.code ? ` (${cause.code})` : '';
+    if (outer?.aborted) return { failure: 'cancelled', result: toolError('The call was cancelled.') };
+    const e = error as { code?: string; cause?: { code?: string } };
+    const code = e.code ?? e.cause?.code;
     return {
       failure: 'network',
       result: toolError(
-        options.redact(`Upstream request failed${code}: could not reach ${new URL(request.url).origin}.`),
+        options.redact(
+          `Upstream request failed${code ? ` (${code})` : ''}: could not reach ${new URL(request.url).origin}.`,
+        ),
       ),
     };
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', onAbort);
   }
-
+  const bytes = response.body;
   const type = mediaType(response);
   const status = response.status;
   if (status < 200 || status > 299) {

@@ -149,6 +149,24 @@ function formValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+const baseCache = new Map<string, { origin: string; path: string } | null>();
+
+/** apiBaseUrl parsed once per distinct value, not once per call. */
+function parsedBase(apiBaseUrl: string): { origin: string; path: string } | null {
+  let base = baseCache.get(apiBaseUrl);
+  if (base === undefined) {
+    try {
+      const url = new URL(apiBaseUrl);
+      base = { origin: url.origin, path: url.pathname.replace(/\/+$/, '') };
+    } catch {
+      base = null;
+    }
+    if (baseCache.size > 64) baseCache.clear();
+    baseCache.set(apiBaseUrl, base);
+  }
+  return base;
+}
+
 export interface AuthPlacement {
   config: SvcConfig;
   secret?: string;
@@ -161,13 +179,9 @@ export function buildUpstreamRequest(
 ): BuildResult {
   const problems: string[] = [];
   const config = auth.config;
-  let base: URL;
-  try {
-    base = new URL(config.apiBaseUrl);
-  } catch {
-    return { ok: false, problems: ['config.yaml apiBaseUrl is not a valid URL'] };
-  }
-  const basePath = base.pathname.replace(/\/+$/, '');
+  const base = parsedBase(config.apiBaseUrl);
+  if (!base) return { ok: false, problems: ['config.yaml apiBaseUrl is not a valid URL'] };
+  const basePath = base.path;
 
   const pathValues = new Map<string, string>();
   const query: [string, string][] = [];

@@ -131,6 +131,41 @@ describe('auth modes arrive upstream as configured', () => {
   });
 });
 
+describe('upstream through an injected fetch (the alternative transport)', () => {
+  it('sends, caps, times out and redacts like the built-in client', async () => {
+    const { runtime } = await boot(
+      (await folderWith(BEARER)).dir,
+      { SVC_UPSTREAM_SECRET: SECRET, SVC_UPSTREAM_TIMEOUT_MS: '1000', SVC_MAX_RESPONSE_BYTES: '2048' },
+      { fetch: globalThis.fetch },
+    );
+    const c = await client(runtime.url);
+    const ok = await c.callTool({ name: 'echo_json', arguments: { name: 'via fetch' } });
+    expect(JSON.parse(text(ok)).body).toBe('{"name":"via fetch"}');
+    expect(upstream.requests.at(-1)!.headers.authorization).toBe(`Bearer ${SECRET}`);
+    const upload = await c.callTool({
+      name: 'echo_multipart',
+      arguments: { file: Buffer.from('f').toString('base64') },
+    });
+    expect(JSON.parse(text(upload)).contentType).toMatch(/^multipart\/form-data; boundary=/);
+    const echoed = await c.callTool({ name: 'status', arguments: { code: 401 } });
+    expect(text(echoed)).toMatch(/HTTP 401/);
+    expect(text(echoed)).not.toContain(SECRET);
+    expect(text(await c.callTool({ name: 'big', arguments: { bytes: 5000 } }))).toMatch(/2048-byte limit/);
+    expect(text(await c.callTool({ name: 'slow', arguments: { ms: 4000 } }))).toMatch(/within 1000 ms/);
+  });
+
+  it('reports an unreachable upstream as a clear tool error', async () => {
+    const folder = await copyFixtureFolder(FIXTURE, 'http://127.0.0.1:9/api', NONE);
+    cleanup.push(() => folder.remove());
+    const { runtime } = await boot(folder.dir);
+    const result = await (await client(runtime.url)).callTool({ name: 'echo_get', arguments: { id: '1' } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(
+      /Upstream request failed \(ECONNREFUSED\): could not reach http:\/\/127\.0\.0\.1:9/,
+    );
+  });
+});
+
 describe('boot refusals', () => {
   it('a folder that needs SVC_UPSTREAM_SECRET refuses to boot without it, naming the variable', async () => {
     const error = await bootError((await folderWith()).dir, {});

@@ -31,7 +31,7 @@ beforeAll(async () => {
     env: parseRuntimeEnv({
       MCP_RUNTIME_PORT: '0',
       SVC_UPSTREAM_SECRET: SECRET,
-      SVC_UPSTREAM_TIMEOUT_MS: '400',
+      SVC_UPSTREAM_TIMEOUT_MS: '1500',
       SVC_MAX_RESPONSE_BYTES: '4096',
     }),
     folderDir: folder.dir,
@@ -188,9 +188,9 @@ describe.each(['modern', 'legacy'] as const)('%s client', (era) => {
   });
 
   it('turns timeouts, oversized responses and refused redirects into clear tool errors', async () => {
-    const slow = await client.callTool({ name: 'slow', arguments: { ms: 2000 } });
+    const slow = await client.callTool({ name: 'slow', arguments: { ms: 5000 } });
     expect(slow.isError).toBe(true);
-    expect(text(slow)).toMatch(/did not answer within 400 ms/);
+    expect(text(slow)).toMatch(/did not answer within 1500 ms/);
     const big = await client.callTool({ name: 'big', arguments: { bytes: 10_000 } });
     expect(big.isError).toBe(true);
     expect(text(big)).toMatch(/exceeds the 4096-byte limit/);

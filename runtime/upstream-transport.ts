@@ -1,0 +1,148 @@
+/**
+ * How upstream bytes move. Two interchangeable transports with one contract: the default
+ * speaks node:http(s) with keep-alive agents (no web-stream layers per call: the hot path of
+ * every tool call), the other wraps any fetch (tests inject one). Both cap the response size
+ * while reading, never follow redirects themselves, and honour an abort signal.
+ */
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+
+export interface TransportRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array<ArrayBuffer> | FormData;
+}
+
+export interface TransportResponse {
+  status: number;
+  statusText: string;
+  /** Lower-case header name → value. */
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+export type UpstreamTransport = (
+  request: TransportRequest,
+  options: { signal: AbortSignal; maxBytes: number },
+) => Promise<TransportResponse>;
+
+/** Thrown when a response exceeds maxBytes; the connection is dropped, nothing more is read. */
+export class ResponseTooLarge extends Error {}
+
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+async function encodeForm(form: FormData): Promise<{ bytes: Uint8Array; contentType: string }> {
+  // Multipart is rare: let the platform write the boundary and parts.
+  const response = new Response(form);
+  return {
+    bytes: new Uint8Array(await response.arrayBuffer()),
+    contentType: response.headers.get('content-type') ?? 'multipart/form-data',
+  };
+}
+
+const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
+const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
+
+export const nodeHttpTransport: UpstreamTransport = async (request, { signal, maxBytes }) => {
+  const url = new URL(request.url);
+  const headers: Record<string, string | number> = { ...request.headers };
+  let body: Uint8Array | string | undefined;
+  if (request.body instanceof FormData) {
+    const encoded = await encodeForm(request.body);
+    body = encoded.bytes;
+    headers['content-type'] = encoded.contentType;
+  } else body = request.body;
+  if (body !== undefined)
+    headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  const secure = url.protocol === 'https:';
+  const send = secure ? httpsRequest : httpRequest;
+  return new Promise<TransportResponse>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const req = send(url, {
+      method: request.method,
+      headers,
+      agent: secure ? httpsAgent : httpAgent,
+      signal,
+    });
+    req.on('error', reject);
+    req.on('response', (res: IncomingMessage) => {
+      const declared = Number(res.headers['content-length'] ?? Number.NaN);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        res.destroy();
+        return reject(new ResponseTooLarge());
+      }
+      const chunks: Uint8Array[] = [];
+      let total = 0;
+      res.on('data', (chunk: Buffer) => {
+        total += chunk.byteLength;
+        if (total > maxBytes) {
+          res.destroy();
+          reject(new ResponseTooLarge());
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.on('error', reject);
+      res.on('end', () => {
+        const out: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+        resolve({
+          status: res.statusCode ?? 0,
+          statusText: res.statusMessage ?? '',
+          headers: out,
+          body: concat(chunks, total),
+        });
+      });
+    });
+    req.end(body);
+  });
+};
+
+export function fetchTransport(fetchFn: typeof fetch): UpstreamTransport {
+  return async (request, { signal, maxBytes }) => {
+    const init: RequestInit = {
+      method: request.method,
+      headers: request.headers,
+      redirect: 'manual',
+      signal,
+    };
+    if (request.body !== undefined) init.body = request.body;
+    const response = await fetchFn(request.url, init);
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      await response.body?.cancel().catch(() => {});
+      throw new ResponseTooLarge();
+    }
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    if (response.body) {
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        total += value.byteLength;
+        if (total > maxBytes) {
+          await reader.cancel().catch(() => {});
+          throw new ResponseTooLarge();
+        }
+        chunks.push(value);
+      }
+    }
+    const headers: Record<string, string> = {};
+    response.headers.forEach((v, k) => {
+      headers[k] = v;
+    });
+    return { status: response.status, statusText: response.statusText, headers, body: concat(chunks, total) };
+  };
+}
