@@ -141,11 +141,14 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
         forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
       }
     }
-    const legacy = hasSessionWithoutEnvelope(forward, parsedBody)
-      ? true
-      : parsedBody !== undefined
-        ? await isLegacyRequest(forward, parsedBody)
-        : await isLegacyRequest(forward);
+    const claim = envelopeClaim(parsedBody);
+    const legacy = claim
+      ? false
+      : forward.headers.get('mcp-session-id') && !isModernHeader(forward)
+        ? true
+        : parsedBody !== undefined
+          ? await isLegacyRequest(forward, parsedBody)
+          : await isLegacyRequest(forward);
     const response = legacy
       ? await sessions.handle(forward, pathId ?? '', parsedBody)
       : await modern.fetch(forward, parsedBody !== undefined ? { parsedBody } : undefined);
@@ -188,18 +191,20 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
 }
 
 /**
- * Fast path for the hot 2025 case: a request on an open session that carries no 2026 envelope
- * claim is legacy; classifying it again costs a full schema parse per call. Anything else
- * goes through the SDK's own isLegacyRequest so the two can never disagree on a modern request.
+ * Era fast paths, so the hot path does not classify each request twice (the SDK's modern
+ * handler classifies again): a body carrying the 2026 `_meta` envelope claim is modern (the
+ * SDK's own rule: isLegacyRequest is false for it), and a claim-less request on an open 2025
+ * session is legacy. Everything else goes through isLegacyRequest itself.
  */
-function hasSessionWithoutEnvelope(request: Request, body: unknown): boolean {
-  if (!request.headers.get('mcp-session-id')) return false;
-  const version = request.headers.get('mcp-protocol-version');
-  if (version !== null && version >= '2026-') return false;
-  if (body === undefined) return request.method !== 'POST';
+function envelopeClaim(body: unknown): boolean {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
-  const meta = (body as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
-  return !meta || !('io.modelcontextprotocol/protocolVersion' in meta);
+  const meta = (body as { params?: { _meta?: unknown } }).params?._meta;
+  return typeof meta === 'object' && meta !== null && 'io.modelcontextprotocol/protocolVersion' in meta;
+}
+
+function isModernHeader(request: Request): boolean {
+  const version = request.headers.get('mcp-protocol-version');
+  return version !== null && version >= '2026-';
 }
 
 function withCors(response: Response, origin: string | undefined, preflight: boolean): Response {
