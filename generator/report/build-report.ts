@@ -46,7 +46,18 @@ function summaryLine(r: Omit<ImportReport, 'summary'>, first: boolean): string {
   }
   const c = r.counts.content;
   if (c.added || c.updated || c.skipped || c.removed) {
-    parts.push(`content: ${c.added} added, ${c.updated} updated, ${c.skipped} skipped, ${c.removed} removed`);
+    const kinds = [
+      [c.added, 'added'],
+      [c.updated, 'updated'],
+      [c.skipped, 'skipped'],
+      [c.removed, 'removed'],
+    ] as const;
+    parts.push(
+      `content: ${kinds
+        .filter(([n]) => n > 0)
+        .map(([n, w]) => `${n} ${w}`)
+        .join(', ')}`,
+    );
   }
   if (t.customizationsReset) parts.push(`${plural(t.customizationsReset, 'customization')} reset`);
   if (r.counts.warnings) parts.push(plural(r.counts.warnings, 'warning'));
