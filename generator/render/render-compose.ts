@@ -30,7 +30,6 @@ export function renderCompose(): string {
     '    environment:',
     '      SVC_FOLDER_PATH: /folder',
     '      SVC_RUNTIME_MODE: standalone',
-    '      MCP_RUNTIME_HOST: 0.0.0.0',
     '    volumes:',
     '      - ./:/folder:ro',
     '    ports:',

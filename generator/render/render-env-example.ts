@@ -21,10 +21,6 @@ export function envVariables(config: SvcConfig): EnvVar[] {
     { name: 'SVC_UPSTREAM_SECRET', comment: secretComment },
     { name: 'MCP_RUNTIME_PORT', comment: 'Optional: the port the runtime listens on (default 3002).' },
     {
-      name: 'MCP_RUNTIME_HOST',
-      comment: 'Optional: the interface to listen on (default 127.0.0.1; docker-compose.yml sets 0.0.0.0).',
-    },
-    {
       name: 'MCP_RUNTIME_PUBLIC_URL',
       comment: 'Optional: public URL of this server (used in OAuth metadata).',
     },

@@ -81,7 +81,6 @@ describe('renderFolder', () => {
     expect(runtime.environment).toEqual({
       SVC_FOLDER_PATH: '/folder',
       SVC_RUNTIME_MODE: 'standalone',
-      MCP_RUNTIME_HOST: '0.0.0.0',
     });
     expect(runtime.volumes).toEqual(['./:/folder:ro']);
     const port = `$${'{'}MCP_RUNTIME_PORT:-3002}`;
