@@ -4,43 +4,69 @@ import type { Endpoint } from '../../schemas/types.js';
 /**
  * 16 hex chars of sha256 over the endpoint's canonical JSON (sorted keys), referenced defs
  * included: a re-import compares it to tell "the definition changed" from "unchanged".
- * Defs are shared by many endpoints of one document, so their canonical text is cached.
+ * Defs are shared by many endpoints of one document, so each def's digest is computed once.
  */
 export function endpointFingerprint(endpoint: Endpoint): string {
   const { defs, ...rest } = endpoint;
   const hash = createHash('sha256').update(canonicalJson(rest));
   if (defs) {
     for (const name of Object.keys(defs).sort()) {
-      hash.update(`\n${JSON.stringify(name)}:`);
-      hash.update(cachedCanonical(defs[name]));
+      hash.update(`\n${JSON.stringify(name)}:${defDigest(defs[name])}`);
     }
   }
   return hash.digest('hex').slice(0, 16);
 }
 
-const canonicalCache = new WeakMap<object, string>();
+const digestCache = new WeakMap<object, string>();
 
-function cachedCanonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return canonicalJson(value);
-  let text = canonicalCache.get(value);
-  if (text === undefined) {
-    text = canonicalJson(value);
-    canonicalCache.set(value, text);
+/** sha256 of a def's canonical JSON, computed once per shared def object. */
+function defDigest(value: unknown): string {
+  if (value === null || typeof value !== 'object') return sha256(canonicalJson(value));
+  let digest = digestCache.get(value);
+  if (digest === undefined) {
+    digest = sha256(canonicalJson(value));
+    digestCache.set(value, digest);
   }
-  return text;
+  return digest;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /** JSON with object keys sorted at every level; undefined members left out as JSON does. */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value))
-    return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  const out: string[] = [];
+  write(value, out);
+  return out.join('');
+}
+
+function write(value: unknown, out: string[]): void {
+  if (value === null || typeof value !== 'object') {
+    out.push(JSON.stringify(value) ?? 'null');
+    return;
+  }
+  if (Array.isArray(value)) {
+    out.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(',');
+      const item = value[i];
+      if (item === undefined) out.push('null');
+      else write(item, out);
+    }
+    out.push(']');
+    return;
+  }
   const record = value as Record<string, unknown>;
-  const parts: string[] = [];
+  out.push('{');
+  let first = true;
   for (const key of Object.keys(record).sort()) {
     const v = record[key];
     if (v === undefined) continue;
-    parts.push(`${JSON.stringify(key)}:${canonicalJson(v)}`);
+    if (!first) out.push(',');
+    first = false;
+    out.push(JSON.stringify(key), ':');
+    write(v, out);
   }
-  return `{${parts.join(',')}}`;
+  out.push('}');
 }

@@ -58,7 +58,18 @@ export function buildTool(endpoint: Endpoint, name: string): SvcTool {
  * copy, so no YAML anchors appear and no edit of one tool can reach another.
  */
 function unshared<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
+  return copyJson(value) as T;
+}
+
+function copyJson(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(copyJson);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== undefined) out[key] = copyJson(v);
+  }
+  return out;
 }
 
 interface BuiltInput {

@@ -19,6 +19,20 @@ export function toolDescription(
  * A property's description: its first sentence (a parameter's gist), within max characters.
  */
 export function firstSentence(text: string, max: number): string {
+  const key = `${max}\u0000${text}`;
+  let result = sentenceCache.get(key);
+  if (result === undefined) {
+    result = computeFirstSentence(text, max);
+    // Real documents repeat the same parameter descriptions hundreds of times.
+    if (sentenceCache.size > 50_000) sentenceCache.clear();
+    sentenceCache.set(key, result);
+  }
+  return result;
+}
+
+const sentenceCache = new Map<string, string>();
+
+function computeFirstSentence(text: string, max: number): string {
   const clean = text.replace(/\s+/g, ' ').trim();
   const end = /[.!?](\s|$)/.exec(clean);
   const sentence = end && end.index + 1 >= 20 ? clean.slice(0, end.index + 1) : clean;
