@@ -10,11 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { COMMENT_MARKER } from '../action/src/comment.js';
 import { parseOutputFile } from '../action/src/outputs.js';
 import { type FakeGitHub, startFakeGitHub } from '../action/testing/fake-github.js';
 import { createTestRepo } from '../action/testing/git-repo.js';
-import { endpoint, prefixed, serverFolder, type TestTool } from '../action/testing/server-folder.js';
+import { configYaml } from '../action/testing/server-folder.js';
+import { runImport } from '../generator/import/index.js';
+import type { SvcConfig } from '../schemas/types.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bundlePath = join(root, 'action', 'dist', 'index.js');
@@ -43,20 +46,26 @@ describe('action/dist/index.js', () => {
     copyFileSync(join(root, 'action.yml'), join(actionDir, 'action.yml'));
     copyFileSync(join(root, 'package.json'), join(actionDir, 'package.json'));
 
+    // A folder imported by svc from a document in the repository; the pull request edits only the document,
+    // so the bundle must run the whole import pipeline (parse, validate, endpoints, tools, merge, diff).
     const repo = createTestRepo();
     cleanups.push(() => repo.cleanup());
-    const tool: TestTool = {
-      key: 'get_pet',
-      name: 'get_pet',
-      enabled: true,
-      method: 'GET',
-      path: '/pets/{id}',
-    };
-    const v1 = [endpoint('GET', '/pets/{id}')];
-    repo.write(prefixed('mcp/pets', serverFolder('pets', [tool], [v1])));
+    const fixture = (name: string) => readFileSync(join(root, 'fixtures', 'action', name), 'utf8');
+    repo.write({ 'specs/petstore.yaml': fixture('petstore-v1.yaml') });
+    const config = parseYaml(
+      configYaml('pets', { kind: 'openapi', location: '../../specs/petstore.yaml' }),
+    ) as SvcConfig;
+    const dir = join(repo.dir, 'mcp', 'pets');
+    const first = await runImport({ dir, config, now: () => new Date('2026-01-01T00:00:00Z') });
+    expect(first.status).toBe('complete');
+    for (const [path, text] of Object.entries(first.files)) {
+      if (path.startsWith('Tools/') && text.includes('path: /pets/{petId}') && text.includes('method: GET')) {
+        writeFileSync(join(dir, path), text.replace('enabled: false', 'enabled: true'));
+      }
+    }
     const base = repo.commit('base');
-    repo.write(prefixed('mcp/pets', serverFolder('pets', [tool], [v1, []])));
-    const head = repo.commit('remove the endpoint');
+    repo.write({ 'specs/petstore.yaml': fixture('petstore-v2.yaml') });
+    const head = repo.commit('petstore v2');
 
     const gh: FakeGitHub = await startFakeGitHub({ owner: 'acme', repo: 'apis', token: 'ghs_bundle' });
     cleanups.push(() => gh.close());
@@ -96,7 +105,8 @@ describe('action/dist/index.js', () => {
     expect(run.code).toBe(1);
     const comments = gh.comments.filter((c) => c.body.startsWith(COMMENT_MARKER));
     expect(comments).toHaveLength(1);
-    expect(comments[0]!.body).toContain('`GET /pets/{id}` removed — hits an enabled tool');
+    expect(comments[0]!.body).toContain('A re-import from the source would bring:');
+    expect(comments[0]!.body).toContain('request-parameter-added-required');
     const outputs = parseOutputFile(readFileSync(join(tmp, 'output'), 'utf8'));
     expect(outputs['breaking-count']).toBe('1');
     expect(outputs['report-path']).toBe(join(tmp, 'svc-report.json'));

@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { createTestRepo, type TestRepo } from '../action/testing/git-repo.js';
@@ -33,7 +33,12 @@ beforeAll(async () => {
   repo = createTestRepo();
   bin = join(repo.root, 'bin');
   mkdirSync(bin);
+  // The same plugin as the action's bundle: project files' createRequire calls are inlined.
+  const { inlineLocalRequires } = (await import(join(root, 'action', 'build.mjs'))) as {
+    inlineLocalRequires: Plugin;
+  };
   await build({
+    plugins: [inlineLocalRequires],
     absWorkingDir: root,
     entryPoints: ['cli/main.ts'],
     bundle: true,
