@@ -254,6 +254,20 @@ describe('schema conversion edge cases', () => {
     expect(e.response).toEqual({ status: 'default', description: 'd' });
   });
 
+  it('adds a path parameter the document forgot to declare, as a required string', async () => {
+    const [endpoint] = toEndpoints(
+      await parseInline({
+        openapi: '3.0.3',
+        info: { title: 'T', version: '1' },
+        paths: { '/items/{id}/parts/{part}': { get: { responses: { 200: { description: 'ok' } } } } },
+      }),
+    );
+    expect(endpoint!.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+      { name: 'part', in: 'path', required: true, schema: { type: 'string' } },
+    ]);
+  });
+
   it('prefers JSON, then form, multipart, text, bytes for request bodies', () => {
     expect(pickRequestContentType(['application/xml', 'application/vnd.api+json'])).toBe(
       'application/vnd.api+json',

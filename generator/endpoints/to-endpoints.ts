@@ -41,6 +41,7 @@ export function toEndpoints(parsed: ParsedDocument): Endpoint[] {
       const endpoint = swagger
         ? swaggerEndpoint(doc, converter, path, method, item, op)
         : openApiEndpoint(doc, converter, path, method, item, op);
+      addUndeclaredPathParameters(endpoint);
       const schemas: unknown[] = endpoint.parameters.map((p) => p.schema);
       if (endpoint.requestBody) schemas.push(endpoint.requestBody.schema);
       if (endpoint.response?.schema !== undefined) schemas.push(endpoint.response.schema);
@@ -54,6 +55,20 @@ export function toEndpoints(parsed: ParsedDocument): Endpoint[] {
     }
   }
   return out;
+}
+
+/**
+ * A `{name}` in the path template without a declared parameter (an invalid document that
+ * validators let through) still has to be filled in: it becomes a required string.
+ */
+function addUndeclaredPathParameters(endpoint: Endpoint): void {
+  const declared = new Set(endpoint.parameters.filter((p) => p.in === 'path').map((p) => p.name));
+  for (const match of endpoint.path.matchAll(/\{([^}]+)\}/g)) {
+    const name = match[1]!;
+    if (declared.has(name)) continue;
+    declared.add(name);
+    endpoint.parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+  }
 }
 
 function baseEndpoint(

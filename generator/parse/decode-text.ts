@@ -23,6 +23,14 @@ function decodeJson(source: SourceText): unknown {
   try {
     return JSON.parse(source.text);
   } catch (cause) {
+    // `{openapi: 3.0.0, ...}` is YAML flow style, not JSON; only report JSON's error when
+    // YAML cannot read it either.
+    try {
+      const yaml = parseYaml(source.text, { maxAliasCount: 0, uniqueKeys: false });
+      if (yaml !== null && typeof yaml === 'object') return yaml;
+    } catch {
+      // fall through to the JSON error, which is the clearer one for a document starting with {
+    }
     const message = cause instanceof Error ? cause.message : String(cause);
     const position = positionOf(message, source.text);
     throw new SvcError('SOURCE_NOT_JSON_OR_YAML', `${source.origin} is not valid JSON: ${message}`, {

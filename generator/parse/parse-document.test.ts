@@ -54,10 +54,17 @@ describe('parseDocument', () => {
   });
 
   it('names line and column of a JSON syntax error', async () => {
-    const error = await failure(parseDocument(source('{\n  "openapi": "3.0.0",\n  oops\n}')));
+    const error = await failure(parseDocument(source('{\n  "openapi": "3.0.0",\n  "tags": [1, 2\n}')));
     expect(error.code).toBe('SOURCE_NOT_JSON_OR_YAML');
     expect(error.place.file).toBe('/specs/api.json');
-    expect(error.place.line).toBe(3);
+    expect(error.place.line).toBe(4);
+  });
+
+  it('reads YAML flow style that merely looks like JSON', async () => {
+    const parsed = await parseDocument(
+      source('{openapi: 3.0.3, info: {title: F, version: "1"}, paths: {},}'),
+    );
+    expect(parsed.title).toBe('F');
   });
 
   it('names the line of a YAML syntax error', async () => {

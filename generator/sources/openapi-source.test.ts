@@ -9,7 +9,9 @@ import { readOpenApiSource } from './openapi-source.js';
 
 let dir: string;
 let server: Server;
+let other: Server;
 let base: string;
+let otherBase: string;
 const seenHeaders: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
@@ -21,6 +23,14 @@ beforeAll(async () => {
     if (req.url === '/spec.json') {
       res.setHeader('content-type', 'application/json');
       res.end('{"openapi":"3.1.0"}');
+    } else if (req.url === '/elsewhere') {
+      res.statusCode = 307;
+      res.setHeader('location', `${otherBase}/spec.json`);
+      res.end();
+    } else if (req.url === '/loop') {
+      res.statusCode = 302;
+      res.setHeader('location', '/loop');
+      res.end();
     } else if (req.url === '/moved') {
       res.statusCode = 302;
       res.setHeader('location', '/spec.json');
@@ -42,11 +52,19 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  other = createServer((req, res) => {
+    seenHeaders.otherAuthorization = req.headers.authorization;
+    res.end('{"openapi":"3.0.3"}');
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {
   server.closeAllConnections();
+  other.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
+  await new Promise((resolve) => other.close(resolve));
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -84,6 +102,22 @@ describe('readOpenApiSource: URLs', () => {
     expect(source.text).toBe('{"openapi":"3.1.0"}');
     expect(source.origin).toBe(`${base}/spec.json`);
     expect(source.bytes).toBe(19);
+  });
+
+  it("does not carry the caller's headers across a redirect to another origin", async () => {
+    const source = await readOpenApiSource(`${base}/elsewhere`, {
+      cwd: dir,
+      headers: { authorization: 'Bearer only-for-the-first-host' },
+    });
+    expect(source.origin).toBe(`${otherBase}/spec.json`);
+    expect(seenHeaders.authorization).toBe('Bearer only-for-the-first-host');
+    expect(seenHeaders.otherAuthorization).toBeUndefined();
+  });
+
+  it('gives up on a redirect loop', async () => {
+    const error = await failure(readOpenApiSource(`${base}/loop`, { cwd: dir }));
+    expect(error.code).toBe('SOURCE_UNREACHABLE');
+    expect(error.message).toMatch(/redirected more than 5 times/);
   });
 
   it('names the URL and the HTTP status when the server says no', async () => {

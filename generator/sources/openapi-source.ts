@@ -73,20 +73,7 @@ async function readUrl(location: string, maxBytes: number, opts: ReadSourceOptio
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    let response: Response;
-    try {
-      response = await fetch(href, {
-        headers: { accept: 'application/json, application/yaml, text/yaml, */*', ...opts.headers },
-        redirect: 'follow',
-        signal: controller.signal,
-      });
-    } catch (cause) {
-      const reason = controller.signal.aborted ? `timed out after ${timeoutMs} ms` : networkReason(cause);
-      throw new SvcError('SOURCE_UNREACHABLE', `could not fetch ${href}: ${reason}`, {
-        place: { url: href },
-        cause,
-      });
-    }
+    const response = await fetchFollowing(url, opts.headers ?? {}, controller, timeoutMs);
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       throw new SvcError(
@@ -104,6 +91,62 @@ async function readUrl(location: string, maxBytes: number, opts: ReadSourceOptio
     return { text: decode(buffer), origin: response.url || href, bytes: buffer.byteLength };
   } finally {
     clearTimeout(timer);
+  }
+}
+
+const MAX_REDIRECTS = 5;
+
+/**
+ * Follows redirects by hand so the caller's headers (which may carry a token) are sent only
+ * to the origin they were given for, never to wherever a redirect points.
+ */
+async function fetchFollowing(
+  start: URL,
+  headers: Record<string, string>,
+  controller: AbortController,
+  timeoutMs: number,
+): Promise<Response> {
+  let url = start;
+  for (let hop = 0; ; hop++) {
+    const sameOrigin = url.origin === start.origin;
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        headers: {
+          accept: 'application/json, application/yaml, text/yaml, */*',
+          ...(sameOrigin ? headers : {}),
+        },
+        redirect: 'manual',
+        signal: controller.signal,
+      });
+    } catch (cause) {
+      const reason = controller.signal.aborted ? `timed out after ${timeoutMs} ms` : networkReason(cause);
+      throw new SvcError('SOURCE_UNREACHABLE', `could not fetch ${url.href}: ${reason}`, {
+        place: { url: url.href },
+        cause,
+      });
+    }
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status >= 400 || !location) return response;
+    await response.body?.cancel().catch(() => undefined);
+    if (hop >= MAX_REDIRECTS) {
+      throw new SvcError(
+        'SOURCE_UNREACHABLE',
+        `fetching ${start.href} redirected more than ${MAX_REDIRECTS} times`,
+        {
+          place: { url: start.href },
+        },
+      );
+    }
+    const next = new URL(location, url);
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+      throw new SvcError('SOURCE_UNREACHABLE', `${url.href} redirected to a non-HTTP URL`, {
+        place: { url: url.href },
+      });
+    }
+    next.username = '';
+    next.password = '';
+    url = next;
   }
 }
 
