@@ -105,6 +105,9 @@ describe('svc diff / import / history', () => {
     expect(lines[2]).toMatch(/^#3 .* Failed .*SOURCE_NOT_FOUND/);
     const records = JSON.parse((await cli('history', 'pets', '--json')).out);
     expect(records[1].report.counts.endpoints.added).toBe(2);
+    const second = await cli('history', 'pets', '2');
+    expect(second.out.split('\n')[0]).toBe(`**${records[1].summary}**`);
+    expect((await cli('history', 'pets', '9')).code).toBe(2);
   });
 
   it('a folder that no longer loads: the import fails, every file keeps its bytes, the failure is recorded', async () => {

@@ -188,7 +188,7 @@ describe('re-import scenario: Petstore v1 → v2', () => {
     expect(warnings.some((w) => w.includes('updatePet'))).toBe(false);
   });
 
-  it('reports every endpoint change with its rule, classed breaking or not', () => {
+  it('reports every endpoint change with its rule, classed breaking or not', async () => {
     const r = second.report;
     expect(validate('report', r).ok).toBe(true);
     expect(r.counts.endpoints).toEqual({
@@ -220,6 +220,8 @@ describe('re-import scenario: Petstore v1 → v2', () => {
     const md = renderReportMarkdown(r);
     expect(md.split('\n')[0]).toBe(`**${r.summary}**`);
     expect(md).toContain('Customizations reset');
+    // The whole comment, for review (`npx vitest run -u test/reimport-scenario.test.ts` rewrites it).
+    await expect(md).toMatchFileSnapshot('../fixtures/reimport/petstore-v1-v2.report.md');
   });
 
   it('updates pristine content (keeping enabled/sortOrder), skips hand-edited and keeps hand-made items', () => {

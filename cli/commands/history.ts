@@ -1,6 +1,8 @@
 import path from 'node:path';
+import { SvcError } from '../../core/svc-error.js';
 import { readFolder } from '../../folder/index.js';
 import { readHistory } from '../../generator/history/index.js';
+import { renderReportMarkdown } from '../../generator/report/index.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
@@ -10,10 +12,11 @@ export const historyCommand: Command = {
   name: 'history',
   summary: 'List the spec imports of a server folder (Servers → History → Spec imports)',
   usage: [
-    'Usage: svc history <dir> [--json]',
+    'Usage: svc history <dir> [<seq>] [--json]',
     '',
     'One line per import, newest last: when, status, whether anything changed, the document',
     'revision and the summary. --json prints the records (with their diff reports).',
+    "With <seq>, prints that import's report as Markdown (or its record, with --json).",
   ].join('\n'),
   async run(argv, io) {
     let json = false;
@@ -22,6 +25,15 @@ export const historyCommand: Command = {
       json = values.json === true;
       const dirArg = requirePositional('history', positionals, 0, 'the server folder (svc history <dir>)');
       const records = readHistory(await readFolder(path.resolve(io.cwd, dirArg)));
+      const seqArg = positionals[1];
+      if (seqArg !== undefined) {
+        const record = records.find((r) => String(r.seq) === seqArg);
+        if (!record) throw new SvcError('USAGE', `svc history: no import #${seqArg} in ${dirArg}`);
+        if (json) io.stdout(`${JSON.stringify(record, null, 2)}\n`);
+        else if (record.report) io.stdout(renderReportMarkdown(record.report));
+        else io.stdout(`#${record.seq} ${record.status}: ${record.summary}\n`);
+        return EXIT.ok;
+      }
       if (json) {
         io.stdout(`${JSON.stringify(records, null, 2)}\n`);
         return EXIT.ok;
