@@ -155,4 +155,31 @@ describe('2025-11-25 sessions', () => {
 
     await Promise.all([before.client.close(), after.client.close(), modernBefore.close()]);
   });
+
+  it('a swap is announced to 2026-07-28 clients listening for list changes', async () => {
+    const seen: string[][] = [];
+    const client = new Client(
+      { name: 'listener', version: '1' },
+      {
+        versionNegotiation: { mode: { pin: '2026-07-28' } },
+        listChanged: {
+          tools: {
+            debounceMs: 0,
+            onChanged: (error, tools) => {
+              if (!error && tools) seen.push(tools.map((t) => t.name));
+            },
+          },
+        },
+      },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(runtime.url)));
+    await new Promise((r) => setTimeout(r, 200));
+    const next = structuredClone(runtime.store.current().folder);
+    for (const t of next.tools) if (t.tool.name === 'image') t.tool.enabled = false;
+    runtime.store.swap(next);
+    await expect.poll(() => seen.length, { timeout: 3000 }).toBeGreaterThan(0);
+    expect(seen.at(-1)).not.toContain('image');
+    expect(seen.at(-1)).toContain('echo_json');
+    await client.close();
+  });
 });
