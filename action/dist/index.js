@@ -18380,7 +18380,7 @@ var require__ = __commonJS({
     var discriminator_1 = require_discriminator();
     var json_schema_2020_12_1 = require_json_schema_2020_12();
     var META_SCHEMA_ID = "https://json-schema.org/draft/2020-12/schema";
-    var Ajv20203 = class extends core_1.default {
+    var Ajv20202 = class extends core_1.default {
       constructor(opts = {}) {
         super({
           ...opts,
@@ -18407,11 +18407,11 @@ var require__ = __commonJS({
         return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
       }
     };
-    exports2.Ajv2020 = Ajv20203;
-    module2.exports = exports2 = Ajv20203;
-    module2.exports.Ajv2020 = Ajv20203;
+    exports2.Ajv2020 = Ajv20202;
+    module2.exports = exports2 = Ajv20202;
+    module2.exports.Ajv2020 = Ajv20202;
     Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.default = Ajv20203;
+    exports2.default = Ajv20202;
     var validate_1 = require_validate();
     Object.defineProperty(exports2, "KeywordCxt", { enumerable: true, get: function() {
       return validate_1.KeywordCxt;
@@ -19009,50 +19009,6 @@ var require_dist2 = __commonJS({
     module2.exports = exports2 = formatsPlugin;
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.default = formatsPlugin;
-  }
-});
-
-// node_modules/@apidevtools/swagger-parser/lib/util.js
-var require_util2 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/util.js"(exports2) {
-    "use strict";
-    var util = __require("util");
-    exports2.format = util.format;
-    exports2.inherits = util.inherits;
-    var parse8 = (u) => new URL(u);
-    exports2.swaggerParamRegExp = /\{([^/}]+)}/g;
-    var operationsList = ["get", "post", "put", "delete", "patch", "options", "head", "trace"];
-    function fixServers(server, path) {
-      if (server.url && server.url.startsWith("/")) {
-        const inUrl = parse8(path);
-        const finalUrl = inUrl.protocol + "//" + inUrl.hostname + server.url;
-        server.url = finalUrl;
-        return server;
-      }
-    }
-    function fixOasRelativeServers(schema2, filePath) {
-      if (schema2.openapi && filePath && (filePath.startsWith("http:") || filePath.startsWith("https:"))) {
-        if (schema2.servers) {
-          schema2.servers.map((server) => fixServers(server, filePath));
-        }
-        ["paths", "webhooks"].forEach((component) => {
-          Object.keys(schema2[component] || []).forEach((path) => {
-            const pathItem = schema2[component][path];
-            Object.keys(pathItem).forEach((opItem) => {
-              if (opItem === "servers") {
-                pathItem[opItem].map((server) => fixServers(server, filePath));
-              } else if (operationsList.includes(opItem)) {
-                if (pathItem[opItem].servers) {
-                  pathItem[opItem].servers.map((server) => fixServers(server, filePath));
-                }
-              }
-            });
-          });
-        });
-      } else {
-      }
-    }
-    exports2.fixOasRelativeServers = fixOasRelativeServers;
   }
 });
 
@@ -24089,23 +24045,67 @@ var require_dist3 = __commonJS({
   }
 });
 
+// node_modules/@apidevtools/swagger-parser/lib/util.js
+var require_util2 = __commonJS({
+  "node_modules/@apidevtools/swagger-parser/lib/util.js"(exports2) {
+    "use strict";
+    var util = __require("util");
+    exports2.format = util.format;
+    exports2.inherits = util.inherits;
+    var parse8 = (u) => new URL(u);
+    exports2.swaggerParamRegExp = /\{([^/}]+)}/g;
+    var operationsList = ["get", "post", "put", "delete", "patch", "options", "head", "trace"];
+    function fixServers(server, path) {
+      if (server.url && server.url.startsWith("/")) {
+        const inUrl = parse8(path);
+        const finalUrl = inUrl.protocol + "//" + inUrl.hostname + server.url;
+        server.url = finalUrl;
+        return server;
+      }
+    }
+    function fixOasRelativeServers(schema2, filePath) {
+      if (schema2.openapi && filePath && (filePath.startsWith("http:") || filePath.startsWith("https:"))) {
+        if (schema2.servers) {
+          schema2.servers.map((server) => fixServers(server, filePath));
+        }
+        ["paths", "webhooks"].forEach((component) => {
+          Object.keys(schema2[component] || []).forEach((path) => {
+            const pathItem = schema2[component][path];
+            Object.keys(pathItem).forEach((opItem) => {
+              if (opItem === "servers") {
+                pathItem[opItem].map((server) => fixServers(server, filePath));
+              } else if (operationsList.includes(opItem)) {
+                if (pathItem[opItem].servers) {
+                  pathItem[opItem].servers.map((server) => fixServers(server, filePath));
+                }
+              }
+            });
+          });
+        });
+      } else {
+      }
+    }
+    exports2.fixOasRelativeServers = fixOasRelativeServers;
+  }
+});
+
 // node_modules/@apidevtools/swagger-parser/lib/validators/schema.js
 var require_schema9 = __commonJS({
   "node_modules/@apidevtools/swagger-parser/lib/validators/schema.js"(exports2, module2) {
     "use strict";
     var util = require_util2();
     var Ajv = require__();
-    var { openapi: openapi2 } = require_lib();
+    var { openapi } = require_lib();
     module2.exports = validateSchema;
     function validateSchema(api) {
       let ajv2;
       let schema2;
       if (api.swagger) {
-        schema2 = openapi2.v2;
+        schema2 = openapi.v2;
         ajv2 = initializeAjv();
       } else {
         if (api.openapi.startsWith("3.1")) {
-          schema2 = openapi2.v31;
+          schema2 = openapi.v31;
           const schemaDynamicRef = schema2.$defs.schema;
           delete schemaDynamicRef.$dynamicAnchor;
           schema2.$defs.components.properties.schemas.additionalProperties = schemaDynamicRef;
@@ -24114,7 +24114,7 @@ var require_schema9 = __commonJS({
           schema2.$defs.parameter.properties.schema = schemaDynamicRef;
           ajv2 = initializeAjv(false);
         } else {
-          schema2 = openapi2.v3;
+          schema2 = openapi.v3;
           ajv2 = initializeAjv();
         }
       }
@@ -24134,8 +24134,8 @@ var require_schema9 = __commonJS({
         validateFormats: false
       };
       if (draft04) {
-        const AjvDraft42 = require_dist3();
-        return new AjvDraft42(opts);
+        const AjvDraft4 = require_dist3();
+        return new AjvDraft4(opts);
       }
       return new Ajv(opts);
     }
@@ -24973,8 +24973,8 @@ function usesDynamicIdScope(value) {
   if (typeof schema2 === "string" && (schema2.includes("draft/2019-09/") || schema2.includes("draft/2020-12/") || schema2.includes("oas/3.1/"))) {
     return true;
   }
-  const openapi2 = value.openapi;
-  return typeof openapi2 === "string" && /^3\.1(?:\.|$)/.test(openapi2);
+  const openapi = value.openapi;
+  return typeof openapi === "string" && /^3\.1(?:\.|$)/.test(openapi);
 }
 function registerSchemaResources($refs, basePath, value, pathType, dynamicIdScope = false) {
   if (!dynamicIdScope) {
@@ -30354,7 +30354,7 @@ var require_lib3 = __commonJS({
     var supported31Versions = ["3.1.0", "3.1.1", "3.1.2"];
     var supported30Versions = ["3.0.0", "3.0.1", "3.0.2", "3.0.3", "3.0.4"];
     var supportedVersions = [...supported31Versions, ...supported30Versions];
-    var SwaggerParser3 = class extends $RefParser2 {
+    var SwaggerParser = class extends $RefParser2 {
       /**
        * Parses the given Swagger API.
        * This method does not resolve any JSON references.
@@ -30442,32 +30442,32 @@ var require_lib3 = __commonJS({
         }
       }
     };
-    Object.defineProperty(SwaggerParser3.prototype, "api", {
+    Object.defineProperty(SwaggerParser.prototype, "api", {
       configurable: true,
       enumerable: true,
       get() {
         return this.schema;
       }
     });
-    var defaultExport = SwaggerParser3;
+    var defaultExport = SwaggerParser;
     defaultExport.validate = (...args) => {
-      const defaultInstance = new SwaggerParser3();
+      const defaultInstance = new SwaggerParser();
       return defaultInstance.validate(...args);
     };
     defaultExport.dereference = (...args) => {
-      const defaultInstance = new SwaggerParser3();
+      const defaultInstance = new SwaggerParser();
       return defaultInstance.dereference(...args);
     };
     defaultExport.bundle = (...args) => {
-      const defaultInstance = new SwaggerParser3();
+      const defaultInstance = new SwaggerParser();
       return defaultInstance.bundle(...args);
     };
     defaultExport.parse = (...args) => {
-      const defaultInstance = new SwaggerParser3();
+      const defaultInstance = new SwaggerParser();
       return defaultInstance.parse(...args);
     };
     defaultExport.resolve = (...args) => {
-      const defaultInstance = new SwaggerParser3();
+      const defaultInstance = new SwaggerParser();
       return defaultInstance.resolve(...args);
     };
     defaultExport.default = defaultExport;
@@ -34877,7 +34877,9 @@ async function readFileAt(cwd2, rev, path) {
 }
 async function readFilesAt(cwd2, rev, dir) {
   const prefix = dir.replace(/\/+$/, "");
-  const paths = await listFiles(cwd2, rev, prefix);
+  const args = ["ls-tree", "-r", "-z", "--full-tree", rev];
+  if (prefix) args.push("--", prefix);
+  const paths = (await runGit(args, { cwd: cwd2 })).split("\0").filter((entry2) => / blob [0-9a-f]+\t/.test(entry2)).map((entry2) => entry2.slice(entry2.indexOf("	") + 1));
   const files = {};
   if (paths.length === 0) return files;
   const input = paths.map((p) => `${rev}:${p}`).join("\n") + "\n";
@@ -45773,6 +45775,14 @@ function isInside(root3, path) {
 // folder/write-folder.ts
 import { lstat as lstat2, mkdir as mkdir2, mkdtemp, readFile as readFile3, realpath as realpath2, rename, rm, stat as stat2, writeFile as writeFile2 } from "node:fs/promises";
 import { basename, dirname, join as join6, resolve as resolve2 } from "node:path";
+var WRITE_CONCURRENCY = 16;
+async function inBatches(items, limit, fn) {
+  for (let i = 0; i < items.length; i += limit) {
+    const results = await Promise.allSettled(items.slice(i, i + limit).map(fn));
+    const failure = results.find((r) => r.status === "rejected");
+    if (failure) throw failure.reason;
+  }
+}
 async function writeFolder(dir, files, opts = {}) {
   for (const path of Object.keys(files)) {
     const reason = unsafePathReason(path);
@@ -45805,17 +45815,19 @@ async function writeFolder(dir, files, opts = {}) {
     throw failed(`cannot create a temporary folder beside ${dir}`, dir, e);
   });
   let current;
+  const note = (path) => (e) => {
+    current ??= path;
+    throw e;
+  };
   try {
-    for (const path of toWrite) {
-      current = path;
-      await step(`write ${path}`);
-      const full = join6(temp, ...path.split("/"));
-      await mkdir2(dirname(full), { recursive: true });
-      await writeFile2(
-        full,
-        exists ? await sameBytes(target, path, files[path]) : files[path]
-      );
-    }
+    const dirs = new Set(toWrite.map((p) => dirname(join6(temp, ...p.split("/")))));
+    for (const d of [...dirs].sort()) await mkdir2(d, { recursive: true }).catch(note(d));
+    await inBatches(toWrite, WRITE_CONCURRENCY, async (path) => {
+      await step(`write ${path}`).catch(note(path));
+      const text3 = files[path];
+      const bytes = exists ? await sameBytes(target, path, text3) : text3;
+      await writeFile2(join6(temp, ...path.split("/")), bytes).catch(note(path));
+    });
   } catch (e) {
     await rm(temp, { recursive: true, force: true });
     throw failed(`could not write ${current ?? "the new folder"}; nothing was changed`, dir, e, current);
@@ -46691,9 +46703,6 @@ function positionOf(message, text3) {
   return { line, column: offset - lineStart + 1 };
 }
 
-// generator/parse/parse-document.ts
-var import_swagger_parser2 = __toESM(require_lib3(), 1);
-
 // generator/parse/ref-walk.ts
 function collectRefs(document3) {
   const internal = [];
@@ -46815,12 +46824,6 @@ function detectVersion(value, origin) {
     { place: placeFor(origin, "") }
   );
 }
-
-// generator/parse/structural-validation.ts
-var import_swagger_parser = __toESM(require_lib3(), 1);
-var import_openapi_schemas = __toESM(require_lib(), 1);
-var import__2 = __toESM(require__(), 1);
-var import_ajv_draft_04 = __toESM(require_dist3(), 1);
 
 // generator/parse/compiled/openapi-2.0.ts
 var validate2 = validate10;
@@ -66838,20 +66841,19 @@ function validate203(data, { instancePath = "", parentData, parentDataProperty, 
 validate203.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 
 // generator/parse/structural-validation.ts
-var AjvDraft4 = import_ajv_draft_04.default.default ?? import_ajv_draft_04.default;
 var cache = /* @__PURE__ */ new Map();
 var FAST = {
   "swagger-2.0": validate2,
   "openapi-3.0": validate3,
   "openapi-3.1": validate4
 };
-function validatorFor2(version, allErrors) {
-  const cacheKey = `${version}:${allErrors}`;
-  let fn = cache.get(cacheKey);
+async function reportingValidator(version) {
+  let fn = cache.get(version);
   if (fn) return fn;
-  const options2 = { allErrors, strict: false, validateFormats: false };
+  const { openapi } = await Promise.resolve().then(() => __toESM(require_lib(), 1));
+  const options2 = { allErrors: true, strict: false, validateFormats: false };
   if (version === "openapi-3.1") {
-    const schema2 = structuredClone(import_openapi_schemas.openapi.v31);
+    const schema2 = structuredClone(openapi.v31);
     const defs = schema2.$defs;
     const dynamic = defs.schema;
     delete dynamic.$dynamicAnchor;
@@ -66859,16 +66861,19 @@ function validatorFor2(version, allErrors) {
     defs.header.dependentSchemas.schema.properties.schema = dynamic;
     defs["media-type"].properties.schema = dynamic;
     defs.parameter.properties.schema = dynamic;
-    fn = new import__2.Ajv2020(options2).compile(schema2);
+    const { Ajv2020: Ajv20202 } = await Promise.resolve().then(() => __toESM(require__(), 1));
+    fn = new Ajv20202(options2).compile(schema2);
   } else {
-    fn = new AjvDraft4(options2).compile(version === "swagger-2.0" ? import_openapi_schemas.openapi.v2 : import_openapi_schemas.openapi.v3);
+    const module2 = await Promise.resolve().then(() => __toESM(require_dist3(), 1));
+    const draft4 = module2.default.default ?? module2.default;
+    fn = new draft4(options2).compile(version === "swagger-2.0" ? openapi.v2 : openapi.v3);
   }
-  cache.set(cacheKey, fn);
+  cache.set(version, fn);
   return fn;
 }
 async function validateStructure(document3, version, origin) {
   if (!FAST[version](document3)) {
-    const fn = validatorFor2(version, true);
+    const fn = await reportingValidator(version);
     fn(document3);
     const violations = describeAjvErrors(mostSpecific(fn.errors ?? []));
     const first = violations[0] ?? { field: "", message: "is invalid" };
@@ -66883,7 +66888,8 @@ async function validateStructure(document3, version, origin) {
   }
   if (version === "swagger-2.0") {
     try {
-      await import_swagger_parser.default.validate(
+      const { default: SwaggerParser } = await Promise.resolve().then(() => __toESM(require_lib3(), 1));
+      await SwaggerParser.validate(
         structuredClone(document3),
         {
           resolve: { external: false },
@@ -66936,7 +66942,8 @@ async function parseDocument2(source, opts = {}) {
 }
 async function bundleExternal(document3, origin) {
   try {
-    const parser = new import_swagger_parser2.default();
+    const { default: SwaggerParser } = await Promise.resolve().then(() => __toESM(require_lib3(), 1));
+    const parser = new SwaggerParser();
     const bundled = await parser.bundle(
       origin,
       structuredClone(document3),
@@ -69505,6 +69512,24 @@ async function appendRecord(dir, path, text3) {
   }
 }
 
+// generator/import/recordable-location.ts
+var SECRET_PARAM = /key|token|secret|sig|pass|auth|credential|session|code/i;
+function recordableLocation(location2) {
+  if (!/^https?:\/\//i.test(location2)) return location2;
+  let url;
+  try {
+    url = new URL(location2);
+  } catch {
+    return location2.replace(/\/\/[^@/]*@/, "//").replace(/\?.*$/, "");
+  }
+  url.username = "";
+  url.password = "";
+  for (const name of [...new Set(url.searchParams.keys())]) {
+    if (SECRET_PARAM.test(name)) url.searchParams.set(name, "REDACTED");
+  }
+  return url.href;
+}
+
 // generator/import/run-import.ts
 var CONTENT_ROWS = ["resources", "skills", "prompts", "widgets", "docs"];
 var StepFailure = class extends Error {
@@ -69521,17 +69546,6 @@ function asSvcError(error) {
   if (error instanceof StepFailure) return error.error;
   const message = error instanceof Error ? error.message : String(error);
   return new SvcError("INTERNAL", `unexpected error during import: ${message}`, { cause: error });
-}
-function recordable(location2) {
-  if (!/^https?:\/\//i.test(location2)) return location2;
-  try {
-    const url = new URL(location2);
-    url.username = "";
-    url.password = "";
-    return url.href;
-  } catch {
-    return location2.replace(/\/\/[^@/]*@/, "//");
-  }
 }
 function contentRowsOf(items) {
   return {
@@ -69575,7 +69589,7 @@ async function runImport(opts) {
   let checklist = new Checklist(false, opts.onProgress);
   const failed2 = async (error, step) => {
     checklist.fail(step, firstLine(error));
-    const report = failureReport(recordable(location2), error);
+    const report = failureReport(recordableLocation(location2), error);
     if (!previousFiles) {
       return { status: "failed", changed: false, report, checklist: checklist.snapshot(), error, files: {} };
     }
@@ -69595,7 +69609,7 @@ async function runImport(opts) {
       seq: seq2,
       status: "failed",
       statusLog,
-      source: { location: recordable(location2), ...contentDir ? { contentDir } : {} },
+      source: { location: recordableLocation(location2), ...contentDir ? { contentDir } : {} },
       changed: false,
       summary: report.summary,
       error: { code: error.code, message: error.message, step }
@@ -69759,7 +69773,7 @@ async function runImport(opts) {
     const changed = !previousFiles || !sameFiles(previousFiles, files);
     const documentSha256 = sha256Hex(text3);
     const report = buildReport({
-      source: { location: recordable(location2), documentSha256 },
+      source: { location: recordableLocation(location2), documentSha256 },
       ...last ? {
         previous: {
           seq: last.seq,
@@ -69790,7 +69804,7 @@ async function runImport(opts) {
         seq: nextSeq(records),
         status: "complete",
         statusLog,
-        source: { location: recordable(location2), ...contentDir ? { contentDir } : {} },
+        source: { location: recordableLocation(location2), ...contentDir ? { contentDir } : {} },
         revision: { documentSha256 },
         changed,
         summary: report.summary,

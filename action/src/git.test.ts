@@ -29,6 +29,16 @@ describe('git helpers on a real repository', () => {
       'ünï code.md': 'é\n',
     });
     expect(await readFilesAt(repo.dir, head, 'missing')).toEqual({});
+    // A submodule (gitlink) inside the folder is not a file: it is skipped, not an error.
+    repo.git('update-index', '--add', '--cacheinfo', `160000,${base},mcp/a/vendored`);
+    repo.git('commit', '-q', '-m', 'gitlink');
+    expect(Object.keys(await readFilesAt(repo.dir, 'HEAD', 'mcp/a')).sort()).toEqual([
+      'Tools/t.yaml',
+      'config.yaml',
+      'ünï code.md',
+    ]);
+    repo.git('rm', '-q', '--cached', 'mcp/a/vendored');
+    repo.git('commit', '-q', '-m', 'drop gitlink');
   });
 
   it('commits only the given paths, and nothing when they did not change', async () => {

@@ -110,7 +110,13 @@ export async function readFileAt(cwd: string, rev: string, path: string): Promis
 /** The text of every file under `dir` at `rev`, keyed by path relative to `dir` (one `cat-file --batch`). */
 export async function readFilesAt(cwd: string, rev: string, dir: string): Promise<FolderFiles> {
   const prefix = dir.replace(/\/+$/, '');
-  const paths = await listFiles(cwd, rev, prefix);
+  // Blobs only: a submodule (gitlink) has no text to read.
+  const args = ['ls-tree', '-r', '-z', '--full-tree', rev];
+  if (prefix) args.push('--', prefix);
+  const paths = (await runGit(args, { cwd }))
+    .split('\0')
+    .filter((entry) => / blob [0-9a-f]+\t/.test(entry))
+    .map((entry) => entry.slice(entry.indexOf('\t') + 1));
   const files: FolderFiles = {};
   if (paths.length === 0) return files;
   const input = paths.map((p) => `${rev}:${p}`).join('\n') + '\n';
