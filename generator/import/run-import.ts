@@ -36,6 +36,7 @@ import { readContentDir } from '../sources/content-source.js';
 import { readOpenApiSource } from '../sources/index.js';
 import { buildTools } from '../tools/index.js';
 import { appendRecord } from './append-record.js';
+import { recordableLocation } from './recordable-location.js';
 import { Checklist, type ChecklistKind, type ChecklistRow, checklistKindOfPath } from './checklist.js';
 
 export interface ImportOptions {
@@ -86,19 +87,6 @@ function asSvcError(error: unknown): SvcError {
   return new SvcError('INTERNAL', `unexpected error during import: ${message}`, { cause: error });
 }
 
-/** A location as it may be recorded in git: no user:password in a URL. */
-function recordable(location: string): string {
-  if (!/^https?:\/\//i.test(location)) return location;
-  try {
-    const url = new URL(location);
-    url.username = '';
-    url.password = '';
-    return url.href;
-  } catch {
-    return location.replace(/\/\/[^@/]*@/, '//');
-  }
-}
-
 function contentRowsOf(items: ContentItems): Record<ChecklistKind, number> {
   return {
     tools: 0,
@@ -146,7 +134,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
   // Records a failure (when there is a folder to record it in) and returns the failed result.
   const failed = async (error: SvcError, step: ChecklistKind): Promise<ImportResult> => {
     checklist.fail(step, firstLine(error));
-    const report = failureReport(recordable(location), error);
+    const report = failureReport(recordableLocation(location), error);
     if (!previousFiles) {
       return { status: 'failed', changed: false, report, checklist: checklist.snapshot(), error, files: {} };
     }
@@ -167,7 +155,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       seq,
       status: 'failed',
       statusLog,
-      source: { location: recordable(location), ...(contentDir ? { contentDir } : {}) },
+      source: { location: recordableLocation(location), ...(contentDir ? { contentDir } : {}) },
       changed: false,
       summary: report.summary,
       error: { code: error.code, message: error.message, step },
@@ -351,7 +339,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     const changed = !previousFiles || !sameFiles(previousFiles, files);
     const documentSha256 = sha256Hex(text);
     const report = buildReport({
-      source: { location: recordable(location), documentSha256 },
+      source: { location: recordableLocation(location), documentSha256 },
       ...(last
         ? {
             previous: {
@@ -386,7 +374,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
         seq: nextSeq(records),
         status: 'complete',
         statusLog,
-        source: { location: recordable(location), ...(contentDir ? { contentDir } : {}) },
+        source: { location: recordableLocation(location), ...(contentDir ? { contentDir } : {}) },
         revision: { documentSha256 },
         changed,
         summary: report.summary,
