@@ -45820,8 +45820,9 @@ async function writeFolder(dir, files, opts = {}) {
     throw e;
   };
   try {
-    const dirs = new Set(toWrite.map((p) => dirname(join6(temp, ...p.split("/")))));
-    for (const d of [...dirs].sort()) await mkdir2(d, { recursive: true }).catch(note(d));
+    const dirs = new Set(toWrite.map((p) => p.split("/").slice(0, -1).join("/")).filter((d) => d !== ""));
+    for (const d of [...dirs].sort())
+      await mkdir2(join6(temp, ...d.split("/")), { recursive: true }).catch(note(d));
     await inBatches(toWrite, WRITE_CONCURRENCY, async (path) => {
       await step(`write ${path}`).catch(note(path));
       const text3 = files[path];

@@ -30,7 +30,7 @@ export interface ReimportView {
   markdown: string;
   /** Breaking changes that hit enabled tools (the report's warnings about enabled tools). */
   breakingEnabled: number;
-  /** Every warning of the report. */
+  /** The report's other warnings (stale tools, customizations reset, skipped content). */
   warnings: number;
   error?: string;
 }
