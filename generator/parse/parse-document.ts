@@ -4,7 +4,6 @@
  * the structure. Nothing here dereferences: later stages follow $refs themselves, so circular
  * schemas stay finite.
  */
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { SvcError } from '../../core/svc-error.js';
 import type { SourceText } from '../sources/index.js';
 import { decodeText } from './decode-text.js';
@@ -56,6 +55,7 @@ async function bundleExternal(
   origin: string,
 ): Promise<Record<string, unknown>> {
   try {
+    const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
     const parser = new SwaggerParser();
     const bundled = await parser.bundle(
       origin,

