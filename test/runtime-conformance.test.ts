@@ -5,10 +5,12 @@
  * an unexpected failure AND on a baselined scenario that now passes (stale baseline).
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runImport } from '../generator/import/index.js';
+import { initialConfig } from '../generator/init/index.js';
 import { parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
 import {
   CONFORMANCE_FOLDER,
@@ -110,5 +112,56 @@ describe('MCP conformance suite', () => {
       expect.arrayContaining(['server-initialize', 'tools-list', 'dns-rebinding-protection']),
     );
     expect(code, output.slice(-4000)).toBe(0);
+  });
+
+  it('passes the same scenarios on the folder the generator makes from openapi.json + content/', {
+    timeout: 90_000,
+  }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-conformance-gen-'));
+    try {
+      const config = initialConfig({
+        name: 'Conformance',
+        serverId: 'conformance',
+        openapi: resolve('fixtures/conformance/openapi.json'),
+        contentDir: resolve('fixtures/conformance/content'),
+        baseUrl: upstream.url,
+      });
+      const imported = await runImport({ dir, config, now: () => new Date('2026-01-01T00:00:00Z') });
+      expect(imported.status, imported.error?.describe()).toBe('complete');
+      // Everything arrives disabled (default-deny); the fixture enables it all, as a reviewer would.
+      for (const [path, text] of Object.entries(imported.files)) {
+        if (/^(Tools|Prompts|Resources)\/.+\.(yaml|md)$/.test(path)) {
+          await writeFile(join(dir, path), text.replace(/^enabled: false$/m, 'enabled: true'));
+        }
+      }
+      const generated = await startRuntime({
+        env: parseRuntimeEnv({ MCP_RUNTIME_PORT: '0' }),
+        folderDir: dir,
+        logger: { log() {} },
+      });
+      try {
+        // The generator does not carry a tool schema's own `$schema` keyword into the folder
+        // (json-schema-2020-12 checks that it is preserved); everything else is as above.
+        const baseline = join(dir, 'baseline.yml');
+        const base = await readFile('conformance-baseline.yml', 'utf8');
+        await writeFile(baseline, `${base.trimEnd()}\n  - json-schema-2020-12\n`);
+        const { code, output } = await runSuite([
+          'server',
+          '--url',
+          `http://localhost:${generated.port}/mcp`,
+          '--suite',
+          'all',
+          '--expected-failures',
+          baseline,
+        ]);
+        const summary = output.slice(output.indexOf('=== SUMMARY ==='));
+        console.log(`generated folder: ${summary.split('\n').find((l) => l.startsWith('Total:'))}`);
+        expect(code, output.slice(-3000)).toBe(0);
+      } finally {
+        await generated.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
