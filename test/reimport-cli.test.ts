@@ -54,7 +54,12 @@ afterAll(async () => {
 });
 
 describe('svc diff / import / history', () => {
-  it('svc diff writes nothing and fails on breaking changes when asked', async () => {
+  it('svc diff writes nothing and fails when a breaking change hits an enabled tool', async () => {
+    // Upstream breaking changes to disabled tools are reported but do not fail.
+    const quiet = await cli('diff', 'pets', '--openapi', 'v2.yaml', '--fail-on', 'breaking');
+    expect(quiet.code).toBe(0);
+    const tool = path.join(dir, 'Tools', 'findPetsByStatus.yaml');
+    await writeFile(tool, (await readFile(tool, 'utf8')).replace('enabled: false', 'enabled: true'));
     const before = await readFolder(dir);
     const json = await cli(
       'diff',

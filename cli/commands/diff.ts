@@ -24,8 +24,9 @@ export const diffCommand: Command = {
     '                [--fail-on breaking|warning|any] [--allow-external-refs]',
     '',
     'Computes what `svc import` would do and prints the report (default: text). Writes nothing.',
-    'With --fail-on, exits 1 when the report has a breaking change (breaking), a breaking change',
-    'or a warning (warning), or any change at all (any).',
+    'With --fail-on, exits 1 when a breaking change or a removal hits an endpoint that an enabled',
+    'tool calls (breaking), when that or any other warning is reported (warning), or when anything',
+    'changed at all (any). Changes to endpoints of disabled tools are reported but never fail.',
   ].join('\n'),
   async run(argv, io) {
     let format: (typeof FORMATS)[number] = 'text';

@@ -205,11 +205,22 @@ export function buildReport(input: ReportInput): ImportReport {
 /** The threshold `svc diff --fail-on` checks. */
 export type FailOn = 'breaking' | 'warning' | 'any';
 
+/** Warnings that mean an exposed (enabled) tool is broken by this import. */
+export const ENABLED_TOOL_HITS: ReadonlySet<ReportWarning['id']> = new Set([
+  'enabled-tool-endpoint-removed',
+  'enabled-tool-breaking-change',
+]);
+
+/**
+ * breaking: a breaking change (or removal) hits an endpoint an enabled tool calls; disabled
+ * tools are invisible to users, so upstream changes to them do not fail CI. warning: that, or
+ * any warning. any: anything changed at all.
+ */
 export function reportHits(report: ImportReport, failOn: FailOn): boolean {
+  const hitsEnabled = report.warnings.some((w) => ENABLED_TOOL_HITS.has(w.id));
+  if (failOn === 'breaking') return hitsEnabled;
+  if (failOn === 'warning') return hitsEnabled || report.counts.warnings > 0;
   const e = report.counts.endpoints;
-  const breaking = e.breaking > 0;
-  if (failOn === 'breaking') return breaking;
-  if (failOn === 'warning') return breaking || report.counts.warnings > 0;
   const c = report.counts.content;
   return (
     report.changed || e.added + e.removed + e.changed > 0 || c.added + c.updated + c.removed + c.skipped > 0
