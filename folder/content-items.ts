@@ -10,6 +10,7 @@ import { definedOnly } from './error-place.js';
 import { splitFrontmatter } from './frontmatter.js';
 import { validateLocated } from './locate-violations.js';
 import type { ContentItem, ContentItems, DocItem, WidgetItem } from './model.js';
+import { parseYaml } from './yaml-file.js';
 
 /** Item names (and each segment of a doc slug): spec 2.5 rule 2, safe in a file name and a URI. */
 export const ITEM_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -206,12 +207,14 @@ function parseWidget(
       return undefined;
     }
   }
-  const checked = validateLocated('widget', raw);
+  // JSON is YAML: read it once more as YAML only to point at the lines of its problems.
+  const located = sidecarEntry ? parseYaml(sidecarEntry.text) : undefined;
+  const checked = validateLocated('widget', raw, located?.ok ? located.parsed : undefined);
   if (!checked.ok) {
     for (const v of checked.violations) {
       errors.push(
         new SvcError(opts.code, `sidecar ${v.field || '(root)'} ${v.message}`, {
-          place: { file: sidecarFile, field: v.field },
+          place: definedOnly({ file: sidecarFile, field: v.field, line: v.line }),
         }),
       );
     }

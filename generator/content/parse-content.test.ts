@@ -151,7 +151,7 @@ describe('parseContent', () => {
           message: expect.stringMatching(/lonely.html is missing/),
         }),
         expect.objectContaining({ file: 'Widgets/a.json', line: 3 }),
-        expect.objectContaining({ file: 'Widgets/b.json', field: '/color' }),
+        expect.objectContaining({ file: 'Widgets/b.json', field: '/color', line: 1 }),
       ]),
     );
   });
