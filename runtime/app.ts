@@ -122,10 +122,6 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     }
     const cors = decision.corsOrigin;
     if (request.method === 'OPTIONS') return withCors(new Response(null, { status: 204 }), cors, true);
-    const config = store.current();
-    if (pathId !== undefined && pathId !== config.serverId && !request.headers.get('mcp-session-id')) {
-      return jsonRpcError(404, -32000, `No MCP server with id "${pathId}" here`);
-    }
     if (closing) return jsonRpcError(503, -32000, 'Server is shutting down');
     let parsedBody: unknown;
     let forward = request;
@@ -142,6 +138,12 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
       }
     }
     const claim = envelopeClaim(parsedBody);
+    // Another server id is 404 — except for a 2025 session opened there before a swap renamed the
+    // server: LegacySessions checks that the session belongs to this path.
+    const serverId = store.current().serverId;
+    if (pathId !== undefined && pathId !== serverId && (claim || !forward.headers.get('mcp-session-id'))) {
+      return jsonRpcError(404, -32000, `No MCP server with id "${pathId}" here`);
+    }
     const legacy = claim
       ? false
       : forward.headers.get('mcp-session-id') && !isModernHeader(forward)

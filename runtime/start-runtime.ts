@@ -140,6 +140,12 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
         'MCP_ALLOWED_ORIGINS is not set: browser requests from every origin are accepted. Set it to a comma-separated list of origins to restrict them.',
     });
   }
+  if (env.syncUrl) {
+    logger.log('warn', 'sync_not_supported', {
+      message:
+        'SVC_SYNC_URL is set, but following a published snapshot is not supported by this runtime yet: serving the folder as loaded',
+    });
+  }
   if (config.toolList.length === 0) {
     logger.log('warn', 'no_enabled_tools', {
       message: 'no tool is enabled: set enabled: true in Tools/<tool>.yaml',

@@ -119,6 +119,28 @@ describe('2025-11-25 sessions', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     });
     expect(other.status).toBe(404);
+    const modernOther = await fetch(`${runtime.url}/other-server`, {
+      method: 'POST',
+      headers: {
+        ...JSON_HEADERS,
+        'mcp-session-id': id,
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/list',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+    expect(modernOther.status).toBe(404);
   });
 
   it('keep their config version across a swap; new sessions and stateless requests see the new one', async () => {
