@@ -77,8 +77,9 @@ export async function writeFolder(
       : undefined;
     if (current !== files[path]) unmanaged.push(path);
   }
+  const changedUnmanaged = new Set(unmanaged);
   const toWrite = Object.keys(files)
-    .filter((p) => isManagedPath(p) || unmanaged.includes(p))
+    .filter((p) => isManagedPath(p) || changedUnmanaged.has(p))
     .sort();
 
   const temp = await mkdtemp(join(parent, `.${basename(target)}.svc-new-`)).catch((e) => {
