@@ -1,3 +1,9 @@
+/**
+ * The server folder: read it (readFolder, I/O), load and validate it (loadFolder, pure; every
+ * problem a FOLDER_INVALID with file, field and line), write it atomically (writeFolder, I/O).
+ * Content parsing (frontmatter, doc titles) lives here too because the runtime needs it; the
+ * importer's spec 2.5 rules sit on top of it in generator/content.
+ */
 export {
   type ContentEntry,
   classifyContentPath,
