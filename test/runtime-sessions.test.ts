@@ -90,6 +90,19 @@ describe('2025-11-25 sessions', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('serve a claim-less request without a session statelessly (curl-style), and refuse GET without one', async () => {
+    const response = await fetch(runtime.url, {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    expect(await response.text()).toContain('echo_get');
+    const get = await fetch(runtime.url, { headers: { accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+  });
+
   it('expire after the idle period (404)', async () => {
     const id = await initialize(runtime.url);
     await new Promise((r) => setTimeout(r, 700));
