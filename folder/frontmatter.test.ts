@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { firstHeading } from './doc-title.js';
 import { splitFrontmatter } from './frontmatter.js';
 
 describe('splitFrontmatter', () => {
@@ -76,5 +77,16 @@ describe('splitFrontmatter', () => {
     ];
     const r = splitFrontmatter(`---\n${fm.join('\n')}\n---\nbody`);
     expect(r.ok).toBe(false);
+  });
+});
+
+describe('firstHeading', () => {
+  test('ATX, setext, inline markup, code fences and no heading', () => {
+    expect(firstHeading('# Title *with* `code`\n\ntext')).toBe('Title with code');
+    expect(firstHeading('Intro\n\nSetext\n======\n')).toBe('Setext');
+    expect(firstHeading('```\n# not a heading\n```\n\n## Real\n')).toBe('Real');
+    expect(firstHeading('just text\n- a list\n')).toBeUndefined();
+    expect(firstHeading('a\n\n---\n\nno heading after a rule')).toBeUndefined();
+    expect(firstHeading(`${'para\n\n'.repeat(1000)}### Deep down`)).toBe('Deep down');
   });
 });
