@@ -115,7 +115,6 @@ function openApiEndpoint(
         required: body.required === true,
         contentType,
         schema: withoutFlagged(
-          doc,
           isRecord(media) && media.schema !== undefined ? converter.convert(media.schema) : {},
           'readOnly',
           converter,
@@ -136,7 +135,7 @@ function openApiEndpoint(
     const media = deref(doc, content[contentType]);
     return { contentType, schema: isRecord(media) ? media.schema : undefined };
   });
-  if (response) endpoint.response = finishResponse(doc, converter, response);
+  if (response) endpoint.response = finishResponse(converter, response);
   return endpoint;
 }
 
@@ -158,7 +157,7 @@ function swaggerEndpoint(
       const requestBody: NonNullable<Endpoint['requestBody']> = {
         required: raw.required === true,
         contentType: contentType ?? 'application/json',
-        schema: withoutFlagged(doc, converter.convert(raw.schema), 'readOnly', converter),
+        schema: withoutFlagged(converter.convert(raw.schema), 'readOnly', converter),
       };
       if (typeof raw.description === 'string' && raw.description.trim())
         requestBody.description = raw.description.trim();
@@ -199,7 +198,7 @@ function swaggerEndpoint(
       ? { contentType: produces.find(isJsonMediaType) ?? 'application/json', schema: resp.schema }
       : { contentType: produces[0] },
   );
-  if (response) endpoint.response = finishResponse(doc, converter, response);
+  if (response) endpoint.response = finishResponse(converter, response);
   return endpoint;
 }
 
@@ -317,7 +316,6 @@ function pickResponse(
 }
 
 function finishResponse(
-  doc: Record<string, unknown>,
   converter: SchemaConverter,
   picked: PickedResponse,
 ): NonNullable<Endpoint['response']> {
@@ -325,7 +323,7 @@ function finishResponse(
   if (picked.contentType) response.contentType = picked.contentType;
   if (picked.description) response.description = picked.description;
   if (picked.schema !== undefined)
-    response.schema = withoutFlagged(doc, converter.convert(picked.schema), 'writeOnly', converter);
+    response.schema = withoutFlagged(converter.convert(picked.schema), 'writeOnly', converter);
   return response;
 }
 
@@ -335,7 +333,6 @@ function finishResponse(
  * one $ref), leaving shared definitions untouched.
  */
 function withoutFlagged(
-  _doc: Record<string, unknown>,
   schema: JsonSchema,
   flag: 'readOnly' | 'writeOnly',
   converter: SchemaConverter,
