@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -172,6 +173,36 @@ describe('writeFolder', () => {
     const all = await readFolder(dir);
     await writeFolder(dir, { ...all, 'README.md': '# v2\n' });
     expect(Buffer.compare(await readFile(join(dir, 'Docs', 'img', 'logo.png')), png)).toBe(0);
+  });
+
+  test('one writer at a time: a concurrent write is refused and the folder is wholly one version', async () => {
+    const dir = join(base, 'server');
+    await writeFolder(dir, v1);
+    const a: FolderFiles = { ...v1, 'README.md': '# A\n', 'Tools/a.yaml': 'name: A\n' };
+    const b: FolderFiles = { ...v1, 'README.md': '# B\n', 'Tools/a.yaml': 'name: B\n' };
+    const results = await Promise.allSettled([writeFolder(dir, a), writeFolder(dir, b)]);
+    const done = results.map((r) => r.status);
+    expect(done.sort()).toEqual(['fulfilled', 'rejected']);
+    const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(rejected?.reason).toMatchObject({
+      code: 'WRITE_FAILED',
+      message: expect.stringMatching(/another svc process/),
+    });
+    const after = await snapshot(dir);
+    expect([a, b]).toContainEqual(after);
+    expect(await siblings()).toEqual(['server']);
+  });
+
+  test('a lock left by a process that is gone is taken over', async () => {
+    const dir = join(base, 'server');
+    await writeFolder(dir, v1);
+    const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    });
+    await writeFile(join(base, '.server.svc-lock'), `${child.stdout}\n`);
+    await writeFolder(dir, { ...v1, 'README.md': '# v2\n' });
+    expect(await readFile(join(dir, 'README.md'), 'utf8')).toBe('# v2\n');
+    expect(await siblings()).toEqual(['server']);
   });
 
   test('refuses to write over a file', async () => {

@@ -60,6 +60,16 @@ export async function writeFolder(
   await mkdir(parent, { recursive: true }).catch((e) => {
     throw failed(`cannot create ${parent}`, dir, e);
   });
+  const release = await acquireLock(target, dir);
+  try {
+    await writeUnlocked(target, dir, files, step);
+  } finally {
+    await release();
+  }
+}
+
+async function writeUnlocked(target: string, dir: string, files: FolderFiles, step: Step): Promise<void> {
+  const parent = dirname(target);
   const exists = await stat(target).then(
     (s) => {
       if (!s.isDirectory()) throw failed(`${dir} exists and is not a directory`, dir);
@@ -179,6 +189,39 @@ async function swap(target: string, temp: string, unmanaged: readonly string[], 
 async function sameBytes(target: string, path: string, text: string): Promise<string | Buffer> {
   const existing = await readFile(join(target, ...path.split('/'))).catch(() => undefined);
   return existing !== undefined && existing.toString('utf8') === text ? existing : text;
+}
+
+/**
+ * One writer per folder at a time: two imports swapping entries at once could leave a mix of
+ * both. The lock is a sibling file holding the writer's pid; a lock whose process is gone (a
+ * crash) is taken over.
+ */
+async function acquireLock(target: string, dir: string): Promise<() => Promise<void>> {
+  const lock = join(dirname(target), `.${basename(target)}.svc-lock`);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile(lock, `${process.pid}\n`, { flag: 'wx' });
+      return () => rm(lock, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw failed(`cannot create the lock ${lock}`, dir, e);
+      const pid = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
+      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+        throw failed(`another svc process (pid ${pid}) is writing this folder; its lock is ${lock}`, dir);
+      }
+      await rm(lock, { force: true });
+    }
+  }
+  throw failed(`cannot take the lock ${lock}`, dir);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function resolveTarget(dir: string): Promise<string> {
