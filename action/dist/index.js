@@ -34875,14 +34875,15 @@ async function readFileAt(cwd2, rev, path) {
     return void 0;
   }
 }
-async function readFilesAt(cwd2, rev, dir) {
+async function readFilesAt(cwd2, rev, dir, keep = () => true) {
   const prefix = dir.replace(/\/+$/, "");
   const args = ["ls-tree", "-r", "-z", "--full-tree", rev];
   if (prefix) args.push("--", prefix);
-  const paths = (await runGit(args, { cwd: cwd2 })).split("\0").filter((entry2) => / blob [0-9a-f]+\t/.test(entry2)).map((entry2) => entry2.slice(entry2.indexOf("	") + 1));
+  const entries = (await runGit(args, { cwd: cwd2 })).split("\0").map((entry2) => / blob ([0-9a-f]+)\t([\s\S]*)$/.exec(entry2)).filter((m) => m !== null).map((m) => ({ oid: m[1] ?? "", path: m[2] ?? "" })).filter((e) => keep(prefix ? e.path.slice(prefix.length + 1) : e.path));
   const files = {};
-  if (paths.length === 0) return files;
-  const input = paths.map((p) => `${rev}:${p}`).join("\n") + "\n";
+  if (entries.length === 0) return files;
+  const input = `${entries.map((e) => e.oid).join("\n")}
+`;
   const raw = await new Promise((resolve9, reject) => {
     const child = execFile(
       "git",
@@ -34893,7 +34894,7 @@ async function readFilesAt(cwd2, rev, dir) {
     child.stdin?.end(input);
   });
   let offset = 0;
-  for (const path of paths) {
+  for (const { path } of entries) {
     const eol = raw.indexOf(10, offset);
     const header = raw.subarray(offset, eol).toString("utf8");
     const size = Number(header.split(" ")[2]);
@@ -35134,32 +35135,42 @@ import { posix as posix3, join as join2 } from "node:path";
 // action/src/tool-changes.ts
 var import_yaml2 = __toESM(require_dist(), 1);
 var TOOL_FILE = /^Tools\/([A-Za-z0-9_-]{1,64})\.yaml$/;
-function readToolViews(files) {
+function toolView(text3, cache2) {
+  const cached = cache2.get(text3);
+  if (cached !== void 0) return cached;
+  let view = null;
+  try {
+    const raw = (0, import_yaml2.parse)(text3);
+    if (raw && typeof raw === "object") {
+      const endpoint2 = raw["endpoint"];
+      view = {
+        name: typeof raw["name"] === "string" ? raw["name"] : "",
+        description: typeof raw["description"] === "string" ? raw["description"] : "",
+        enabled: raw["enabled"] === true,
+        stale: raw["stale"] === true,
+        endpoint: endpoint2?.method && endpoint2.path ? `${endpoint2.method} ${endpoint2.path}` : ""
+      };
+    }
+  } catch {
+    view = null;
+  }
+  cache2.set(text3, view);
+  return view;
+}
+function readToolViews(files, cache2 = /* @__PURE__ */ new Map(), want = () => true) {
   const tools = /* @__PURE__ */ new Map();
   for (const [path, text3] of Object.entries(files)) {
     const key2 = TOOL_FILE.exec(path)?.[1];
-    if (!key2) continue;
-    let raw;
-    try {
-      raw = (0, import_yaml2.parse)(text3);
-    } catch {
-      continue;
-    }
-    if (!raw || typeof raw !== "object") continue;
-    const endpoint2 = raw["endpoint"];
-    tools.set(key2, {
-      name: typeof raw["name"] === "string" ? raw["name"] : key2,
-      description: typeof raw["description"] === "string" ? raw["description"] : "",
-      enabled: raw["enabled"] === true,
-      stale: raw["stale"] === true,
-      endpoint: endpoint2?.method && endpoint2.path ? `${endpoint2.method} ${endpoint2.path}` : ""
-    });
+    if (!key2 || !want(key2, text3)) continue;
+    const view = toolView(text3, cache2);
+    if (view) tools.set(key2, view.name ? view : { ...view, name: key2 });
   }
   return tools;
 }
-function diffTools(base, head) {
-  const before = readToolViews(base);
-  const after = readToolViews(head);
+function diffTools(base, head, cache2 = /* @__PURE__ */ new Map()) {
+  const differs = (other) => (key2, text3) => other[`Tools/${key2}.yaml`] !== text3;
+  const before = readToolViews(base, cache2, differs(head));
+  const after = readToolViews(head, cache2, differs(base));
   const changes = [];
   const keys = [.../* @__PURE__ */ new Set([...before.keys(), ...after.keys()])].sort();
   for (const key2 of keys) {
@@ -35207,14 +35218,20 @@ function diffTools(base, head) {
   }
   return changes;
 }
-function enabledEndpoints(files) {
+var SURELY_DISABLED = /^enabled:[ \t]*false[ \t]*(?:#.*)?$/m;
+function enabledEndpoints(files, cache2 = /* @__PURE__ */ new Map()) {
   const out = /* @__PURE__ */ new Map();
-  for (const view of readToolViews(files).values())
+  for (const view of readToolViews(files, cache2, (_key, text3) => !SURELY_DISABLED.test(text3)).values())
     if (view.enabled && view.endpoint) out.set(view.endpoint, view.name);
   return out;
 }
 
 // action/src/pull-request-mode.ts
+function neededForDiff(path) {
+  if (path === "config.yaml") return true;
+  if (path.startsWith("Tools/")) return path.endsWith(".yaml");
+  return path.startsWith(".svc/") && !path.startsWith(".svc/specs/");
+}
 async function runPullRequest({ inputs, ctx, engine, log }) {
   const pr = ctx.pullRequest;
   if (!pr) throw new SvcError("USAGE", "pull_request mode needs a pull_request event (GITHUB_EVENT_PATH)");
@@ -35237,11 +35254,12 @@ async function runPullRequest({ inputs, ctx, engine, log }) {
     const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
     if (!touches(folder, sources, changed)) continue;
     const [baseFiles, headFiles] = await Promise.all([
-      readFilesAt(cwd2, pr.baseSha, folder === "." ? "" : folder),
-      existsAtHead ? readFilesAt(cwd2, head, folder === "." ? "" : folder) : Promise.resolve({})
+      readFilesAt(cwd2, pr.baseSha, folder === "." ? "" : folder, neededForDiff),
+      existsAtHead ? readFilesAt(cwd2, head, folder === "." ? "" : folder, neededForDiff) : Promise.resolve({})
     ]);
     log(`svc: ${folder} is touched by the pull request`);
-    const toolChanges = diffTools(baseFiles, headFiles);
+    const views = /* @__PURE__ */ new Map();
+    const toolChanges = diffTools(baseFiles, headFiles, views);
     let endpointChanges = [];
     let error;
     try {
@@ -35249,7 +35267,10 @@ async function runPullRequest({ inputs, ctx, engine, log }) {
     } catch (e) {
       error = `cannot diff the import history: ${e instanceof Error ? e.message : String(e)}`;
     }
-    const hits = /* @__PURE__ */ new Set([...enabledEndpoints(baseFiles).keys(), ...enabledEndpoints(headFiles).keys()]);
+    const hits = /* @__PURE__ */ new Set([
+      ...enabledEndpoints(baseFiles, views).keys(),
+      ...enabledEndpoints(headFiles, views).keys()
+    ]);
     enabled.set(folder, hits);
     const result = { folder, toolChanges, endpointChanges, breaking: 0, warnings: 0 };
     const name = serverName(configText);
@@ -44040,8 +44061,16 @@ function isUint8Array2(value) {
 
 // folder/doc-title.ts
 var markdown = unified().use(remarkParse).freeze();
+var CANDIDATE = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|=+[ \t]*$|-+[ \t]*$)/m;
 function firstHeading(body) {
-  const tree = markdown.parse(body);
+  const found = CANDIDATE.exec(body);
+  if (!found) return void 0;
+  const end = body.indexOf("\n", body.indexOf("\n", found.index) + 1);
+  const prefix = end === -1 ? body : body.slice(0, end);
+  return headingText(prefix) ?? (prefix.length < body.length ? headingText(body) : void 0);
+}
+function headingText(markdownText) {
+  const tree = markdown.parse(markdownText);
   const heading = findHeading(tree);
   if (!heading) return void 0;
   const text3 = textOf(heading).replace(/\s+/g, " ").trim();
@@ -44655,7 +44684,12 @@ var report_schema_default = {
         group: { description: "First tag, else the first path segment: how the Markdown groups endpoints.", type: "string" },
         kind: { enum: ["added", "removed", "changed"] },
         breaking: { type: "boolean" },
-        changes: { type: "array", items: { $ref: "#/$defs/apiChange" } }
+        changes: { type: "array", items: { $ref: "#/$defs/apiChange" } },
+        tool: { $ref: "#/$defs/toolRef" },
+        toolFate: {
+          description: "What the import did to the folder's tool for this endpoint (`tool`): for a removed endpoint, removed or kept stale.",
+          enum: ["added", "updated", "kept-stale", "removed"]
+        }
       }
     },
     apiChange: {
@@ -45299,12 +45333,13 @@ function parseWidget(name, html, sidecarEntry, opts, errors) {
       return void 0;
     }
   }
-  const checked = validateLocated("widget", raw);
+  const located = sidecarEntry ? parseYaml3(sidecarEntry.text) : void 0;
+  const checked = validateLocated("widget", raw, located?.ok ? located.parsed : void 0);
   if (!checked.ok) {
     for (const v of checked.violations) {
       errors.push(
         new SvcError(opts.code, `sidecar ${v.field || "(root)"} ${v.message}`, {
-          place: { file: sidecarFile, field: v.field }
+          place: definedOnly({ file: sidecarFile, field: v.field, line: v.line })
         })
       );
     }
@@ -45797,6 +45832,15 @@ async function writeFolder(dir, files, opts = {}) {
   await mkdir2(parent, { recursive: true }).catch((e) => {
     throw failed(`cannot create ${parent}`, dir, e);
   });
+  const release = await acquireLock(target, dir);
+  try {
+    await writeUnlocked(target, dir, files, step);
+  } finally {
+    await release();
+  }
+}
+async function writeUnlocked(target, dir, files, step) {
+  const parent = dirname(target);
   const exists = await stat2(target).then(
     (s) => {
       if (!s.isDirectory()) throw failed(`${dir} exists and is not a directory`, dir);
@@ -45810,7 +45854,8 @@ async function writeFolder(dir, files, opts = {}) {
     const current2 = exists ? await readFile3(join6(target, ...path.split("/")), "utf8").catch(() => void 0) : void 0;
     if (current2 !== files[path]) unmanaged.push(path);
   }
-  const toWrite = Object.keys(files).filter((p) => isManagedPath(p) || unmanaged.includes(p)).sort();
+  const changedUnmanaged = new Set(unmanaged);
+  const toWrite = Object.keys(files).filter((p) => isManagedPath(p) || changedUnmanaged.has(p)).sort();
   const temp = await mkdtemp(join6(parent, `.${basename(target)}.svc-new-`)).catch((e) => {
     throw failed(`cannot create a temporary folder beside ${dir}`, dir, e);
   });
@@ -45897,6 +45942,33 @@ async function swap(target, temp, unmanaged, step, dir) {
 async function sameBytes(target, path, text3) {
   const existing = await readFile3(join6(target, ...path.split("/"))).catch(() => void 0);
   return existing !== void 0 && existing.toString("utf8") === text3 ? existing : text3;
+}
+async function acquireLock(target, dir) {
+  const lock = join6(dirname(target), `.${basename(target)}.svc-lock`);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile2(lock, `${process.pid}
+`, { flag: "wx" });
+      return () => rm(lock, { force: true });
+    } catch (e) {
+      if (e.code !== "EEXIST")
+        throw failed(`cannot create the lock ${lock}`, dir, e);
+      const pid = Number((await readFile3(lock, "utf8").catch(() => "")).trim());
+      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+        throw failed(`another svc process (pid ${pid}) is writing this folder; its lock is ${lock}`, dir);
+      }
+      await rm(lock, { force: true });
+    }
+  }
+  throw failed(`cannot take the lock ${lock}`, dir);
+}
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
 }
 async function resolveTarget(dir) {
   return realpath2(dir).catch(() => resolve2(dir));
@@ -67283,7 +67355,6 @@ function openApiEndpoint(doc, converter, path, method, item, op) {
         required: body.required === true,
         contentType,
         schema: withoutFlagged(
-          doc,
           isRecord(media) && media.schema !== void 0 ? converter.convert(media.schema) : {},
           "readOnly",
           converter
@@ -67304,7 +67375,7 @@ function openApiEndpoint(doc, converter, path, method, item, op) {
     const media = deref(doc, content3[contentType]);
     return { contentType, schema: isRecord(media) ? media.schema : void 0 };
   });
-  if (response) endpoint2.response = finishResponse(doc, converter, response);
+  if (response) endpoint2.response = finishResponse(converter, response);
   return endpoint2;
 }
 function swaggerEndpoint(doc, converter, path, method, item, op) {
@@ -67318,7 +67389,7 @@ function swaggerEndpoint(doc, converter, path, method, item, op) {
       const requestBody = {
         required: raw.required === true,
         contentType: contentType ?? "application/json",
-        schema: withoutFlagged(doc, converter.convert(raw.schema), "readOnly", converter)
+        schema: withoutFlagged(converter.convert(raw.schema), "readOnly", converter)
       };
       if (typeof raw.description === "string" && raw.description.trim())
         requestBody.description = raw.description.trim();
@@ -67357,7 +67428,7 @@ function swaggerEndpoint(doc, converter, path, method, item, op) {
     op.responses,
     (resp) => jsonOut && resp.schema !== void 0 ? { contentType: produces.find(isJsonMediaType) ?? "application/json", schema: resp.schema } : { contentType: produces[0] }
   );
-  if (response) endpoint2.response = finishResponse(doc, converter, response);
+  if (response) endpoint2.response = finishResponse(converter, response);
   return endpoint2;
 }
 function openApiParameter(converter, raw) {
@@ -67448,15 +67519,15 @@ function pickResponse(doc, responses, content3) {
   const twoxx = candidates.filter((c) => c.status !== "default");
   return twoxx.find((c) => c.schema !== void 0) ?? twoxx[0] ?? candidates[0];
 }
-function finishResponse(doc, converter, picked) {
+function finishResponse(converter, picked) {
   const response = { status: picked.status };
   if (picked.contentType) response.contentType = picked.contentType;
   if (picked.description) response.description = picked.description;
   if (picked.schema !== void 0)
-    response.schema = withoutFlagged(doc, converter.convert(picked.schema), "writeOnly", converter);
+    response.schema = withoutFlagged(converter.convert(picked.schema), "writeOnly", converter);
   return response;
 }
-function withoutFlagged(_doc, schema2, flag, converter) {
+function withoutFlagged(schema2, flag, converter) {
   if (!isRecord(schema2)) return schema2;
   let target = schema2;
   if (typeof schema2.$ref === "string") {
@@ -68593,6 +68664,7 @@ function buildReport(input) {
     });
   }
   warnings.sort((a, b) => a.id === b.id ? a.text < b.text ? -1 : 1 : a.id < b.id ? -1 : 1);
+  const endpoints = withTools(input.endpoints, input.tools, removed, stale, added);
   const count2 = (kind) => input.endpoints.filter((c) => c.kind === kind).length;
   const contentCount = (action) => content3.filter((c) => c.action === action).length;
   const byKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
@@ -68627,7 +68699,7 @@ function buildReport(input) {
       },
       warnings: warnings.length
     },
-    endpoints: input.endpoints,
+    endpoints,
     tools: {
       added: added.sort(byKey),
       removed: removed.sort(byKey),
@@ -68646,6 +68718,40 @@ function buildReport(input) {
   }
   return report;
 }
+function keyOfLabel(label2) {
+  if (!label2) return void 0;
+  const space = label2.indexOf(" ");
+  return space > 0 ? endpointMatchKey(label2.slice(0, space), label2.slice(space + 1)) : void 0;
+}
+function withTools(changes, tools, removed, stale, added) {
+  const current = /* @__PURE__ */ new Map();
+  for (const { key: key2, tool } of tools) {
+    if (tool.origin !== "imported" || tool.stale) continue;
+    const k = endpointMatchKey(tool.endpoint.method, tool.endpoint.path);
+    if (!current.has(k)) {
+      current.set(k, {
+        key: key2,
+        name: tool.name,
+        endpoint: `${tool.endpoint.method} ${tool.endpoint.path}`,
+        enabled: tool.enabled
+      });
+    }
+  }
+  const gone = /* @__PURE__ */ new Map();
+  for (const tool of removed) gone.set(keyOfLabel(tool.endpoint) ?? "", { tool, fate: "removed" });
+  for (const tool of stale) gone.set(keyOfLabel(tool.endpoint) ?? "", { tool, fate: "kept-stale" });
+  const fresh = new Set(added.map((t) => t.key));
+  return changes.map((change) => {
+    const k = endpointMatchKey(change.method, change.path);
+    if (change.kind === "removed") {
+      const g = gone.get(k);
+      return g ? { ...change, tool: g.tool, toolFate: g.fate } : change;
+    }
+    const tool = current.get(k);
+    if (!tool) return change;
+    return { ...change, tool, toolFate: fresh.has(tool.key) ? "added" : "updated" };
+  });
+}
 
 // generator/report/render-markdown.ts
 var FOLD_OVER = 30;
@@ -68660,10 +68766,16 @@ function safe(s) {
 function changeLine(c) {
   return `  - ${c.level === "breaking" ? "🔴" : "⚪"} ${code(c.id)}: ${safe(c.text)}`;
 }
+function toolNote(e) {
+  if (!e.tool) return "";
+  const state = e.tool.enabled ? "**enabled**" : "disabled";
+  const fate = e.toolFate === "removed" ? ", removed" : e.toolFate === "kept-stale" ? ", kept as stale" : "";
+  return ` · tool ${code(e.tool.name)} (${state}${fate})`;
+}
 function endpointLine(e) {
   const label2 = { added: "Added", removed: "Removed", changed: "Changed" }[e.kind];
   const op = e.operationId ? ` (${safe(e.operationId)})` : "";
-  const head = `- **${label2}** ${code(e.key)}${op}${e.breaking ? " — **breaking**" : ""}`;
+  const head = `- **${label2}** ${code(e.key)}${op}${e.breaking ? " — **breaking**" : ""}${toolNote(e)}`;
   if (e.kind !== "changed") return [head];
   const shown = e.changes.slice(0, MAX_CHANGES_PER_ENDPOINT).map(changeLine);
   const more = e.changes.length - shown.length;
@@ -69895,13 +70007,13 @@ function historyEndpointDiff(base, head) {
 }
 
 // action/src/svc-engine.ts
-var ENABLED_TOOL_HITS = /* @__PURE__ */ new Set(["enabled-tool-endpoint-removed", "enabled-tool-breaking-change"]);
+var ENABLED_TOOL_HITS2 = /* @__PURE__ */ new Set(["enabled-tool-endpoint-removed", "enabled-tool-breaking-change"]);
 var svcEngine = {
   endpointDiff: historyEndpointDiff,
   async reimport({ dir, dryRun }) {
     const result = await runImport({ dir, dryRun });
     const warnings = result.report.warnings;
-    const breakingEnabled = warnings.filter((w) => ENABLED_TOOL_HITS.has(w.id)).length;
+    const breakingEnabled = warnings.filter((w) => ENABLED_TOOL_HITS2.has(w.id)).length;
     return {
       status: result.status,
       changed: result.changed,

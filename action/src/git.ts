@@ -107,19 +107,27 @@ export async function readFileAt(cwd: string, rev: string, path: string): Promis
   }
 }
 
-/** The text of every file under `dir` at `rev`, keyed by path relative to `dir` (one `cat-file --batch`). */
-export async function readFilesAt(cwd: string, rev: string, dir: string): Promise<FolderFiles> {
+/** The text of every file under `dir` at `rev` (that `keep` accepts), keyed by path relative to `dir` (one `cat-file --batch`). */
+export async function readFilesAt(
+  cwd: string,
+  rev: string,
+  dir: string,
+  keep: (relativePath: string) => boolean = () => true,
+): Promise<FolderFiles> {
   const prefix = dir.replace(/\/+$/, '');
   // Blobs only: a submodule (gitlink) has no text to read.
   const args = ['ls-tree', '-r', '-z', '--full-tree', rev];
   if (prefix) args.push('--', prefix);
-  const paths = (await runGit(args, { cwd }))
+  // `<mode> blob <oid>\t<path>`; asking cat-file for oids avoids resolving every path through the trees.
+  const entries = (await runGit(args, { cwd }))
     .split('\0')
-    .filter((entry) => / blob [0-9a-f]+\t/.test(entry))
-    .map((entry) => entry.slice(entry.indexOf('\t') + 1));
+    .map((entry) => / blob ([0-9a-f]+)\t([\s\S]*)$/.exec(entry))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ oid: m[1] ?? '', path: m[2] ?? '' }))
+    .filter((e) => keep(prefix ? e.path.slice(prefix.length + 1) : e.path));
   const files: FolderFiles = {};
-  if (paths.length === 0) return files;
-  const input = paths.map((p) => `${rev}:${p}`).join('\n') + '\n';
+  if (entries.length === 0) return files;
+  const input = `${entries.map((e) => e.oid).join('\n')}\n`;
   const raw = await new Promise<Buffer>((resolve, reject) => {
     const child = execFile(
       'git',
@@ -131,7 +139,7 @@ export async function readFilesAt(cwd: string, rev: string, dir: string): Promis
     child.stdin?.end(input);
   });
   let offset = 0;
-  for (const path of paths) {
+  for (const { path } of entries) {
     const eol = raw.indexOf(10, offset);
     const header = raw.subarray(offset, eol).toString('utf8');
     const size = Number(header.split(' ')[2]);

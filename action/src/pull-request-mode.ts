@@ -11,7 +11,17 @@ import { countFolder, type FolderResult } from './folder-result.js';
 import { changedFiles, ensureCommit, gitAuthEnv, listFiles, readFileAt, readFilesAt } from './git.js';
 import { renderResults } from './render.js';
 import type { ModeEnv } from './run-action.js';
-import { diffTools, enabledEndpoints } from './tool-changes.js';
+import { diffTools, enabledEndpoints, type ToolViewCache } from './tool-changes.js';
+
+/**
+ * What the committed diff reads: config, tool files and the import history with its endpoint store. The
+ * raw documents (Tools/openapi.json, .svc/specs/) can be tens of megabytes and are not needed.
+ */
+export function neededForDiff(path: string): boolean {
+  if (path === 'config.yaml') return true;
+  if (path.startsWith('Tools/')) return path.endsWith('.yaml');
+  return path.startsWith('.svc/') && !path.startsWith('.svc/specs/');
+}
 
 export async function runPullRequest({ inputs, ctx, engine, log }: ModeEnv): Promise<{
   results: FolderResult[];
@@ -41,13 +51,14 @@ export async function runPullRequest({ inputs, ctx, engine, log }: ModeEnv): Pro
     const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
     if (!touches(folder, sources, changed)) continue;
     const [baseFiles, headFiles] = await Promise.all([
-      readFilesAt(cwd, pr.baseSha, folder === '.' ? '' : folder),
+      readFilesAt(cwd, pr.baseSha, folder === '.' ? '' : folder, neededForDiff),
       existsAtHead
-        ? readFilesAt(cwd, head, folder === '.' ? '' : folder)
+        ? readFilesAt(cwd, head, folder === '.' ? '' : folder, neededForDiff)
         : Promise.resolve({} as FolderFiles),
     ]);
     log(`svc: ${folder} is touched by the pull request`);
-    const toolChanges = diffTools(baseFiles, headFiles);
+    const views: ToolViewCache = new Map();
+    const toolChanges = diffTools(baseFiles, headFiles, views);
     let endpointChanges: FolderResult['endpointChanges'] = [];
     let error: string | undefined;
     try {
@@ -55,7 +66,10 @@ export async function runPullRequest({ inputs, ctx, engine, log }: ModeEnv): Pro
     } catch (e) {
       error = `cannot diff the import history: ${e instanceof Error ? e.message : String(e)}`;
     }
-    const hits = new Set([...enabledEndpoints(baseFiles).keys(), ...enabledEndpoints(headFiles).keys()]);
+    const hits = new Set([
+      ...enabledEndpoints(baseFiles, views).keys(),
+      ...enabledEndpoints(headFiles, views).keys(),
+    ]);
     enabled.set(folder, hits);
     const result: FolderResult = { folder, toolChanges, endpointChanges, breaking: 0, warnings: 0 };
     const name = serverName(configText);

@@ -33,4 +33,16 @@ describe('diffTools', () => {
     expect(diffTools(files, files)).toEqual([]);
     expect([...enabledEndpoints(files)]).toEqual([['GET /pets', 'x']]);
   });
+  it('reads enabled tools whatever their YAML style, skipping only a top-level enabled: false', () => {
+    const files = {
+      'Tools/flow.yaml': '{name: f, enabled: true, endpoint: {method: GET, path: /f}}\n',
+      'Tools/scalar.yaml':
+        'name: s\ndescription: |\n  enabled: false\nenabled: true\nendpoint:\n  method: PUT\n  path: /s\n',
+      'Tools/off.yaml': tool('off', false, '/off'),
+    };
+    expect([...enabledEndpoints(files)].sort()).toEqual([
+      ['GET /f', 'f'],
+      ['PUT /s', 's'],
+    ]);
+  });
 });

@@ -31,7 +31,7 @@ export interface ToolChange {
   detail?: string;
 }
 
-interface ToolView {
+export interface ToolView {
   name: string;
   description: string;
   enabled: boolean;
@@ -41,34 +41,60 @@ interface ToolView {
 
 const TOOL_FILE = /^Tools\/([A-Za-z0-9_-]{1,64})\.yaml$/;
 
+/**
+ * Parsed tool files by text. Base and head share most tool files byte for byte, and YAML parsing dominates
+ * the cost on a large API, so one cache per folder parses each distinct text once.
+ */
+export type ToolViewCache = Map<string, ToolView | null>;
+
+function toolView(text: string, cache: ToolViewCache): ToolView | null {
+  const cached = cache.get(text);
+  if (cached !== undefined) return cached;
+  let view: ToolView | null = null;
+  try {
+    const raw = parseYaml(text) as Record<string, unknown> | null;
+    if (raw && typeof raw === 'object') {
+      const endpoint = raw['endpoint'] as { method?: string; path?: string } | undefined;
+      view = {
+        name: typeof raw['name'] === 'string' ? raw['name'] : '',
+        description: typeof raw['description'] === 'string' ? raw['description'] : '',
+        enabled: raw['enabled'] === true,
+        stale: raw['stale'] === true,
+        endpoint: endpoint?.method && endpoint.path ? `${endpoint.method} ${endpoint.path}` : '',
+      };
+    }
+  } catch {
+    view = null;
+  }
+  cache.set(text, view);
+  return view;
+}
+
 /** Tool files parsed tolerantly: a file that does not parse is left out (the folder validator reports it). */
-export function readToolViews(files: FolderFiles): Map<string, ToolView> {
+export function readToolViews(
+  files: FolderFiles,
+  cache: ToolViewCache = new Map(),
+  want: (key: string, text: string) => boolean = () => true,
+): Map<string, ToolView> {
   const tools = new Map<string, ToolView>();
   for (const [path, text] of Object.entries(files)) {
     const key = TOOL_FILE.exec(path)?.[1];
-    if (!key) continue;
-    let raw: Record<string, unknown>;
-    try {
-      raw = parseYaml(text) as Record<string, unknown>;
-    } catch {
-      continue;
-    }
-    if (!raw || typeof raw !== 'object') continue;
-    const endpoint = raw['endpoint'] as { method?: string; path?: string } | undefined;
-    tools.set(key, {
-      name: typeof raw['name'] === 'string' ? raw['name'] : key,
-      description: typeof raw['description'] === 'string' ? raw['description'] : '',
-      enabled: raw['enabled'] === true,
-      stale: raw['stale'] === true,
-      endpoint: endpoint?.method && endpoint.path ? `${endpoint.method} ${endpoint.path}` : '',
-    });
+    if (!key || !want(key, text)) continue;
+    const view = toolView(text, cache);
+    if (view) tools.set(key, view.name ? view : { ...view, name: key });
   }
   return tools;
 }
 
-export function diffTools(base: FolderFiles, head: FolderFiles): ToolChange[] {
-  const before = readToolViews(base);
-  const after = readToolViews(head);
+export function diffTools(
+  base: FolderFiles,
+  head: FolderFiles,
+  cache: ToolViewCache = new Map(),
+): ToolChange[] {
+  // A tool file with the same text on both sides cannot change: only the others are parsed.
+  const differs = (other: FolderFiles) => (key: string, text: string) => other[`Tools/${key}.yaml`] !== text;
+  const before = readToolViews(base, cache, differs(head));
+  const after = readToolViews(head, cache, differs(base));
   const changes: ToolChange[] = [];
   const keys = [...new Set([...before.keys(), ...after.keys()])].sort();
   for (const key of keys) {
@@ -118,9 +144,15 @@ export function diffTools(base: FolderFiles, head: FolderFiles): ToolChange[] {
 }
 
 /** Enabled tools at the head, by endpoint ("METHOD /path"), to find which API changes hit them. */
-export function enabledEndpoints(files: FolderFiles): Map<string, string> {
+/**
+ * A top-level `enabled: false` line settles it without parsing: in block YAML a key at column 0 is a key of
+ * the document (a block scalar's lines are indented). Anything else (true, flow style, odd spelling) is parsed.
+ */
+const SURELY_DISABLED = /^enabled:[ \t]*false[ \t]*(?:#.*)?$/m;
+
+export function enabledEndpoints(files: FolderFiles, cache: ToolViewCache = new Map()): Map<string, string> {
   const out = new Map<string, string>();
-  for (const view of readToolViews(files).values())
+  for (const view of readToolViews(files, cache, (_key, text) => !SURELY_DISABLED.test(text)).values())
     if (view.enabled && view.endpoint) out.set(view.endpoint, view.name);
   return out;
 }
