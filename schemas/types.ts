@@ -315,6 +315,11 @@ export interface EndpointChange {
   kind: "added" | "removed" | "changed";
   breaking: boolean;
   changes: ApiChange[];
+  tool?: ToolRef;
+  /**
+   * What the import did to the folder's tool for this endpoint (`tool`): for a removed endpoint, removed or kept stale.
+   */
+  toolFate?: "added" | "updated" | "kept-stale" | "removed";
 }
 export interface ApiChange {
   /**

@@ -148,6 +148,7 @@ export function buildReport(input: ReportInput): ImportReport {
   }
   warnings.sort((a, b) => (a.id === b.id ? (a.text < b.text ? -1 : 1) : a.id < b.id ? -1 : 1));
 
+  const endpoints = withTools(input.endpoints, input.tools, removed, stale, added);
   const count = (kind: EndpointChange['kind']) => input.endpoints.filter((c) => c.kind === kind).length;
   const contentCount = (action: ContentChange['action']) => content.filter((c) => c.action === action).length;
   const byKey = (a: ToolRef, b: ToolRef) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
@@ -182,7 +183,7 @@ export function buildReport(input: ReportInput): ImportReport {
       },
       warnings: warnings.length,
     },
-    endpoints: input.endpoints,
+    endpoints,
     tools: {
       added: added.sort(byKey),
       removed: removed.sort(byKey),
@@ -200,6 +201,49 @@ export function buildReport(input: ReportInput): ImportReport {
     });
   }
   return report;
+}
+
+function keyOfLabel(label: string | undefined): string | undefined {
+  if (!label) return undefined;
+  const space = label.indexOf(' ');
+  return space > 0 ? endpointMatchKey(label.slice(0, space), label.slice(space + 1)) : undefined;
+}
+
+/** Each endpoint change with the folder's tool for it and what the import did to that tool. */
+function withTools(
+  changes: readonly EndpointChange[],
+  tools: readonly ToolItem[],
+  removed: readonly ToolRef[],
+  stale: readonly ToolRef[],
+  added: readonly ToolRef[],
+): EndpointChange[] {
+  const current = new Map<string, ToolRef>();
+  for (const { key, tool } of tools) {
+    if (tool.origin !== 'imported' || tool.stale) continue;
+    const k = endpointMatchKey(tool.endpoint.method, tool.endpoint.path);
+    if (!current.has(k)) {
+      current.set(k, {
+        key,
+        name: tool.name,
+        endpoint: `${tool.endpoint.method} ${tool.endpoint.path}`,
+        enabled: tool.enabled,
+      });
+    }
+  }
+  const gone = new Map<string, { tool: ToolRef; fate: 'removed' | 'kept-stale' }>();
+  for (const tool of removed) gone.set(keyOfLabel(tool.endpoint) ?? '', { tool, fate: 'removed' });
+  for (const tool of stale) gone.set(keyOfLabel(tool.endpoint) ?? '', { tool, fate: 'kept-stale' });
+  const fresh = new Set(added.map((t) => t.key));
+  return changes.map((change) => {
+    const k = endpointMatchKey(change.method, change.path);
+    if (change.kind === 'removed') {
+      const g = gone.get(k);
+      return g ? { ...change, tool: g.tool, toolFate: g.fate } : change;
+    }
+    const tool = current.get(k);
+    if (!tool) return change;
+    return { ...change, tool, toolFate: fresh.has(tool.key) ? 'added' : 'updated' };
+  });
 }
 
 /** The threshold `svc diff --fail-on` checks. */

@@ -26,10 +26,18 @@ function changeLine(c: ApiChange): string {
   return `  - ${c.level === 'breaking' ? '🔴' : '⚪'} ${code(c.id)}: ${safe(c.text)}`;
 }
 
+/** Which tool of the folder calls the endpoint, and what the import did to it. */
+function toolNote(e: EndpointChange): string {
+  if (!e.tool) return '';
+  const state = e.tool.enabled ? '**enabled**' : 'disabled';
+  const fate = e.toolFate === 'removed' ? ', removed' : e.toolFate === 'kept-stale' ? ', kept as stale' : '';
+  return ` · tool ${code(e.tool.name)} (${state}${fate})`;
+}
+
 function endpointLine(e: EndpointChange): string[] {
   const label = { added: 'Added', removed: 'Removed', changed: 'Changed' }[e.kind];
   const op = e.operationId ? ` (${safe(e.operationId)})` : '';
-  const head = `- **${label}** ${code(e.key)}${op}${e.breaking ? ' — **breaking**' : ''}`;
+  const head = `- **${label}** ${code(e.key)}${op}${e.breaking ? ' — **breaking**' : ''}${toolNote(e)}`;
   if (e.kind !== 'changed') return [head];
   const shown = e.changes.slice(0, MAX_CHANGES_PER_ENDPOINT).map(changeLine);
   const more = e.changes.length - shown.length;
