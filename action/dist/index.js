@@ -35066,10 +35066,14 @@ Skipped: ${skipped}.
   const results = [];
   for (const folder of folders) {
     const dir = join(cwd2, ...posix2.normalize(folder).split("/"));
-    const files = await readFilesAt(cwd2, "HEAD", folder === "." ? "" : folder);
-    const sources = folderSources(folder, files["config.yaml"], `${ctx.owner}/${ctx.repo}`);
+    const configText = await readFileAt(
+      cwd2,
+      "HEAD",
+      folder === "." ? "config.yaml" : `${folder}/config.yaml`
+    );
+    const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
     const result = { folder, toolChanges: [], endpointChanges: [], breaking: 0, warnings: 0 };
-    const name = serverName(files["config.yaml"]);
+    const name = serverName(configText);
     if (name) result.name = name;
     if (!sources.remote && !sources.document) {
       log(`svc: ${folder}: no source to re-import (manual folder)`);
@@ -35304,10 +35308,14 @@ async function runCheck({ inputs, ctx, engine, log }) {
   const folders = findServerFolders(await listFiles(cwd2, "HEAD"), inputs.folders);
   const results = [];
   for (const folder of folders) {
-    const files = await readFilesAt(cwd2, "HEAD", folder === "." ? "" : folder);
-    const sources = folderSources(folder, files["config.yaml"], `${ctx.owner}/${ctx.repo}`);
+    const configText = await readFileAt(
+      cwd2,
+      "HEAD",
+      folder === "." ? "config.yaml" : `${folder}/config.yaml`
+    );
+    const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
     const result = { folder, toolChanges: [], endpointChanges: [], breaking: 0, warnings: 0 };
-    const name = serverName(files["config.yaml"]);
+    const name = serverName(configText);
     if (name) result.name = name;
     if (sources.remote || sources.document) {
       log(`svc: checking ${folder}`);
@@ -68755,7 +68763,9 @@ function withTools(changes, tools, removed, stale, added) {
 
 // generator/report/render-markdown.ts
 var FOLD_OVER = 30;
-var MAX_ENDPOINT_LINES = 400;
+var MAX_ENDPOINT_CHARS = 3e4;
+var MAX_LIST_ITEMS = 40;
+var MAX_WARNINGS = 50;
 var MAX_CHANGES_PER_ENDPOINT = 12;
 function code(s) {
   return `\`${s.replace(/`/g, "'")}\``;
@@ -68804,21 +68814,22 @@ function endpointSection(report) {
   });
   const fold2 = report.endpoints.length > FOLD_OVER;
   const out = ["### Endpoints", ""];
-  const share = Math.max(6, Math.floor(MAX_ENDPOINT_LINES / names.length));
+  const share = Math.max(600, Math.floor(MAX_ENDPOINT_CHARS / names.length));
   let hidden = 0;
   let total = 0;
   for (const name of names) {
     const list2 = groups.get(name);
     const lines = [];
-    let budget = total >= 2 * MAX_ENDPOINT_LINES ? 0 : share;
+    let budget = share;
     for (const e of list2) {
-      if (budget <= 0) {
+      const l = endpointLine(e);
+      const size = l.reduce((n, line) => n + line.length + 1, 0);
+      if (budget <= 0 || total + size > MAX_ENDPOINT_CHARS) {
         hidden++;
         continue;
       }
-      const l = endpointLine(e);
-      budget -= l.length;
-      total += l.length;
+      budget -= size;
+      total += size;
       lines.push(...l);
     }
     const title = `${safe(name)} — ${groupCounts(list2)}`;
@@ -68833,9 +68844,16 @@ function endpointSection(report) {
     out.push(`_… ${hidden} more endpoints are in the JSON report (\`svc diff --format json\`)._`, "");
   return out;
 }
+function capped(lines, max) {
+  if (lines.length <= max) return lines;
+  return [...lines.slice(0, max), `- … and ${lines.length - max} more (\`--format json\` lists all)`];
+}
 function warningSection(report) {
   if (report.warnings.length === 0) return [];
-  const lines = report.warnings.map((w) => `- ${code(w.id)}: ${safe(w.text)}`);
+  const lines = capped(
+    report.warnings.map((w) => `- ${code(w.id)}: ${safe(w.text)}`),
+    MAX_WARNINGS
+  );
   const out = [`### ⚠️ Warnings (${report.warnings.length})`, ""];
   if (lines.length > FOLD_OVER)
     out.push("<details><summary>Show all</summary>", "", ...lines, "", "</details>", "");
@@ -68852,7 +68870,7 @@ function toolSection(report) {
       fold2 ? `<details><summary>${title} (${items.length})</summary>` : `**${title}** (${items.length})`,
       ""
     );
-    out.push(...items, "");
+    out.push(...capped(items, MAX_LIST_ITEMS), "");
     if (fold2) out.push("</details>", "");
   };
   list2(
@@ -68880,7 +68898,7 @@ function contentSection(report) {
   const lines = report.content.map(
     (c) => `- **${c.action}** ${code(c.file)}${c.reason ? ` — ${safe(c.reason)}` : ""}`
   );
-  return ["### Content", "", ...lines, ""];
+  return ["### Content", "", ...capped(lines, MAX_WARNINGS), ""];
 }
 function renderReportMarkdown(report) {
   const e = report.counts.endpoints;

@@ -5,7 +5,7 @@
 import { join, posix } from 'node:path';
 import { findServerFolders, folderSources, serverName } from './folders.js';
 import { countFolder, type FolderResult } from './folder-result.js';
-import { listFiles, readFilesAt } from './git.js';
+import { listFiles, readFileAt } from './git.js';
 import { renderResults } from './render.js';
 import type { ModeEnv } from './run-action.js';
 
@@ -18,10 +18,14 @@ export async function runCheck({ inputs, ctx, engine, log }: ModeEnv): Promise<{
   const folders = findServerFolders(await listFiles(cwd, 'HEAD'), inputs.folders);
   const results: FolderResult[] = [];
   for (const folder of folders) {
-    const files = await readFilesAt(cwd, 'HEAD', folder === '.' ? '' : folder);
-    const sources = folderSources(folder, files['config.yaml'], `${ctx.owner}/${ctx.repo}`);
+    const configText = await readFileAt(
+      cwd,
+      'HEAD',
+      folder === '.' ? 'config.yaml' : `${folder}/config.yaml`,
+    );
+    const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
     const result: FolderResult = { folder, toolChanges: [], endpointChanges: [], breaking: 0, warnings: 0 };
-    const name = serverName(files['config.yaml']);
+    const name = serverName(configText);
     if (name) result.name = name;
     if (sources.remote || sources.document) {
       log(`svc: checking ${folder}`);

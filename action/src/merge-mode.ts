@@ -7,7 +7,7 @@
 import { join, posix } from 'node:path';
 import { findServerFolders, folderSources, serverName } from './folders.js';
 import { countFolder, type FolderResult } from './folder-result.js';
-import { commitPaths, gitAuthEnv, headMessage, listFiles, push, readFilesAt } from './git.js';
+import { commitPaths, gitAuthEnv, headMessage, listFiles, push, readFileAt } from './git.js';
 import { renderResults } from './render.js';
 import type { ModeEnv } from './run-action.js';
 
@@ -40,10 +40,14 @@ export async function runMerge(
   const results: FolderResult[] = [];
   for (const folder of folders) {
     const dir = join(cwd, ...posix.normalize(folder).split('/'));
-    const files = await readFilesAt(cwd, 'HEAD', folder === '.' ? '' : folder);
-    const sources = folderSources(folder, files['config.yaml'], `${ctx.owner}/${ctx.repo}`);
+    const configText = await readFileAt(
+      cwd,
+      'HEAD',
+      folder === '.' ? 'config.yaml' : `${folder}/config.yaml`,
+    );
+    const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
     const result: FolderResult = { folder, toolChanges: [], endpointChanges: [], breaking: 0, warnings: 0 };
-    const name = serverName(files['config.yaml']);
+    const name = serverName(configText);
     if (name) result.name = name;
     if (!sources.remote && !sources.document) {
       log(`svc: ${folder}: no source to re-import (manual folder)`);
