@@ -190,6 +190,33 @@ describe('pull_request mode', () => {
     expect(result.exitCode).toBe(0);
   });
 
+  it('reports a folder added and a folder removed by the pull request', async () => {
+    const newTool: TestTool = { key: 'ping', name: 'ping', enabled: false, method: 'GET', path: '/ping' };
+    const removedFolder = Object.fromEntries(
+      Object.keys(prefixed('mcp/other', serverFolder('other', [tools[0]!], [v1.slice(0, 1)]))).map((p) => [
+        p,
+        null,
+      ]),
+    );
+    const head = pushHead('pr-6', {
+      ...removedFolder,
+      ...prefixed('mcp/new', serverFolder('new', [newTool], [[endpoint('GET', '/ping')]])),
+    });
+    const { result, outputs } = await runPr(head, { 'INPUT_FAIL-ON': 'none' });
+    const byFolder = Object.fromEntries(result.results.map((r) => [r.folder, r]));
+    expect(Object.keys(byFolder).sort()).toEqual(['mcp/new', 'mcp/other']);
+    expect(byFolder['mcp/new']!.endpointChanges.map((c) => `${c.kind} ${c.endpoint}`)).toEqual([
+      'added GET /ping',
+    ]);
+    expect(byFolder['mcp/other']!.removed).toBe(true);
+    // The removed folder's enabled tool disappears with it: breaking for its clients.
+    expect(byFolder['mcp/other']!.toolChanges.map((c) => `${c.kind}:${c.level}`)).toEqual([
+      'tool-removed:breaking',
+    ]);
+    expect(ours()[0]!.body).toContain('The pull request removes this server folder.');
+    expect(outputs['breaking-count']).toBe('1');
+  });
+
   it('a pull request that touches no server folder creates no comment on a fresh thread', async () => {
     const before = gh.comments.length;
     const head = pushHead('pr-5', { 'docs/x.md': 'x\n' });
