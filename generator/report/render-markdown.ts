@@ -7,7 +7,10 @@
 import type { ApiChange, EndpointChange, ImportReport } from '../../schemas/types.js';
 
 const FOLD_OVER = 30;
-const MAX_ENDPOINT_LINES = 400;
+/** Characters of endpoint lines, and items per list: together they keep a comment under 60,000. */
+const MAX_ENDPOINT_CHARS = 30_000;
+const MAX_LIST_ITEMS = 40;
+const MAX_WARNINGS = 50;
 const MAX_CHANGES_PER_ENDPOINT = 12;
 
 function code(s: string): string {
@@ -69,22 +72,23 @@ function endpointSection(report: ImportReport): string[] {
   });
   const fold = report.endpoints.length > FOLD_OVER;
   const out = ['### Endpoints', ''];
-  // Every group gets its share of the line budget, so a big group cannot hide the others.
-  const share = Math.max(6, Math.floor(MAX_ENDPOINT_LINES / names.length));
+  // Every group gets its share of the budget, so a big group cannot hide the others.
+  const share = Math.max(600, Math.floor(MAX_ENDPOINT_CHARS / names.length));
   let hidden = 0;
   let total = 0;
   for (const name of names) {
     const list = groups.get(name)!;
     const lines: string[] = [];
-    let budget = total >= 2 * MAX_ENDPOINT_LINES ? 0 : share;
+    let budget = share;
     for (const e of list) {
-      if (budget <= 0) {
+      const l = endpointLine(e);
+      const size = l.reduce((n, line) => n + line.length + 1, 0);
+      if ((lines.length > 0 && size > budget) || total + size > MAX_ENDPOINT_CHARS) {
         hidden++;
         continue;
       }
-      const l = endpointLine(e);
-      budget -= l.length;
-      total += l.length;
+      budget -= size;
+      total += size;
       lines.push(...l);
     }
     const title = `${safe(name)} — ${groupCounts(list)}`;
@@ -100,9 +104,18 @@ function endpointSection(report: ImportReport): string[] {
   return out;
 }
 
+/** A long list, cut: the JSON report always has every item. */
+function capped(lines: string[], max: number): string[] {
+  if (lines.length <= max) return lines;
+  return [...lines.slice(0, max), `- … and ${lines.length - max} more (\`--format json\` lists all)`];
+}
+
 function warningSection(report: ImportReport): string[] {
   if (report.warnings.length === 0) return [];
-  const lines = report.warnings.map((w) => `- ${code(w.id)}: ${safe(w.text)}`);
+  const lines = capped(
+    report.warnings.map((w) => `- ${code(w.id)}: ${safe(w.text)}`),
+    MAX_WARNINGS,
+  );
   const out = [`### ⚠️ Warnings (${report.warnings.length})`, ''];
   if (lines.length > FOLD_OVER)
     out.push('<details><summary>Show all</summary>', '', ...lines, '', '</details>', '');
@@ -120,7 +133,7 @@ function toolSection(report: ImportReport): string[] {
       fold ? `<details><summary>${title} (${items.length})</summary>` : `**${title}** (${items.length})`,
       '',
     );
-    out.push(...items, '');
+    out.push(...capped(items, MAX_LIST_ITEMS), '');
     if (fold) out.push('</details>', '');
   };
   list(
@@ -149,7 +162,7 @@ function contentSection(report: ImportReport): string[] {
   const lines = report.content.map(
     (c) => `- **${c.action}** ${code(c.file)}${c.reason ? ` — ${safe(c.reason)}` : ''}`,
   );
-  return ['### Content', '', ...lines, ''];
+  return ['### Content', '', ...capped(lines, MAX_WARNINGS), ''];
 }
 
 export function renderReportMarkdown(report: ImportReport): string {

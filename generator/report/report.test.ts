@@ -108,4 +108,36 @@ describe('buildReport', () => {
     expect((md.match(/<details>/g) ?? []).length).toBe(40);
     expect(md).toContain('more endpoints are in the JSON report');
   });
+
+  it('stays within a comment when 1,000 enabled tools lose their endpoints', () => {
+    const gone = Array.from({ length: 1000 }, (_, i) =>
+      ep('DELETE', `/organizations/{org}/very/long/path/segment/number/${i}/items/{item_id}`, {
+        tags: [`t${i % 7}`],
+      }),
+    );
+    const notes = gone.map((e, i) => ({
+      kind: 'tool-stale' as const,
+      tool: {
+        key: `tool_${i}`,
+        name: `delete_a_rather_long_tool_name_${i}`,
+        endpoint: `${e.method} ${e.path}`,
+        enabled: true,
+      },
+      reason: 'enabled',
+    }));
+    const report = buildReport({
+      source: { location: 'x' },
+      previous: { seq: 1 },
+      endpointsBefore: 1000,
+      endpointsAfter: 0,
+      endpoints: diffEndpoints(gone, []),
+      notes,
+      tools: [],
+      changed: true,
+    });
+    expect(report.counts.warnings).toBe(1000);
+    const md = renderReportMarkdown(report);
+    expect(md.length).toBeLessThan(60_000);
+    expect(md).toContain('… and 950 more');
+  });
 });
