@@ -4,3 +4,4 @@ export {
   readOpenApiSource,
   type SourceText,
 } from './openapi-source.js';
+export { type RawFile, readContentDir } from './content-source.js';
