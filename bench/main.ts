@@ -1,0 +1,29 @@
+/**
+ * `npm run bench`: every figure the issues name, measured in one run on this machine so that
+ * ratios compare like with like. Medians throughout. Never part of `npm test`.
+ *
+ *   npm run bench                  all sections
+ *   npm run bench -- import diff   only some (import, runtime, diff)
+ */
+import { runDiffBench } from './diff-bench.js';
+import { runImportBench } from './import-bench.js';
+import { runRuntimeBench } from './runtime-bench.js';
+
+const sections: Record<string, () => Promise<unknown>> = {
+  import: runImportBench,
+  runtime: runRuntimeBench,
+  diff: runDiffBench,
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const names = wanted.length > 0 ? wanted : Object.keys(sections);
+for (const name of names) {
+  const section = sections[name];
+  if (!section) {
+    console.error(`unknown bench section "${name}" (have: ${Object.keys(sections).join(', ')})`);
+    process.exitCode = 2;
+    continue;
+  }
+  console.log(`\n## ${name}\n`);
+  await section();
+}
