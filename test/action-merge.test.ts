@@ -139,4 +139,24 @@ describe('merge mode', () => {
     expect(lines).toContain('svc: nothing changed; no commit');
     expect(result.exitCode).toBe(0);
   });
+
+  it('replays its commit when the branch moved during the run', async () => {
+    repo.git('checkout', '-q', 'main');
+    repo.git('pull', '-q', '--ff-only', 'origin', 'main');
+    repo.write({ 'specs/petstore.yaml': fixture('petstore-v1.yaml') });
+    repo.commit('back to petstore v1');
+    repo.git('push', '-q', 'origin', 'main');
+    const workspace = checkout();
+    // Another merge lands while the action runs.
+    repo.write({ 'README.md': '# apis, busy\n' });
+    const other = repo.commit('docs: busy');
+    repo.git('push', '-q', 'origin', 'main');
+    const { result, lines } = await runPush(workspace, 'back to petstore v1', { 'INPUT_FAIL-ON': 'none' });
+    expect(result.exitCode).toBe(0);
+    expect(lines.some((l) => l.includes('had moved; replayed the commit'))).toBe(true);
+    const log = originLog();
+    expect(log[0]!.sha).toBe(result.commit);
+    expect(log[0]!.body.split('\n')).toContain(IMPORT_TRAILER);
+    expect(log[1]!.sha).toBe(other);
+  });
 });

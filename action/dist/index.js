@@ -34935,6 +34935,31 @@ async function commitPaths(cwd2, paths, message) {
 async function push(cwd2, branch, opts = {}) {
   await runGit(["push", "-q", "origin", `HEAD:refs/heads/${branch}`], { cwd: cwd2, ...opts });
 }
+async function pushRebasing(cwd2, branch, opts = {}) {
+  try {
+    await push(cwd2, branch, opts);
+    return { rebased: false, sha: (await runGit(["rev-parse", "HEAD"], { cwd: cwd2 })).trim() };
+  } catch (first) {
+    await runGit(["fetch", "-q", "--no-tags", "origin", `refs/heads/${branch}`], { cwd: cwd2, ...opts });
+    try {
+      await runGit(
+        ["-c", `user.name=${BOT_NAME}`, "-c", `user.email=${BOT_EMAIL}`, "rebase", "-q", "FETCH_HEAD"],
+        {
+          cwd: cwd2
+        }
+      );
+    } catch {
+      await runGit(["rebase", "--abort"], { cwd: cwd2 }).catch(() => void 0);
+      throw new SvcError(
+        "GIT_FAILED",
+        `${branch} moved during the run and the re-import conflicts with it; the next push re-imports`,
+        { cause: first }
+      );
+    }
+    await push(cwd2, branch, opts);
+    return { rebased: true, sha: (await runGit(["rev-parse", "HEAD"], { cwd: cwd2 })).trim() };
+  }
+}
 
 // action/src/render.ts
 var NOTHING_TO_REPORT = "Nothing to report";
@@ -35098,7 +35123,12 @@ Skipped: ${skipped}.
     );
     if (commit) {
       log(`svc: committed ${commit.slice(0, 7)}; pushing to ${branch}`);
-      await push(cwd2, branch, { env: gitAuthEnv(inputs.token, ctx.serverUrl), secrets });
+      const pushed = await pushRebasing(cwd2, branch, {
+        env: gitAuthEnv(inputs.token, ctx.serverUrl),
+        secrets
+      });
+      if (pushed.rebased) log(`svc: ${branch} had moved; replayed the commit as ${pushed.sha.slice(0, 7)}`);
+      commit = pushed.sha;
     }
   } else log("svc: nothing changed; no commit");
   const markdown2 = renderResults(results, {
@@ -68824,7 +68854,7 @@ function endpointSection(report) {
     for (const e of list2) {
       const l = endpointLine(e);
       const size = l.reduce((n, line) => n + line.length + 1, 0);
-      if (budget <= 0 || total + size > MAX_ENDPOINT_CHARS) {
+      if (lines.length > 0 && size > budget || total + size > MAX_ENDPOINT_CHARS) {
         hidden++;
         continue;
       }

@@ -192,3 +192,37 @@ export async function commitPaths(
 export async function push(cwd: string, branch: string, opts: Omit<GitOptions, 'cwd'> = {}): Promise<void> {
   await runGit(['push', '-q', 'origin', `HEAD:refs/heads/${branch}`], { cwd, ...opts });
 }
+
+/**
+ * Pushes; when the branch moved meanwhile (another merge landed during the run), replays our commit on the
+ * new tip and pushes once more. A conflict aborts the rebase and fails: the next push re-imports anyway.
+ */
+export async function pushRebasing(
+  cwd: string,
+  branch: string,
+  opts: Omit<GitOptions, 'cwd'> = {},
+): Promise<{ rebased: boolean; sha: string }> {
+  try {
+    await push(cwd, branch, opts);
+    return { rebased: false, sha: (await runGit(['rev-parse', 'HEAD'], { cwd })).trim() };
+  } catch (first) {
+    await runGit(['fetch', '-q', '--no-tags', 'origin', `refs/heads/${branch}`], { cwd, ...opts });
+    try {
+      await runGit(
+        ['-c', `user.name=${BOT_NAME}`, '-c', `user.email=${BOT_EMAIL}`, 'rebase', '-q', 'FETCH_HEAD'],
+        {
+          cwd,
+        },
+      );
+    } catch {
+      await runGit(['rebase', '--abort'], { cwd }).catch(() => undefined);
+      throw new SvcError(
+        'GIT_FAILED',
+        `${branch} moved during the run and the re-import conflicts with it; the next push re-imports`,
+        { cause: first },
+      );
+    }
+    await push(cwd, branch, opts);
+    return { rebased: true, sha: (await runGit(['rev-parse', 'HEAD'], { cwd })).trim() };
+  }
+}

@@ -7,7 +7,7 @@
 import { join, posix } from 'node:path';
 import { findServerFolders, folderSources, serverName } from './folders.js';
 import { countFolder, type FolderResult } from './folder-result.js';
-import { commitPaths, gitAuthEnv, headMessage, listFiles, push, readFileAt } from './git.js';
+import { commitPaths, gitAuthEnv, headMessage, listFiles, pushRebasing, readFileAt } from './git.js';
 import { renderResults } from './render.js';
 import type { ModeEnv } from './run-action.js';
 
@@ -72,7 +72,12 @@ export async function runMerge(
     );
     if (commit) {
       log(`svc: committed ${commit.slice(0, 7)}; pushing to ${branch}`);
-      await push(cwd, branch, { env: gitAuthEnv(inputs.token, ctx.serverUrl), secrets });
+      const pushed = await pushRebasing(cwd, branch, {
+        env: gitAuthEnv(inputs.token, ctx.serverUrl),
+        secrets,
+      });
+      if (pushed.rebased) log(`svc: ${branch} had moved; replayed the commit as ${pushed.sha.slice(0, 7)}`);
+      commit = pushed.sha;
     }
   } else log('svc: nothing changed; no commit');
   const markdown = renderResults(results, {
