@@ -63,7 +63,10 @@ export interface ImportResult {
   report: ImportReport;
   checklist: ChecklistRow[];
   error?: SvcError;
-  /** What is (or, for a dry run, would be) on disk after the import. */
+  /**
+   * What is on disk after the import. For a dry run: the folder as it would be, with .svc/ as it
+   * is plus the record (the endpoint store is not computed).
+   */
   files: FolderFiles;
   /** The history record appended (absent when nothing could be recorded). */
   record?: HistoryRecord;
@@ -282,8 +285,9 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     const records = previousFiles ? readHistory(previousFiles) : [];
     const lastWritten = previousFiles ? readWritten(previousFiles, WRITTEN_FILE) : {};
     const currentHashes: Record<string, string> = {};
+    // Only content items are told apart by hash (tools by their `generated` record).
     for (const [p, t] of Object.entries(previousFiles ?? {}))
-      if (!isBookkeeping(p)) currentHashes[p] = sha256Hex(t);
+      if (checklistKindOfPath(p)) currentHashes[p] = sha256Hex(t);
     const merged = mergeImport({
       ...(previous ? { previous } : {}),
       lastWritten,
@@ -380,7 +384,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
         summary: report.summary,
         report: last ? report : firstImportRecordReport(report),
       },
-      endpoints,
+      // A dry run shows the record it would append but spends no time storing endpoints.
+      ...(opts.dryRun ? {} : { endpoints }),
       // Kept as the same bytes as Tools/openapi.json, so git stores the document once for both.
       document: { text: files[OPENAPI_FILE] ?? text, sha256: documentSha256 },
       written,
