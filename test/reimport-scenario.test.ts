@@ -93,6 +93,14 @@ describe('re-import scenario: Petstore v1 → v2', () => {
       '---\ndescription: Written in the folder.\nenabled: true\n---\nMine.\n',
     );
     await writeFile(path.join(dir, 'NOTES.txt'), 'not managed by svc\n');
+    // A manual tool (what `svc tool add` writes): never touched by a re-import.
+    const manual = parse(await readFile(path.join(dir, 'Tools', 'logoutUser.yaml'), 'utf8')) as SvcTool;
+    manual.name = 'ping';
+    manual.origin = 'manual';
+    manual.enabled = true;
+    manual.endpoint = { method: 'GET', path: '/user/logout' }; // shares an endpoint with an imported tool
+    delete manual.generated;
+    await writeFile(path.join(dir, 'Tools', 'ping.yaml'), `# hand-written\n${stringify(manual)}`);
     beforeV2 = await readFolder(dir);
 
     second = await runImport({
@@ -169,6 +177,11 @@ describe('re-import scenario: Petstore v1 → v2', () => {
         previous: { description: 'Look up an order.' },
       }),
     ]);
+  });
+
+  it('never touches a manual tool, even one on an imported endpoint', () => {
+    expect(afterV2['Tools/ping.yaml']).toBe(beforeV2['Tools/ping.yaml']);
+    expect(tool(afterV2, 'logoutUser')).toMatchObject({ origin: 'imported', enabled: false });
   });
 
   it('removes untouched tools of removed endpoints, keeps touched ones stale and warns', () => {
