@@ -9,6 +9,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { readFolder } from '../folder/index.js';
@@ -70,9 +71,22 @@ function memory(pid: number): { rssMb: number; peakMb: number } {
   }
 }
 
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux). */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of stat; after the ") " split they sit at 11 and 12.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 type Call = (worker: number, seq: number) => Promise<boolean>;
 
 interface RunResult {
+  /** CPU the measured server process spent per call, µs (load-independent where wall time is not). */
+  serverCpuUs?: number;
   calls: number;
   wrong: number;
   errors: number;
@@ -86,7 +100,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function drive(concurrency: number, call: Call): Promise<RunResult> {
+async function drive(concurrency: number, call: Call, serverPid?: number): Promise<RunResult> {
   // Warm-up: JIT, connection pools, lazily compiled validators.
   await Promise.all(
     Array.from({ length: concurrency }, async (_, w) => {
@@ -96,6 +110,7 @@ async function drive(concurrency: number, call: Call): Promise<RunResult> {
   const latencies: number[] = [];
   let wrong = 0;
   let errors = 0;
+  const cpuBefore = serverPid ? cpuMs(serverPid) : Number.NaN;
   const started = performance.now();
   const deadline = started + DURATION_MS;
   await Promise.all(
@@ -112,8 +127,10 @@ async function drive(concurrency: number, call: Call): Promise<RunResult> {
     }),
   );
   const elapsed = performance.now() - started;
+  const cpu = serverPid ? cpuMs(serverPid) - cpuBefore : Number.NaN;
   latencies.sort((a, b) => a - b);
   return {
+    serverCpuUs: (cpu / latencies.length) * 1000,
     calls: latencies.length,
     wrong,
     errors,
@@ -274,7 +291,7 @@ export interface RuntimeBenchReport {
   rows: { target: string; concurrency: number; result: RunResult }[];
   coldStartMs: { tools1: number; tools1000: number };
   toolsList1000: { ms: number; bytes: number; count: number };
-  rssMb: { idle: number; idle1000: number; underLoadPeak: number };
+  rssMb: { idle: number; idle1000: number; underLoadPeak: number; bareProxyIdle: number };
   buildServerUs: number;
   aims: Record<string, { value: number; aim: string; met: boolean }>;
 }
@@ -295,28 +312,29 @@ export async function runRuntimeBench(): Promise<RuntimeBenchReport> {
     cleanups.unshift(() => runtime.stop());
     await new Promise((r) => setTimeout(r, 300));
     const idle = memory(runtime.pid).rssMb;
+    const bareIdle = memory(bare.pid).rssMb;
 
     const rows: RuntimeBenchReport['rows'] = [];
     for (const concurrency of [1, 16]) {
       rows.push({
         target: 'direct upstream',
         concurrency,
-        result: await drive(concurrency, directCall(upstream.url)),
+        result: await drive(concurrency, directCall(upstream.url), upstream.pid),
       });
       rows.push({
         target: 'bare Hono proxy',
         concurrency,
-        result: await drive(concurrency, bareCall(bare.url)),
+        result: await drive(concurrency, bareCall(bare.url), bare.pid),
       });
       rows.push({
         target: 'runtime 2026-07-28',
         concurrency,
-        result: await drive(concurrency, modernCall(runtime.url)),
+        result: await drive(concurrency, modernCall(runtime.url), runtime.pid),
       });
       rows.push({
         target: 'runtime 2025-11-25 sessions',
         concurrency,
-        result: await drive(concurrency, await legacyCall(runtime.url, concurrency)),
+        result: await drive(concurrency, await legacyCall(runtime.url, concurrency), runtime.pid),
       });
     }
     const underLoadPeak = memory(runtime.pid).peakMb;
@@ -388,7 +406,7 @@ export async function runRuntimeBench(): Promise<RuntimeBenchReport> {
       rows,
       coldStartMs: { tools1: runtime.readyMs, tools1000: big.readyMs },
       toolsList1000,
-      rssMb: { idle, idle1000, underLoadPeak },
+      rssMb: { idle, idle1000, underLoadPeak, bareProxyIdle: bareIdle },
       buildServerUs,
       aims,
     };
@@ -405,17 +423,26 @@ function printReport(r: RuntimeBenchReport): void {
   const bare = (c: number) =>
     r.rows.find((x) => x.target === 'bare Hono proxy' && x.concurrency === c)!.result;
   console.log(
-    `tools/call, ${DURATION_MS / 1000} s per row after ${WARMUP_CALLS} warm-up calls; every answer checked.\n`,
+    `tools/call, ${DURATION_MS / 1000} s per row after ${WARMUP_CALLS} warm-up calls; every answer checked. ` +
+      'Server CPU = CPU time of the measured server process alone (the upstream for "direct"), per call.',
   );
   console.log(
-    '| target | clients | calls/s | p50 ms | p99 ms | vs direct | vs bare | wrong caller | errors |',
+    `machine: ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n`,
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    '| target | clients | calls/s | p50 ms | p99 ms | vs direct | vs bare | server CPU µs/call | wrong caller | errors |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const { target, concurrency, result } of r.rows) {
     console.log(
       `| ${target} | ${concurrency} | ${fmt(result.perSec, 0)} | ${fmt(result.p50, 3)} | ${fmt(result.p99, 3)} | ${fmt(
         result.perSec / direct(concurrency).perSec,
-      )}x | ${fmt(result.perSec / bare(concurrency).perSec)}x | ${result.wrong} | ${result.errors} |`,
+      )}x | ${fmt(result.perSec / bare(concurrency).perSec)}x | ${fmt(result.serverCpuUs ?? Number.NaN, 0)} | ${
+        result.wrong
+      } | ${result.errors} |`,
     );
   }
   console.log('');
@@ -427,7 +454,8 @@ function printReport(r: RuntimeBenchReport): void {
   );
   console.log(`fresh McpServer per stateless request: ${fmt(r.buildServerUs, 1)} µs`);
   console.log(
-    `RSS: idle ${fmt(r.rssMb.idle, 1)} MB (1 tool), idle ${fmt(r.rssMb.idle1000, 1)} MB (1,000 tools), peak under load ${fmt(r.rssMb.underLoadPeak, 1)} MB`,
+    `RSS: idle ${fmt(r.rssMb.idle, 1)} MB (1 tool), idle ${fmt(r.rssMb.idle1000, 1)} MB (1,000 tools), ` +
+      `peak under load ${fmt(r.rssMb.underLoadPeak, 1)} MB; the bare Hono proxy idles at ${fmt(r.rssMb.bareProxyIdle, 1)} MB`,
   );
   console.log('\n| aim | measured | target | met |');
   console.log('|---|---:|---:|---|');
