@@ -86,6 +86,9 @@ describe('re-import scenario: Petstore v1 → v2', () => {
     await editTool('findPetsByTags', (t) => {
       t.description = 'Search by tag.'; // removed but customized: kept, stale
     });
+    // Enabling an imported skill is a review decision, not a hand edit: it keeps receiving updates.
+    const adopt = path.join(dir, 'Skills', 'adopt-a-pet.md');
+    await writeFile(adopt, (await readFile(adopt, 'utf8')).replace('enabled: false', 'enabled: true'));
     const skill = path.join(dir, 'Skills', 'track-orders.md');
     await writeFile(skill, `${await readFile(skill, 'utf8')}\nHand-written note.\n`);
     await writeFile(
@@ -241,7 +244,7 @@ describe('re-import scenario: Petstore v1 → v2', () => {
     const adopt = afterV2['Skills/adopt-a-pet.md']!;
     expect(adopt).toContain('the status is now required');
     expect(adopt).not.toContain('sortOrder: 9');
-    expect(adopt).toContain('enabled: false');
+    expect(adopt).toContain('enabled: true');
     expect(afterV2['Skills/track-orders.md']).toBe(beforeV2['Skills/track-orders.md']);
     expect(afterV2['Skills/my-own.md']).toBe(beforeV2['Skills/my-own.md']);
     expect(afterV2['Prompts/checkout.md']).toContain('enabled: false');

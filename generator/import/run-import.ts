@@ -28,7 +28,7 @@ import {
   sha256Hex,
   WRITTEN_FILE,
 } from '../history/index.js';
-import { mergeImport } from '../merge/index.js';
+import { contentHashes, mergeImport } from '../merge/index.js';
 import { defaultBaseUrl, parseDocument } from '../parse/index.js';
 import { OPENAPI_FILE, renderFolder, renderFolderChecked } from '../render/index.js';
 import { buildReport } from '../report/index.js';
@@ -284,10 +284,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     // 4. Merge with what is in the folder.
     const records = previousFiles ? readHistory(previousFiles) : [];
     const lastWritten = previousFiles ? readWritten(previousFiles, WRITTEN_FILE) : {};
-    const currentHashes: Record<string, string> = {};
     // Only content items are told apart by hash (tools by their `generated` record).
-    for (const [p, t] of Object.entries(previousFiles ?? {}))
-      if (checklistKindOfPath(p)) currentHashes[p] = sha256Hex(t);
+    const currentHashes = previous ? contentHashes(previous) : {};
     const merged = mergeImport({
       ...(previous ? { previous } : {}),
       lastWritten,
@@ -362,13 +360,9 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
 
     // 7. History and bookkeeping.
     const written: Record<string, string> = {};
-    for (const [path, t] of Object.entries(files)) {
-      if (!checklistKindOfPath(path)) continue;
-      if (kept.has(path)) {
-        if (lastWritten[path] !== undefined) written[path] = lastWritten[path]!;
-      } else {
-        written[path] = sha256Hex(t);
-      }
+    for (const [path, hash] of Object.entries(contentHashes(merged.content))) {
+      if (!kept.has(path)) written[path] = hash;
+      else if (lastWritten[path] !== undefined) written[path] = lastWritten[path]!;
     }
     statusLog.push({ status: 'complete', at: now().toISOString() });
     const book = nextBookkeeping({

@@ -49,9 +49,9 @@ export interface ContentMergeInput {
   previous?: ContentItems;
   /** This import's items, or undefined when this import reads no content (every folder item stays as is). */
   content?: ContentItems;
-  /** path → sha256 of what the last import wrote. */
+  /** path → content hash (see content-hashes.ts) of what the last import wrote. */
   lastWritten: Record<string, string>;
-  /** path → sha256 of each file in the folder now. */
+  /** path → content hash of each content file in the folder now. */
   currentHashes: Record<string, string>;
 }
 

@@ -6,9 +6,9 @@ import { mergeTools } from './merge-tools.js';
 
 export interface MergeInput {
   previous?: FolderModel;
-  /** path → sha256 of what the last import wrote (from .svc/). */
+  /** path → content hash of what the last import wrote (from .svc/; see content-hashes.ts). */
   lastWritten?: Record<string, string>;
-  /** path → sha256 of each file in the folder now; needed to tell hand edits apart. */
+  /** path → content hash of each content file in the folder now; tells hand edits apart. */
   currentHashes?: Record<string, string>;
   tools: { key: string; tool: SvcTool }[];
   /** This import's content items; undefined when it reads no content directory. */
