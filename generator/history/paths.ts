@@ -6,7 +6,8 @@ import { BOOKKEEPING_DIR } from '../../folder/model.js';
  *   endpoints/<seq>.json   the normalized endpoints first seen in that import, by content hash
  *   specs/<sha>.json       the document of the three most recent valid imports, byte for byte
  *                          Tools/openapi.json (git then stores it once); <sha> is of the text as read
- *   written.json           sha256 of each content file the last import wrote (hand-edit detection)
+ *   written.json           a hash of what each content file said when the last import wrote it
+ *                          (enabled and sortOrder left out): hand-edit detection
  */
 export const HISTORY_DIR = `${BOOKKEEPING_DIR}/history`;
 export const ENDPOINTS_DIR = `${BOOKKEEPING_DIR}/endpoints`;
