@@ -4,34 +4,31 @@ import type { Endpoint } from '../../schemas/types.js';
 /**
  * 16 hex chars of sha256 over the endpoint's canonical JSON (sorted keys), referenced defs
  * included: a re-import compares it to tell "the definition changed" from "unchanged".
- * Defs are shared by many endpoints of one document, so each def's digest is computed once.
+ * Defs are shared by many endpoints of one document, so their canonical text is cached.
  */
 export function endpointFingerprint(endpoint: Endpoint): string {
   const { defs, ...rest } = endpoint;
   const hash = createHash('sha256').update(canonicalJson(rest));
   if (defs) {
     for (const name of Object.keys(defs).sort()) {
-      hash.update(`\n${JSON.stringify(name)}:${defDigest(defs[name])}`);
+      hash.update(`\n${JSON.stringify(name)}:`);
+      hash.update(cachedCanonical(defs[name]));
     }
   }
   return hash.digest('hex').slice(0, 16);
 }
 
-const digestCache = new WeakMap<object, string>();
+const canonicalCache = new WeakMap<object, string>();
 
-/** sha256 of a def's canonical JSON, computed once per shared def object. */
-function defDigest(value: unknown): string {
-  if (value === null || typeof value !== 'object') return sha256(canonicalJson(value));
-  let digest = digestCache.get(value);
-  if (digest === undefined) {
-    digest = sha256(canonicalJson(value));
-    digestCache.set(value, digest);
+/** A def's canonical JSON, computed once per shared def object. */
+function cachedCanonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return canonicalJson(value);
+  let text = canonicalCache.get(value);
+  if (text === undefined) {
+    text = canonicalJson(value);
+    canonicalCache.set(value, text);
   }
-  return digest;
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return text;
 }
 
 /** JSON with object keys sorted at every level; undefined members left out as JSON does. */
