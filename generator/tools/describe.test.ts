@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { capText, firstSentence, toolDescription } from './describe.js';
+
+describe('descriptions', () => {
+  it('combines summary and description, and falls back to method and path', () => {
+    const base = { deprecated: false, method: 'GET', path: '/x' };
+    expect(toolDescription({ ...base, summary: 'Get x', description: 'Returns x.' })).toBe(
+      'Get x\n\nReturns x.',
+    );
+    expect(toolDescription({ ...base, summary: 'Get x', description: 'Get x and more.' })).toBe(
+      'Get x and more.',
+    );
+    expect(toolDescription(base)).toBe('GET /x');
+    expect(toolDescription({ ...base, deprecated: true, summary: 'Old' })).toBe('(deprecated) Old');
+  });
+
+  it('cuts at a sentence end, else a word, and marks a word cut', () => {
+    expect(capText('One sentence here. Another one that is long enough to cut.', 30)).toBe(
+      'One sentence here.',
+    );
+    expect(capText('word '.repeat(20).trim(), 23)).toBe('word word word word…');
+    expect(capText('short', 40)).toBe('short');
+  });
+
+  it("keeps a property's first sentence within the cap", () => {
+    expect(firstSentence('Limit the page size. Defaults to 30.', 90)).toBe('Limit the page size.');
+    expect(firstSentence('e.g. short. The rest.', 90)).toBe('e.g. short. The rest.');
+    expect(firstSentence(`${'long '.repeat(40)}end.`, 90).length).toBeLessThanOrEqual(90);
+  });
+});
