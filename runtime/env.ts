@@ -33,6 +33,24 @@ export interface RuntimeEnv {
   maxResponseBytes: number;
 }
 
+/** Every variable parseRuntimeEnv reads (the exported folder's .env.example must not name others). */
+export const RUNTIME_ENV_VARIABLES = [
+  'SVC_FOLDER_PATH',
+  'SVC_BUNDLE_PATH',
+  'FLOWCP_BUNDLE_PATH',
+  'SVC_RUNTIME_MODE',
+  'SVC_UPSTREAM_SECRET',
+  'MCP_RUNTIME_PORT',
+  'MCP_RUNTIME_HOST',
+  'MCP_RUNTIME_PUBLIC_URL',
+  'MCP_ALLOWED_ORIGINS',
+  'SVC_SYNC_URL',
+  'SVC_DEPLOY_TOKEN',
+  'SVC_SYNC_INTERVAL',
+  'SVC_UPSTREAM_TIMEOUT_MS',
+  'SVC_MAX_RESPONSE_BYTES',
+] as const;
+
 export const DEFAULT_PORT = 3002;
 export const DEFAULT_HOST = '127.0.0.1';
 

@@ -1,6 +1,12 @@
 export { createApp, type CreateAppOptions, type RuntimeApp } from './app.js';
 export { type ConfigStore, createConfigStore } from './config-store.js';
-export { DEFAULT_HOST, DEFAULT_PORT, parseRuntimeEnv, type RuntimeEnv } from './env.js';
+export {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  parseRuntimeEnv,
+  RUNTIME_ENV_VARIABLES,
+  type RuntimeEnv,
+} from './env.js';
 export { loadBundle, loadFolderDir, type LoadedSource } from './load-source.js';
 export {
   compileConfig,
