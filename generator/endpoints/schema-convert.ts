@@ -41,6 +41,25 @@ const STRING_KEYS = ['format', 'description', 'contentMediaType', 'contentEncodi
 const BOOLEAN_KEYS = ['uniqueItems', 'readOnly', 'writeOnly', 'deprecated'] as const;
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
 
+// Most schema nodes carry two or three keys; one pass over a node's own keys tells which of
+// the keyword groups below are worth looking up at all (the output order stays the same).
+const STRINGS = 1;
+const NUMBERS = 2;
+const COUNTS = 4;
+const BOOLEANS = 8;
+const MAPS = 16;
+const SUBSCHEMAS = 32;
+const LISTS = 64;
+const GROUP_OF = new Map<string, number>([
+  ...STRING_KEYS.map((k) => [k, STRINGS] as const),
+  ...NUMBER_KEYS.map((k) => [k, NUMBERS] as const),
+  ...COUNT_KEYS.map((k) => [k, COUNTS] as const),
+  ...BOOLEAN_KEYS.map((k) => [k, BOOLEANS] as const),
+  ...SCHEMA_MAP_KEYS.map((k) => [k, MAPS] as const),
+  ...SCHEMA_KEYS.map((k) => [k, SUBSCHEMAS] as const),
+  ...SCHEMA_LIST_KEYS.map((k) => [k, LISTS] as const),
+]);
+
 export const DEFS_PREFIX = '#/$defs/';
 
 export class SchemaConverter {
@@ -145,6 +164,8 @@ export class SchemaConverter {
         out.description = s.description;
       return out;
     }
+    let groups = 0;
+    for (const key in s) groups |= GROUP_OF.get(key) ?? 0;
     let types = convertType(s.type, this.version);
     const nullable = s.nullable === true || s['x-nullable'] === true;
     if (s.type === 'file') out.format = 'binary';
@@ -155,15 +176,17 @@ export class SchemaConverter {
     }
     if (s.const !== undefined) out.const = s.const;
     if (s.default !== undefined) out.default = s.default;
-    for (const key of STRING_KEYS) if (typeof s[key] === 'string') out[key] = s[key];
+    if (groups & STRINGS) for (const key of STRING_KEYS) if (typeof s[key] === 'string') out[key] = s[key];
     if (typeof s.pattern === 'string' && isValidPattern(s.pattern)) out.pattern = s.pattern;
-    for (const key of NUMBER_KEYS) if (typeof s[key] === 'number') out[key] = s[key];
+    if (groups & NUMBERS) for (const key of NUMBER_KEYS) if (typeof s[key] === 'number') out[key] = s[key];
     if (typeof out.multipleOf === 'number' && out.multipleOf <= 0) delete out.multipleOf;
-    for (const key of COUNT_KEYS) {
-      const v = s[key];
-      if (typeof v === 'number' && Number.isInteger(v) && v >= 0) out[key] = v;
+    if (groups & COUNTS) {
+      for (const key of COUNT_KEYS) {
+        const v = s[key];
+        if (typeof v === 'number' && Number.isInteger(v) && v >= 0) out[key] = v;
+      }
     }
-    for (const key of BOOLEAN_KEYS) if (s[key] === true) out[key] = true;
+    if (groups & BOOLEANS) for (const key of BOOLEAN_KEYS) if (s[key] === true) out[key] = true;
     // uniqueItems only means something for arrays (Kubernetes puts it on every string parameter).
     if (out.uniqueItems && types !== undefined && !types.includes('array')) delete out.uniqueItems;
     convertExclusive(s, out, 'exclusiveMinimum', 'minimum');
@@ -173,18 +196,18 @@ export class SchemaConverter {
       if (required.length > 0) out.required = required;
     }
     if (isRecord(s.dependentRequired)) out.dependentRequired = s.dependentRequired;
-    for (const key of SCHEMA_MAP_KEYS) {
+    for (const key of groups & MAPS ? SCHEMA_MAP_KEYS : []) {
       const map = s[key];
       if (!isRecord(map) || key === '$defs') continue;
       const converted: Record<string, JsonSchema> = {};
       for (const name of Object.keys(map)) converted[name] = this.convert(map[name]);
       out[key] = converted;
     }
-    for (const key of SCHEMA_KEYS) {
+    for (const key of groups & SUBSCHEMAS ? SCHEMA_KEYS : []) {
       const v = s[key];
       if (typeof v === 'boolean' || isRecord(v)) out[key] = this.convert(v);
     }
-    for (const key of SCHEMA_LIST_KEYS) {
+    for (const key of groups & LISTS ? SCHEMA_LIST_KEYS : []) {
       const list = s[key];
       if (Array.isArray(list) && list.length > 0) out[key] = list.map((item) => this.convert(item));
     }
