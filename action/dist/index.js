@@ -11994,10 +11994,10 @@ var require_util = __commonJS({
     var codegen_1 = require_codegen();
     var code_1 = require_code();
     function toHash(arr) {
-      const hash = {};
+      const hash2 = {};
       for (const item of arr)
-        hash[item] = true;
-      return hash;
+        hash2[item] = true;
+      return hash2;
     }
     exports2.toHash = toHash;
     function alwaysValidSchema(it, schema2) {
@@ -24433,13 +24433,13 @@ function resolve4(from, to) {
   const resolvedUrl = new URL(convertPathToPosix(to), fromUrl);
   const endSpaces = to.match(/(\s*)$/)?.[1] || "";
   if (resolvedUrl.hostname === "aaa.nonexistanturl.com") {
-    const { pathname, search: search2, hash } = resolvedUrl;
-    return pathname + search2 + decodeURIComponent(hash) + endSpaces;
+    const { pathname, search: search2, hash: hash2 } = resolvedUrl;
+    return pathname + search2 + decodeURIComponent(hash2) + endSpaces;
   }
   const resolved = resolvedUrl.toString() + endSpaces;
   if (resolved.includes("#")) {
-    const [base, hash] = resolved.split("#", 2);
-    return base + "#" + decodeURIComponent(hash || "");
+    const [base, hash2] = resolved.split("#", 2);
+    return base + "#" + decodeURIComponent(hash2 || "");
   }
   return resolved;
 }
@@ -25866,9 +25866,9 @@ async function parse6(target, $refs, options2) {
   const baseUrl = typeof target === "string" ? void 0 : target.baseUrl;
   let reference = typeof target === "string" ? void 0 : target.reference;
   const hashIndex = path.indexOf("#");
-  let hash = "";
+  let hash2 = "";
   if (hashIndex >= 0) {
-    hash = path.substring(hashIndex);
+    hash2 = path.substring(hashIndex);
     path = path.substring(0, hashIndex);
   }
   if (reference) {
@@ -25880,7 +25880,7 @@ async function parse6(target, $refs, options2) {
   const $ref = $refs._add(path);
   const file = {
     url: path,
-    hash,
+    hash: hash2,
     extension: getExtension(path),
     ...reference !== void 0 ? { reference } : {},
     ...baseUrl !== void 0 ? { baseUrl } : {}
@@ -29658,7 +29658,7 @@ function inventory$Ref($refParent, $refKey, path, scopeBase, dynamicIdScope, pat
   const parsed = pointer_default.parse(pathFromRoot);
   const depth = parsed.length;
   const file = stripHash(pointer.path);
-  const hash = getHash(pointer.path);
+  const hash2 = getHash(pointer.path);
   const external = file !== $refs._root$Ref.path && !$refs._aliases[file];
   const extended = ref_default.isExtended$Ref($ref);
   indirections += pointer.indirections;
@@ -29683,7 +29683,7 @@ function inventory$Ref($refParent, $refKey, path, scopeBase, dynamicIdScope, pat
     // How far from the JSON Schema root is this $ref pointer?
     file,
     // The file that the $ref pointer resolves to
-    hash,
+    hash: hash2,
     // The hash within `file` that the $ref pointer resolves to
     value: pointer.value,
     // The resolved value of the $ref pointer
@@ -29724,21 +29724,21 @@ function remap(inventory, options2, rootId) {
       }
     }
   });
-  let file, hash, pathFromRoot;
+  let file, hash2, pathFromRoot;
   for (const entry2 of inventory) {
     const bundleOpts = options2.bundle || {};
     if (!entry2.external) {
       if (bundleOpts.optimizeInternalRefs !== false) {
         entry2.$ref.$ref = entry2.hash;
       }
-    } else if (entry2.file === file && entry2.hash === hash) {
+    } else if (entry2.file === file && entry2.hash === hash2) {
       if (rootId && isInsideIdScope(inventory, entry2)) {
         entry2.$ref.$ref = rootId + pathFromRoot;
       } else {
         entry2.$ref.$ref = pathFromRoot;
       }
-    } else if (entry2.file === file && entry2.hash.indexOf(hash + "/") === 0) {
-      const subPath = pointer_default.join(pathFromRoot, pointer_default.parse(entry2.hash.replace(hash, "#")));
+    } else if (entry2.file === file && entry2.hash.indexOf(hash2 + "/") === 0) {
+      const subPath = pointer_default.join(pathFromRoot, pointer_default.parse(entry2.hash.replace(hash2, "#")));
       if (rootId && isInsideIdScope(inventory, entry2)) {
         entry2.$ref.$ref = rootId + subPath;
       } else {
@@ -29746,7 +29746,7 @@ function remap(inventory, options2, rootId) {
       }
     } else {
       file = entry2.file;
-      hash = entry2.hash;
+      hash2 = entry2.hash;
       pathFromRoot = entry2.pathFromRoot;
       entry2.$ref = entry2.parent[entry2.key] = ref_default.dereference(entry2.$ref, entry2.value, options2);
       if (entry2.circular) {
@@ -45836,9 +45836,9 @@ async function readFolder(dir, opts = {}) {
       cause: e
     });
   }
-  const sorted = {};
-  for (const path of Object.keys(files).sort()) sorted[path] = files[path];
-  return sorted;
+  const sorted2 = {};
+  for (const path of Object.keys(files).sort()) sorted2[path] = files[path];
+  return sorted2;
 }
 function isInside(root3, path) {
   const rel = relative(root3, path);
@@ -46640,27 +46640,25 @@ function uniqueByOperation(list2) {
 import { createHash as createHash2 } from "node:crypto";
 function endpointFingerprint(endpoint2) {
   const { defs, ...rest } = endpoint2;
-  const hash = createHash2("sha256").update(canonicalJson(rest));
+  const hash2 = createHash2("sha256").update(canonicalJson(rest));
   if (defs) {
     for (const name of Object.keys(defs).sort()) {
-      hash.update(`
-${JSON.stringify(name)}:${defDigest(defs[name])}`);
+      hash2.update(`
+${JSON.stringify(name)}:`);
+      hash2.update(cachedCanonical(defs[name]));
     }
   }
-  return hash.digest("hex").slice(0, 16);
+  return hash2.digest("hex").slice(0, 16);
 }
-var digestCache = /* @__PURE__ */ new WeakMap();
-function defDigest(value) {
-  if (value === null || typeof value !== "object") return sha256(canonicalJson(value));
-  let digest = digestCache.get(value);
-  if (digest === void 0) {
-    digest = sha256(canonicalJson(value));
-    digestCache.set(value, digest);
+var canonicalCache = /* @__PURE__ */ new WeakMap();
+function cachedCanonical(value) {
+  if (value === null || typeof value !== "object") return canonicalJson(value);
+  let text3 = canonicalCache.get(value);
+  if (text3 === void 0) {
+    text3 = canonicalJson(value);
+    canonicalCache.set(value, text3);
   }
-  return digest;
-}
-function sha256(text3) {
-  return createHash2("sha256").update(text3).digest("hex");
+  return text3;
 }
 function canonicalJson(value) {
   const out = [];
@@ -67100,6 +67098,22 @@ var COUNT_KEYS = [
 var STRING_KEYS = ["format", "description", "contentMediaType", "contentEncoding"];
 var BOOLEAN_KEYS = ["uniqueItems", "readOnly", "writeOnly", "deprecated"];
 var TYPES = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean", "array", "object", "null"]);
+var STRINGS = 1;
+var NUMBERS = 2;
+var COUNTS = 4;
+var BOOLEANS = 8;
+var MAPS = 16;
+var SUBSCHEMAS = 32;
+var LISTS = 64;
+var GROUP_OF = new Map([
+  ...STRING_KEYS.map((k) => [k, STRINGS]),
+  ...NUMBER_KEYS.map((k) => [k, NUMBERS]),
+  ...COUNT_KEYS.map((k) => [k, COUNTS]),
+  ...BOOLEAN_KEYS.map((k) => [k, BOOLEANS]),
+  ...SCHEMA_MAP_KEYS.map((k) => [k, MAPS]),
+  ...SCHEMA_KEYS.map((k) => [k, SUBSCHEMAS]),
+  ...SCHEMA_LIST_KEYS.map((k) => [k, LISTS])
+]);
 var DEFS_PREFIX = "#/$defs/";
 var SchemaConverter = class {
   constructor(document3, version) {
@@ -67192,6 +67206,8 @@ var SchemaConverter = class {
         out.description = s.description;
       return out;
     }
+    let groups = 0;
+    for (const key2 in s) groups |= GROUP_OF.get(key2) ?? 0;
     let types2 = convertType(s.type, this.version);
     const nullable = s.nullable === true || s["x-nullable"] === true;
     if (s.type === "file") out.format = "binary";
@@ -67202,15 +67218,23 @@ var SchemaConverter = class {
     }
     if (s.const !== void 0) out.const = s.const;
     if (s.default !== void 0) out.default = s.default;
-    for (const key2 of STRING_KEYS) if (typeof s[key2] === "string") out[key2] = s[key2];
-    if (typeof s.pattern === "string" && isValidPattern(s.pattern)) out.pattern = s.pattern;
-    for (const key2 of NUMBER_KEYS) if (typeof s[key2] === "number") out[key2] = s[key2];
-    if (typeof out.multipleOf === "number" && out.multipleOf <= 0) delete out.multipleOf;
-    for (const key2 of COUNT_KEYS) {
-      const v = s[key2];
-      if (typeof v === "number" && Number.isInteger(v) && v >= 0) out[key2] = v;
+    if (groups & STRINGS) {
+      for (const key2 of STRING_KEYS) if (typeof s[key2] === "string") out[key2] = s[key2];
     }
-    for (const key2 of BOOLEAN_KEYS) if (s[key2] === true) out[key2] = true;
+    if (typeof s.pattern === "string" && isValidPattern(s.pattern)) out.pattern = s.pattern;
+    if (groups & NUMBERS) {
+      for (const key2 of NUMBER_KEYS) if (typeof s[key2] === "number") out[key2] = s[key2];
+    }
+    if (typeof out.multipleOf === "number" && out.multipleOf <= 0) delete out.multipleOf;
+    if (groups & COUNTS) {
+      for (const key2 of COUNT_KEYS) {
+        const v = s[key2];
+        if (typeof v === "number" && Number.isInteger(v) && v >= 0) out[key2] = v;
+      }
+    }
+    if (groups & BOOLEANS) {
+      for (const key2 of BOOLEAN_KEYS) if (s[key2] === true) out[key2] = true;
+    }
     if (out.uniqueItems && types2 !== void 0 && !types2.includes("array")) delete out.uniqueItems;
     convertExclusive(s, out, "exclusiveMinimum", "minimum");
     convertExclusive(s, out, "exclusiveMaximum", "maximum");
@@ -67219,18 +67243,18 @@ var SchemaConverter = class {
       if (required.length > 0) out.required = required;
     }
     if (isRecord(s.dependentRequired)) out.dependentRequired = s.dependentRequired;
-    for (const key2 of SCHEMA_MAP_KEYS) {
+    for (const key2 of groups & MAPS ? SCHEMA_MAP_KEYS : []) {
       const map2 = s[key2];
       if (!isRecord(map2) || key2 === "$defs") continue;
       const converted = {};
       for (const name of Object.keys(map2)) converted[name] = this.convert(map2[name]);
       out[key2] = converted;
     }
-    for (const key2 of SCHEMA_KEYS) {
+    for (const key2 of groups & SUBSCHEMAS ? SCHEMA_KEYS : []) {
       const v = s[key2];
       if (typeof v === "boolean" || isRecord(v)) out[key2] = this.convert(v);
     }
-    for (const key2 of SCHEMA_LIST_KEYS) {
+    for (const key2 of groups & LISTS ? SCHEMA_LIST_KEYS : []) {
       const list2 = s[key2];
       if (Array.isArray(list2) && list2.length > 0) out[key2] = list2.map((item) => this.convert(item));
     }
@@ -67678,10 +67702,10 @@ var EndpointHasher = class {
       const known = this.schemaHashes.get(schema2);
       if (known) return known;
     }
-    const hash = shortHash(compactCanonicalJson(schema2));
-    if (schema2 && typeof schema2 === "object") this.schemaHashes.set(schema2, hash);
-    this.schemas.set(hash, schema2);
-    return hash;
+    const hash2 = shortHash(compactCanonicalJson(schema2));
+    if (schema2 && typeof schema2 === "object") this.schemaHashes.set(schema2, hash2);
+    this.schemas.set(hash2, schema2);
+    return hash2;
   }
   stored(endpoint2) {
     const { defs, ...rest } = endpoint2;
@@ -67719,9 +67743,9 @@ function storeEndpoints(files, seq2, endpoints) {
   const fresh = {};
   const hashes = [];
   for (const endpoint2 of endpoints) {
-    const { hash, stored } = hasher.hash(endpoint2);
-    hashes.push(hash);
-    if (!known.has(hash)) fresh[hash] = stored;
+    const { hash: hash2, stored } = hasher.hash(endpoint2);
+    hashes.push(hash2);
+    if (!known.has(hash2)) fresh[hash2] = stored;
   }
   if (Object.keys(fresh).length === 0) return { hashes };
   const schemas2 = {};
@@ -67741,10 +67765,10 @@ function loadEndpoints(files, hashes) {
     for (const [h, e] of Object.entries(store.endpoints)) endpoints.set(h, e);
     for (const [h, s] of Object.entries(store.schemas)) schemas2.set(h, s);
   }
-  return hashes.map((hash) => {
-    const stored = endpoints.get(hash);
+  return hashes.map((hash2) => {
+    const stored = endpoints.get(hash2);
     if (!stored) {
-      throw new SvcError("FOLDER_INVALID", `import bookkeeping lacks endpoint ${hash}`, {
+      throw new SvcError("FOLDER_INVALID", `import bookkeeping lacks endpoint ${hash2}`, {
         place: { file: ENDPOINTS_DIR }
       });
     }
@@ -67825,6 +67849,44 @@ function nextBookkeeping(input) {
     if (!keep.has(stem)) delete files[path];
   }
   return { files, record };
+}
+
+// generator/merge/content-hashes.ts
+import { createHash as createHash4 } from "node:crypto";
+function withoutFlags(meta) {
+  const { enabled: _enabled, sortOrder: _sortOrder, ...rest } = meta;
+  return rest;
+}
+function sorted(value) {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.keys(value).sort().map((k) => [k, sorted(value[k])])
+    );
+  }
+  return value;
+}
+function hash(value) {
+  return createHash4("sha256").update(JSON.stringify(sorted(value))).digest("hex");
+}
+function itemContentHashes(item) {
+  if ("sidecar" in item) {
+    return { [item.file]: hash({ html: item.html }), [item.sidecarFile]: hash(withoutFlags(item.sidecar)) };
+  }
+  return { [item.file]: hash({ frontmatter: withoutFlags(item.frontmatter), body: item.body }) };
+}
+function contentHashes(items) {
+  const out = {};
+  for (const list2 of [
+    items.skills,
+    items.prompts,
+    items.resources,
+    items.docs,
+    items.widgets
+  ]) {
+    for (const item of list2) Object.assign(out, itemContentHashes(item));
+  }
+  return out;
 }
 
 // generator/merge/merge-content.ts
@@ -69584,7 +69646,7 @@ function buildOutputSchema(endpoint2) {
 }
 
 // generator/tools/tool-naming.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 var MAX_TOOL_NAME_LENGTH = 64;
 var HASH_LENGTH = 6;
 function toolNameFor(endpoint2) {
@@ -69605,7 +69667,7 @@ function shortenName(name, max = MAX_TOOL_NAME_LENGTH) {
   return `${head}_${shortHash2(name)}`;
 }
 function shortHash2(text3) {
-  return createHash4("sha256").update(text3).digest("hex").slice(0, HASH_LENGTH);
+  return createHash5("sha256").update(text3).digest("hex").slice(0, HASH_LENGTH);
 }
 function uniqueToolNames(endpoints, max = MAX_TOOL_NAME_LENGTH) {
   const candidates = endpoints.map((e) => shortenName(toolNameFor(e), max));
@@ -69885,9 +69947,7 @@ async function runImport(opts) {
     }
     const records = previousFiles ? readHistory(previousFiles) : [];
     const lastWritten = previousFiles ? readWritten(previousFiles, WRITTEN_FILE) : {};
-    const currentHashes = {};
-    for (const [p, t] of Object.entries(previousFiles ?? {}))
-      if (!isBookkeeping(p)) currentHashes[p] = sha256Hex(t);
+    const currentHashes = previous2 ? contentHashes(previous2) : {};
     const merged = mergeImport({
       ...previous2 ? { previous: previous2 } : {},
       lastWritten,
@@ -69949,13 +70009,9 @@ async function runImport(opts) {
       changed
     });
     const written = {};
-    for (const [path, t] of Object.entries(files)) {
-      if (!checklistKindOfPath(path)) continue;
-      if (kept.has(path)) {
-        if (lastWritten[path] !== void 0) written[path] = lastWritten[path];
-      } else {
-        written[path] = sha256Hex(t);
-      }
+    for (const [path, hash2] of Object.entries(contentHashes(merged.content))) {
+      if (!kept.has(path)) written[path] = hash2;
+      else if (lastWritten[path] !== void 0) written[path] = lastWritten[path];
     }
     statusLog.push({ status: "complete", at: now().toISOString() });
     const book = nextBookkeeping({
@@ -69971,7 +70027,8 @@ async function runImport(opts) {
         summary: report.summary,
         report: last ? report : firstImportRecordReport(report)
       },
-      endpoints,
+      // A dry run shows the record it would append but spends no time storing endpoints.
+      ...opts.dryRun ? {} : { endpoints },
       // Kept as the same bytes as Tools/openapi.json, so git stores the document once for both.
       document: { text: files[OPENAPI_FILE] ?? text3, sha256: documentSha256 },
       written
