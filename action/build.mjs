@@ -3,7 +3,8 @@
 // bytes, which test/action-bundle.test.ts checks against the committed action/dist/index.js.
 import { build } from 'esbuild';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { dirname, extname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -15,21 +16,36 @@ const LOCAL_REQUIRE = /^const require = createRequire\(import\.meta\.url\);$/m;
  * Project files that build their own `require` with createRequire (precompiled ajv validators do, to load
  * ajv's runtime helpers) would make the bundle look for node_modules at run time. Dropping that line lets
  * esbuild see plain require() calls and inline what they load.
+ *
+ * With `rev`, project files are read from that git revision instead of the work tree, so the bundle matches
+ * what is committed even while other work is in progress in the checkout (`node action/build.mjs --rev HEAD`).
  */
-export const inlineLocalRequires = {
-  name: 'inline-local-requires',
-  setup(b) {
-    b.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (args) => {
-      if (args.path.includes('/node_modules/')) return undefined;
-      const text = await readFile(args.path, 'utf8');
-      if (!LOCAL_REQUIRE.test(text)) return undefined;
-      return { contents: text.replace(LOCAL_REQUIRE, ''), loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
-    });
-  },
-};
+export function projectSources(rev) {
+  const loaders = { '.ts': 'ts', '.mts': 'ts', '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.json': 'json' };
+  return {
+    name: 'project-sources',
+    setup(b) {
+      b.onLoad({ filter: /\.([cm]?[jt]s|json)$/ }, async (args) => {
+        const rel = relative(root, args.path).split(sep).join('/');
+        if (rel.startsWith('..') || rel.split('/').includes('node_modules')) return undefined;
+        const text = rev
+          ? execFileSync('git', ['show', `${rev}:${rel}`], {
+              cwd: root,
+              encoding: 'utf8',
+              maxBuffer: 1 << 30,
+            })
+          : await readFile(args.path, 'utf8');
+        if (!rev && !LOCAL_REQUIRE.test(text)) return undefined;
+        return { contents: text.replace(LOCAL_REQUIRE, ''), loader: loaders[extname(args.path)] ?? 'js' };
+      });
+    },
+  };
+}
 
-/** The bundle's text, built in memory. */
-export async function bundleAction() {
+export const inlineLocalRequires = projectSources(undefined);
+
+/** The bundle's text, built in memory (from the work tree, or from git revision `rev`). */
+export async function bundleAction(rev) {
   const result = await build({
     absWorkingDir: root,
     entryPoints: ['action/src/main.ts'],
@@ -42,7 +58,7 @@ export async function bundleAction() {
     legalComments: 'eof',
     charset: 'utf8',
     logLevel: 'warning',
-    plugins: [inlineLocalRequires],
+    plugins: [projectSources(rev)],
     // CommonJS dependencies call require(); give the ESM bundle one.
     banner: {
       js: "import { createRequire as __svcCreateRequire } from 'node:module';\nconst require = __svcCreateRequire(import.meta.url);",
@@ -52,7 +68,8 @@ export async function bundleAction() {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const text = await bundleAction();
+  const at = process.argv.indexOf('--rev');
+  const text = await bundleAction(at > 0 ? process.argv[at + 1] : undefined);
   await mkdir(resolve(root, 'action/dist'), { recursive: true });
   await writeFile(resolve(root, OUTFILE), text);
   process.stdout.write(`${OUTFILE}: ${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB\n`);
