@@ -6,7 +6,8 @@
  */
 import { toEndpoints } from '../../generator/endpoints/index.js';
 import { parseDocument } from '../../generator/parse/index.js';
-import { readOpenApiSource } from '../../generator/sources/index.js';
+// The document reader alone: the sources index also loads the content-directory reader.
+import { readOpenApiSource } from '../../generator/sources/openapi-source.js';
 import { buildTools } from '../../generator/tools/index.js';
 import { toolsListBytes } from './tools-list-size.js';
 

@@ -2,14 +2,26 @@
  * Turns the text of a source into a plain object, deciding JSON or YAML by content, never by
  * file extension (spec 2.2: "the extension is informational").
  */
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import type { parse as ParseYaml } from 'yaml';
 import { SvcError } from '../../core/svc-error.js';
 import type { SourceText } from '../sources/index.js';
 
 /** Default YAML alias limit: enough for real documents, far below a "billion laughs" expansion. */
 export const DEFAULT_MAX_ALIAS_COUNT = 100;
 
-export function decodeText(source: SourceText, maxAliasCount = DEFAULT_MAX_ALIAS_COUNT): unknown {
+/** yaml is loaded only for documents that are not JSON (most large ones are). */
+async function loadYaml(): Promise<{
+  parse: typeof ParseYaml;
+  YAMLParseError: typeof import('yaml').YAMLParseError;
+}> {
+  const module = await import('yaml');
+  return { parse: module.parse, YAMLParseError: module.YAMLParseError };
+}
+
+export async function decodeText(
+  source: SourceText,
+  maxAliasCount = DEFAULT_MAX_ALIAS_COUNT,
+): Promise<unknown> {
   const start = source.text.search(/\S/);
   if (start === -1) {
     throw new SvcError('SOURCE_NOT_JSON_OR_YAML', `${source.origin} is empty`, { place: placeOf(source) });
@@ -19,14 +31,15 @@ export function decodeText(source: SourceText, maxAliasCount = DEFAULT_MAX_ALIAS
   return decodeYaml(source, maxAliasCount);
 }
 
-function decodeJson(source: SourceText): unknown {
+async function decodeJson(source: SourceText): Promise<unknown> {
   try {
     return JSON.parse(source.text);
   } catch (cause) {
     // `{openapi: 3.0.0, ...}` is YAML flow style, not JSON; only report JSON's error when
     // YAML cannot read it either.
     try {
-      const yaml = parseYaml(source.text, { maxAliasCount: 0, uniqueKeys: false });
+      const { parse } = await loadYaml();
+      const yaml = parse(source.text, { maxAliasCount: 0, uniqueKeys: false });
       if (yaml !== null && typeof yaml === 'object') return yaml;
     } catch {
       // fall through to the JSON error, which is the clearer one for a document starting with {
@@ -40,10 +53,11 @@ function decodeJson(source: SourceText): unknown {
   }
 }
 
-function decodeYaml(source: SourceText, maxAliasCount: number): unknown {
+async function decodeYaml(source: SourceText, maxAliasCount: number): Promise<unknown> {
+  const { parse, YAMLParseError } = await loadYaml();
   try {
     // uniqueKeys off: many real documents repeat a key and every other tool takes the last one.
-    return parseYaml(source.text, { maxAliasCount, uniqueKeys: false, prettyErrors: true });
+    return parse(source.text, { maxAliasCount, uniqueKeys: false, prettyErrors: true });
   } catch (cause) {
     const message = cause instanceof Error ? cause.message : String(cause);
     if (/alias/i.test(message) && /resource exhaustion|excessive/i.test(message)) {

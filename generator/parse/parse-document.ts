@@ -26,7 +26,7 @@ export interface ParseOptions {
 }
 
 export async function parseDocument(source: SourceText, opts: ParseOptions = {}): Promise<ParsedDocument> {
-  const decoded = decodeText(source, opts.maxAliasCount);
+  const decoded = await decodeText(source, opts.maxAliasCount);
   const version = detectVersion(decoded, source.origin);
   let document = decoded as Record<string, unknown>;
   let refs = collectRefs(document);

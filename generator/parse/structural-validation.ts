@@ -8,10 +8,6 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { SvcError } from '../../core/svc-error.js';
-import { describeAjvErrors } from '../../schemas/validate.js';
-import { validate as precompiled20 } from './compiled/openapi-2.0.js';
-import { validate as precompiled30 } from './compiled/openapi-3.0.js';
-import { validate as precompiled31 } from './compiled/openapi-3.1.js';
 import { placeFor } from './ref-walk.js';
 import type { SpecVersion } from './spec-version.js';
 
@@ -23,11 +19,16 @@ const cache = new Map<SpecVersion, ValidateFunction>();
  * Stops at the first error, precompiled (generator/parse/compiled): the common case is a
  * valid document, and compiling the OpenAPI schema costs more than validating GitHub's.
  */
-const FAST: Record<SpecVersion, (data: unknown) => boolean> = {
-  'swagger-2.0': precompiled20 as (data: unknown) => boolean,
-  'openapi-3.0': precompiled30 as (data: unknown) => boolean,
-  'openapi-3.1': precompiled31 as (data: unknown) => boolean,
-};
+async function fastValidator(version: SpecVersion): Promise<(data: unknown) => boolean> {
+  // Only the version at hand is loaded: each module is a quarter megabyte of generated code.
+  const module =
+    version === 'swagger-2.0'
+      ? await import('./compiled/openapi-2.0.js')
+      : version === 'openapi-3.0'
+        ? await import('./compiled/openapi-3.0.js')
+        : await import('./compiled/openapi-3.1.js');
+  return module.validate as (data: unknown) => boolean;
+}
 
 /**
  * Reports every error; loaded and compiled only when a document has failed the fast check,
@@ -68,9 +69,10 @@ export async function validateStructure(
   version: SpecVersion,
   origin: string,
 ): Promise<void> {
-  if (!FAST[version](document)) {
+  if (!(await fastValidator(version))(document)) {
     const fn = await reportingValidator(version);
     fn(document);
+    const { describeAjvErrors } = await import('../../schemas/validate.js');
     const violations = describeAjvErrors(mostSpecific(fn.errors ?? []));
     const first = violations[0] ?? { field: '', message: 'is invalid' };
     throw new SvcError(
