@@ -121,7 +121,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
       return jsonRpcError(403, -32000, `Forbidden: ${decision.reason}`);
     }
     const cors = decision.corsOrigin;
-    if (request.method === 'OPTIONS') return withCors(new Response(null, { status: 204 }), cors, true);
+    if (request.method === 'OPTIONS') return finish(new Response(null, { status: 204 }), cors, true);
     if (closing) return jsonRpcError(503, -32000, 'Server is shutting down');
     let parsedBody: unknown;
     let forward = request;
@@ -154,7 +154,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     const response = legacy
       ? await sessions.handle(forward, pathId ?? '', parsedBody)
       : await modern.fetch(forward, parsedBody !== undefined ? { parsedBody } : undefined);
-    return withCors(response, cors, false);
+    return finish(response, cors, false);
   };
 
   const track = async (request: Request, pathId: string | undefined): Promise<Response> => {
@@ -209,19 +209,30 @@ function isModernHeader(request: Request): boolean {
   return version !== null && version >= '2026-';
 }
 
-function withCors(response: Response, origin: string | undefined, preflight: boolean): Response {
-  if (!origin) return response;
-  const headers = new Headers(response.headers);
-  headers.set('access-control-allow-origin', origin);
-  headers.append('vary', 'Origin');
-  headers.set('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
-  if (preflight) {
-    headers.set('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS');
-    headers.set(
-      'access-control-allow-headers',
-      'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id',
-    );
-    headers.set('access-control-max-age', '600');
+/**
+ * The answer as it leaves: CORS headers for an allowed browser origin, and a JSON body turned
+ * into a plain string body — @hono/node-server then writes it in one go instead of pumping a
+ * web stream (the SDK answers with a stream even for a single JSON message). SSE stays a stream.
+ */
+async function finish(response: Response, origin: string | undefined, preflight: boolean): Promise<Response> {
+  const json =
+    response.body !== null && (response.headers.get('content-type') ?? '').startsWith('application/json');
+  if (!origin && !json) return response;
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  if (origin) {
+    headers['access-control-allow-origin'] = origin;
+    headers.vary = headers.vary ? `${headers.vary}, Origin` : 'Origin';
+    headers['access-control-expose-headers'] = 'mcp-session-id, mcp-protocol-version';
+    if (preflight) {
+      headers['access-control-allow-methods'] = 'GET, POST, DELETE, OPTIONS';
+      headers['access-control-allow-headers'] =
+        'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id';
+      headers['access-control-max-age'] = '600';
+    }
   }
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  const body = json ? await response.text() : response.body;
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
