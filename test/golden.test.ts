@@ -1,6 +1,6 @@
 /**
  * Golden folders: `svc init` on fixed inputs must write exactly fixtures/golden/<case>/,
- * byte for byte. After an intended change: `npx vitest run -u test/golden.test.ts`, then
+ * byte for byte. After an intended change: `npx vitest run test/golden.test.ts -u`, then
  * review the diff of fixtures/golden/ like any other change.
  *
  * The folders are generated inside the repository (.golden-tmp/) so the relative source

@@ -4,7 +4,8 @@ import type { Endpoint } from '../../schemas/types.js';
 /**
  * 16 hex chars of sha256 over the endpoint's canonical JSON (sorted keys), referenced defs
  * included: a re-import compares it to tell "the definition changed" from "unchanged".
- * Defs are shared by many endpoints of one document, so their canonical text is cached.
+ * Defs are shared by many endpoints of one document (GitHub's reach hundreds of KB each), so
+ * each def object is hashed once and endpoints hash the defs' digests.
  */
 export function endpointFingerprint(endpoint: Endpoint): string {
   const { defs, ...rest } = endpoint;
@@ -12,21 +13,22 @@ export function endpointFingerprint(endpoint: Endpoint): string {
   if (defs) {
     for (const name of Object.keys(defs).sort()) {
       hash.update(`\n${JSON.stringify(name)}:`);
-      hash.update(cachedCanonical(defs[name]));
+      hash.update(defDigest(defs[name]));
     }
   }
   return hash.digest('hex').slice(0, 16);
 }
 
-const canonicalCache = new WeakMap<object, string>();
+const digestCache = new WeakMap<object, string>();
 
-/** A def's canonical JSON, computed once per shared def object. */
-function cachedCanonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return canonicalJson(value);
-  let text = canonicalCache.get(value);
+/** sha256 of a def's canonical JSON, computed once per shared def object. */
+function defDigest(value: unknown): string {
+  const digest = (v: unknown) => createHash('sha256').update(canonicalJson(v)).digest('hex');
+  if (value === null || typeof value !== 'object') return digest(value);
+  let text = digestCache.get(value);
   if (text === undefined) {
-    text = canonicalJson(value);
-    canonicalCache.set(value, text);
+    text = digest(value);
+    digestCache.set(value, text);
   }
   return text;
 }
