@@ -4,6 +4,7 @@
  * reference beyond the budget becomes an open schema that keeps the target's type.
  */
 import { DEFS_PREFIX } from '../endpoints/index.js';
+import { collectDefRefs } from '../endpoints/schema-convert.js';
 import { firstSentence } from './describe.js';
 
 export type Schema = Record<string, unknown> | boolean;
@@ -92,7 +93,7 @@ export function selectDefs(
   const chosen = new Map<string, Schema>();
   if (!defs) return chosen;
   let used = 0;
-  let frontier = [...new Set(roots.flatMap((r) => directRefs(r)))].sort();
+  let frontier = [...new Set(roots.flatMap((r) => collectDefRefs(r)))].sort();
   const seen = new Set<string>(frontier);
   while (frontier.length > 0) {
     const next: string[] = [];
@@ -104,7 +105,7 @@ export function selectDefs(
       if (used + size > budget) continue;
       used += size;
       chosen.set(name, compact);
-      for (const ref of directRefs(compact)) {
+      for (const ref of collectDefRefs(compact)) {
         if (!seen.has(ref)) {
           seen.add(ref);
           next.push(ref);
@@ -140,28 +141,6 @@ export function typeStub(def: Schema | undefined): Record<string, unknown> {
   if (typeof def.description === 'string')
     out.description = firstSentence(def.description, NESTED_DESCRIPTION);
   return out;
-}
-
-export function directRefs(schema: unknown): string[] {
-  const out = new Set<string>();
-  const stack: unknown[] = [schema];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (node === null || typeof node !== 'object') continue;
-    if (Array.isArray(node)) {
-      for (const item of node) stack.push(item);
-      continue;
-    }
-    const record = node as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      const v = record[key];
-      if (key === '$ref' && typeof v === 'string' && v.startsWith(DEFS_PREFIX))
-        out.add(v.slice(DEFS_PREFIX.length));
-      else if (key !== 'enum' && key !== 'const' && key !== 'default' && v !== null && typeof v === 'object')
-        stack.push(v);
-    }
-  }
-  return [...out];
 }
 
 /** Follows one $ref into defs (for looking at a body's or response's shape). */
