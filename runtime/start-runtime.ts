@@ -16,6 +16,7 @@ import type { RuntimeEnv } from './env.js';
 import { loadBundle, loadFolderDir } from './load-source.js';
 import { jsonLineLogger, type Logger, redactingLogger } from './logger.js';
 import { createRedactor } from './redact.js';
+import { createSnapshotPoller, type SnapshotPoller } from './sync/index.js';
 
 export interface StartRuntimeOptions {
   env: RuntimeEnv;
@@ -30,6 +31,10 @@ export interface StartRuntimeOptions {
   sessionIdleMs?: number;
   /** Debounce of --watch reloads in ms (default 150). */
   watchDebounceMs?: number;
+  /** Sync poll interval in ms, overriding SVC_SYNC_INTERVAL (tests only: users keep the 10 s minimum). */
+  syncIntervalMs?: number;
+  /** Timeout of one snapshot request in ms (default 15000). */
+  syncTimeoutMs?: number;
 }
 
 export interface RunningRuntime {
@@ -39,6 +44,8 @@ export interface RunningRuntime {
   store: ConfigStore;
   /** Open 2025-11-25 sessions. */
   sessionCount(): number;
+  /** The config sync poller, when SVC_SYNC_URL is set. */
+  sync?: SnapshotPoller;
   close(): Promise<void>;
 }
 
@@ -66,7 +73,7 @@ function checkBootConfig(folder: FolderModel, env: RuntimeEnv, logger: Logger): 
 
 export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   const { env } = opts;
-  const redact = createRedactor([env.upstreamSecret]);
+  const redact = createRedactor([env.upstreamSecret, env.deployToken]);
   const logger = redactingLogger(opts.logger ?? jsonLineLogger({ redact }), redact);
 
   const dir = opts.folderDir ?? env.folderPath;
@@ -140,11 +147,20 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
         'MCP_ALLOWED_ORIGINS is not set: browser requests from every origin are accepted. Set it to a comma-separated list of origins to restrict them.',
     });
   }
-  if (env.syncUrl) {
-    logger.log('warn', 'sync_not_supported', {
-      message:
-        'SVC_SYNC_URL is set, but following a published snapshot is not supported by this runtime yet: serving the folder as loaded',
+  let sync: SnapshotPoller | undefined;
+  if (env.syncUrl && env.deployToken) {
+    sync = createSnapshotPoller({
+      syncUrl: env.syncUrl,
+      deployToken: env.deployToken,
+      serverId: config.serverId,
+      store,
+      intervalMs: opts.syncIntervalMs ?? env.syncIntervalSec * 1000,
+      ...(opts.syncTimeoutMs !== undefined ? { timeoutMs: opts.syncTimeoutMs } : {}),
+      logger,
+      // A synced config is refused exactly as boot would refuse it (e.g. SVC_UPSTREAM_SECRET missing).
+      check: (next) => checkBootConfig(next, env, logger),
     });
+    sync.start();
   }
   if (config.toolList.length === 0) {
     logger.log('warn', 'no_enabled_tools', {
@@ -185,8 +201,10 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
     port,
     store,
     sessionCount: () => runtime?.sessionCount() ?? 0,
+    ...(sync ? { sync } : {}),
     close() {
       closed ??= (async () => {
+        await sync?.stop();
         watcher?.close();
         clearTimeout(reloadTimer);
         const closing = new Promise<void>((resolve) => server.close(() => resolve()));
