@@ -20,4 +20,12 @@ export { jsonLineLogger, type LogLevel, type Logger, type LogRecord, memoryLogge
 export { buildOriginPolicy, checkOrigin, type OriginDecision, type OriginPolicy } from './origin-policy.js';
 export { createRedactor, REDACTED, type Redactor } from './redact.js';
 export { type RunningRuntime, type StartRuntimeOptions, startRuntime } from './start-runtime.js';
+export {
+  createSnapshotPoller,
+  folderFromSnapshot,
+  type SnapshotPoller,
+  type SnapshotPollerOptions,
+  type SyncOutcome,
+  snapshotUrl,
+} from './sync/index.js';
 export { buildUpstreamRequest, type UpstreamRequest } from './upstream-request.js';
