@@ -69533,7 +69533,7 @@ function selectDefs(roots, defs, budget) {
   const chosen = /* @__PURE__ */ new Map();
   if (!defs) return chosen;
   let used = 0;
-  let frontier = [...new Set(roots.flatMap((r) => directRefs(r)))].sort();
+  let frontier = [...new Set(roots.flatMap((r) => collectDefRefs(r)))].sort();
   const seen = new Set(frontier);
   while (frontier.length > 0) {
     const next = [];
@@ -69545,7 +69545,7 @@ function selectDefs(roots, defs, budget) {
       if (used + size > budget) continue;
       used += size;
       chosen.set(name, compact);
-      for (const ref2 of directRefs(compact)) {
+      for (const ref2 of collectDefRefs(compact)) {
         if (!seen.has(ref2)) {
           seen.add(ref2);
           next.push(ref2);
@@ -69574,27 +69574,6 @@ function typeStub(def) {
   if (typeof def.description === "string")
     out.description = firstSentence(def.description, NESTED_DESCRIPTION);
   return out;
-}
-function directRefs(schema2) {
-  const out = /* @__PURE__ */ new Set();
-  const stack = [schema2];
-  while (stack.length > 0) {
-    const node2 = stack.pop();
-    if (node2 === null || typeof node2 !== "object") continue;
-    if (Array.isArray(node2)) {
-      for (const item of node2) stack.push(item);
-      continue;
-    }
-    const record = node2;
-    for (const key2 of Object.keys(record)) {
-      const v = record[key2];
-      if (key2 === "$ref" && typeof v === "string" && v.startsWith(DEFS_PREFIX))
-        out.add(v.slice(DEFS_PREFIX.length));
-      else if (key2 !== "enum" && key2 !== "const" && key2 !== "default" && v !== null && typeof v === "object")
-        stack.push(v);
-    }
-  }
-  return [...out];
 }
 function resolveLocal(schema2, defs) {
   let node2 = schema2;
