@@ -3,9 +3,9 @@
  * sources moved; nothing is written, committed or commented.
  */
 import { join, posix } from 'node:path';
-import { findServerFolders, folderSources, serverName } from './folders.js';
-import { countFolder, type FolderResult } from './folder-result.js';
-import { listFiles, readFileAt } from './git.js';
+import { countFolder, type FolderResult, folderAtHead } from './folder-result.js';
+import { findServerFolders } from './folders.js';
+import { listFiles } from './git.js';
 import { renderResults } from './render.js';
 import type { ModeEnv } from './run-action.js';
 
@@ -18,15 +18,7 @@ export async function runCheck({ inputs, ctx, engine, log }: ModeEnv): Promise<{
   const folders = findServerFolders(await listFiles(cwd, 'HEAD'), inputs.folders);
   const results: FolderResult[] = [];
   for (const folder of folders) {
-    const configText = await readFileAt(
-      cwd,
-      'HEAD',
-      folder === '.' ? 'config.yaml' : `${folder}/config.yaml`,
-    );
-    const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
-    const result: FolderResult = { folder, toolChanges: [], endpointChanges: [], breaking: 0, warnings: 0 };
-    const name = serverName(configText);
-    if (name) result.name = name;
+    const { sources, result } = await folderAtHead(cwd, folder, `${ctx.owner}/${ctx.repo}`);
     if (sources.remote || sources.document) {
       log(`svc: checking ${folder}`);
       const reimport = await engine.reimport({

@@ -1,5 +1,7 @@
 /** The outcome for one server folder in one run, shared by the modes and the renderer. */
 import type { EndpointChangeView, ReimportView } from './engine.js';
+import { type FolderSources, folderSources, serverName } from './folders.js';
+import { readFileAt } from './git.js';
 import type { ToolChange } from './tool-changes.js';
 
 export interface FolderResult {
@@ -46,4 +48,17 @@ export function hasSomethingToReport(r: FolderResult): boolean {
     r.endpointChanges.length > 0 ||
     (r.reimport !== undefined && (r.reimport.changed || r.reimport.status === 'failed'))
   );
+}
+
+/** A folder as committed at HEAD: its sources from config.yaml and an empty result to fill in. */
+export async function folderAtHead(
+  cwd: string,
+  folder: string,
+  repo: string,
+): Promise<{ sources: FolderSources; result: FolderResult }> {
+  const configText = await readFileAt(cwd, 'HEAD', folder === '.' ? 'config.yaml' : `${folder}/config.yaml`);
+  const result: FolderResult = { folder, toolChanges: [], endpointChanges: [], breaking: 0, warnings: 0 };
+  const name = serverName(configText);
+  if (name) result.name = name;
+  return { sources: folderSources(folder, configText, repo), result };
 }

@@ -5,9 +5,9 @@
  * (GITHUB_TOKEN pushes do not start workflows either, but a personal token's would).
  */
 import { join, posix } from 'node:path';
-import { findServerFolders, folderSources, serverName } from './folders.js';
-import { countFolder, type FolderResult } from './folder-result.js';
-import { commitPaths, gitAuthEnv, headMessage, listFiles, pushRebasing, readFileAt } from './git.js';
+import { countFolder, type FolderResult, folderAtHead } from './folder-result.js';
+import { findServerFolders } from './folders.js';
+import { commitPaths, gitAuthEnv, headMessage, listFiles, pushRebasing } from './git.js';
 import { renderResults } from './render.js';
 import type { ModeEnv } from './run-action.js';
 
@@ -40,15 +40,7 @@ export async function runMerge(
   const results: FolderResult[] = [];
   for (const folder of folders) {
     const dir = join(cwd, ...posix.normalize(folder).split('/'));
-    const configText = await readFileAt(
-      cwd,
-      'HEAD',
-      folder === '.' ? 'config.yaml' : `${folder}/config.yaml`,
-    );
-    const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
-    const result: FolderResult = { folder, toolChanges: [], endpointChanges: [], breaking: 0, warnings: 0 };
-    const name = serverName(configText);
-    if (name) result.name = name;
+    const { sources, result } = await folderAtHead(cwd, folder, `${ctx.owner}/${ctx.repo}`);
     if (!sources.remote && !sources.document) {
       log(`svc: ${folder}: no source to re-import (manual folder)`);
       results.push(result);
