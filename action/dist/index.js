@@ -55722,69 +55722,6 @@ function resolveMode(mode, ctx) {
   return "check";
 }
 
-// action/src/folder-result.ts
-function countFolder(toolChanges, endpointChanges, enabled, reimport) {
-  let breaking = toolChanges.filter((c) => c.level === "breaking").length;
-  let warnings = toolChanges.filter((c) => c.level === "warning").length;
-  for (const c of endpointChanges) {
-    if (c.breaking && enabled.has(c.endpoint)) breaking++;
-  }
-  if (reimport) {
-    breaking += reimport.breakingEnabled;
-    warnings += reimport.warnings;
-  }
-  return { breaking, warnings };
-}
-function hasSomethingToReport(r) {
-  return r.removed === true || r.error !== void 0 || r.toolChanges.length > 0 || r.endpointChanges.length > 0 || r.reimport !== void 0 && (r.reimport.changed || r.reimport.status === "failed");
-}
-
-// action/src/inputs.ts
-var DEFAULT_FOLDERS = "mcp/*";
-var DEFAULT_COMMIT_MESSAGE = "chore(mcp): re-import API descriptions";
-var MODES = ["auto", "pull_request", "merge", "check"];
-var FAIL_ON = ["breaking", "warning", "none"];
-function getInput(env, name) {
-  return (env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
-}
-function splitPatterns(value) {
-  return value.split(/[\n,]/).map(
-    (p) => p.trim().replace(/^\.\/+/, "").replace(/\/+$/, "")
-  ).filter((p) => p.length > 0);
-}
-function readInputs(env) {
-  const folders = splitPatterns(getInput(env, "folders") || DEFAULT_FOLDERS);
-  const mode = getInput(env, "mode") || "auto";
-  if (!MODES.includes(mode)) {
-    throw new SvcError("USAGE", `input "mode" must be one of ${MODES.join(", ")}; got "${mode}"`, {
-      place: { field: "mode" }
-    });
-  }
-  const failOn = getInput(env, "fail-on") || "breaking";
-  if (!FAIL_ON.includes(failOn)) {
-    throw new SvcError("USAGE", `input "fail-on" must be one of ${FAIL_ON.join(", ")}; got "${failOn}"`, {
-      place: { field: "fail-on" }
-    });
-  }
-  for (const p of folders) {
-    if (p.startsWith("/") || p.split("/").includes("..")) {
-      throw new SvcError("USAGE", `input "folders": "${p}" must stay inside the repository`, {
-        place: { field: "folders" }
-      });
-    }
-  }
-  return {
-    folders,
-    mode,
-    failOn,
-    commitMessage: getInput(env, "commit-message") || DEFAULT_COMMIT_MESSAGE,
-    token: getInput(env, "github-token") || env["GITHUB_TOKEN"] || ""
-  };
-}
-
-// action/src/merge-mode.ts
-import { join, posix as posix2 } from "node:path";
-
 // action/src/folders.ts
 var import_yaml = __toESM(require_dist(), 1);
 import { posix } from "node:path";
@@ -56022,6 +55959,76 @@ async function pushRebasing(cwd2, branch, opts = {}) {
   }
 }
 
+// action/src/folder-result.ts
+function countFolder(toolChanges, endpointChanges, enabled, reimport) {
+  let breaking = toolChanges.filter((c) => c.level === "breaking").length;
+  let warnings = toolChanges.filter((c) => c.level === "warning").length;
+  for (const c of endpointChanges) {
+    if (c.breaking && enabled.has(c.endpoint)) breaking++;
+  }
+  if (reimport) {
+    breaking += reimport.breakingEnabled;
+    warnings += reimport.warnings;
+  }
+  return { breaking, warnings };
+}
+function hasSomethingToReport(r) {
+  return r.removed === true || r.error !== void 0 || r.toolChanges.length > 0 || r.endpointChanges.length > 0 || r.reimport !== void 0 && (r.reimport.changed || r.reimport.status === "failed");
+}
+async function folderAtHead(cwd2, folder, repo) {
+  const configText = await readFileAt(cwd2, "HEAD", folder === "." ? "config.yaml" : `${folder}/config.yaml`);
+  const result = { folder, toolChanges: [], endpointChanges: [], breaking: 0, warnings: 0 };
+  const name = serverName(configText);
+  if (name) result.name = name;
+  return { sources: folderSources(folder, configText, repo), result };
+}
+
+// action/src/inputs.ts
+var DEFAULT_FOLDERS = "mcp/*";
+var DEFAULT_COMMIT_MESSAGE = "chore(mcp): re-import API descriptions";
+var MODES = ["auto", "pull_request", "merge", "check"];
+var FAIL_ON = ["breaking", "warning", "none"];
+function getInput(env, name) {
+  return (env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
+}
+function splitPatterns(value) {
+  return value.split(/[\n,]/).map(
+    (p) => p.trim().replace(/^\.\/+/, "").replace(/\/+$/, "")
+  ).filter((p) => p.length > 0);
+}
+function readInputs(env) {
+  const folders = splitPatterns(getInput(env, "folders") || DEFAULT_FOLDERS);
+  const mode = getInput(env, "mode") || "auto";
+  if (!MODES.includes(mode)) {
+    throw new SvcError("USAGE", `input "mode" must be one of ${MODES.join(", ")}; got "${mode}"`, {
+      place: { field: "mode" }
+    });
+  }
+  const failOn = getInput(env, "fail-on") || "breaking";
+  if (!FAIL_ON.includes(failOn)) {
+    throw new SvcError("USAGE", `input "fail-on" must be one of ${FAIL_ON.join(", ")}; got "${failOn}"`, {
+      place: { field: "fail-on" }
+    });
+  }
+  for (const p of folders) {
+    if (p.startsWith("/") || p.split("/").includes("..")) {
+      throw new SvcError("USAGE", `input "folders": "${p}" must stay inside the repository`, {
+        place: { field: "folders" }
+      });
+    }
+  }
+  return {
+    folders,
+    mode,
+    failOn,
+    commitMessage: getInput(env, "commit-message") || DEFAULT_COMMIT_MESSAGE,
+    token: getInput(env, "github-token") || env["GITHUB_TOKEN"] || ""
+  };
+}
+
+// action/src/merge-mode.ts
+import { join, posix as posix2 } from "node:path";
+
 // action/src/render.ts
 var NOTHING_TO_REPORT = "Nothing to report";
 var FOLD_AFTER = 15;
@@ -56152,15 +56159,7 @@ Skipped: ${skipped}.
   const results = [];
   for (const folder of folders) {
     const dir = join(cwd2, ...posix2.normalize(folder).split("/"));
-    const configText = await readFileAt(
-      cwd2,
-      "HEAD",
-      folder === "." ? "config.yaml" : `${folder}/config.yaml`
-    );
-    const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
-    const result = { folder, toolChanges: [], endpointChanges: [], breaking: 0, warnings: 0 };
-    const name = serverName(configText);
-    if (name) result.name = name;
+    const { sources, result } = await folderAtHead(cwd2, folder, `${ctx.owner}/${ctx.repo}`);
     if (!sources.remote && !sources.document) {
       log(`svc: ${folder}: no source to re-import (manual folder)`);
       results.push(result);
@@ -56399,15 +56398,7 @@ async function runCheck({ inputs, ctx, engine, log }) {
   const folders = findServerFolders(await listFiles(cwd2, "HEAD"), inputs.folders);
   const results = [];
   for (const folder of folders) {
-    const configText = await readFileAt(
-      cwd2,
-      "HEAD",
-      folder === "." ? "config.yaml" : `${folder}/config.yaml`
-    );
-    const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
-    const result = { folder, toolChanges: [], endpointChanges: [], breaking: 0, warnings: 0 };
-    const name = serverName(configText);
-    if (name) result.name = name;
+    const { sources, result } = await folderAtHead(cwd2, folder, `${ctx.owner}/${ctx.repo}`);
     if (sources.remote || sources.document) {
       log(`svc: checking ${folder}`);
       const reimport = await engine.reimport({
