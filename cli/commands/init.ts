@@ -3,7 +3,7 @@ import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import { writeFolder } from '../../folder/index.js';
 import { runImport } from '../../generator/import/index.js';
-import { initialConfig, serverIdFrom } from '../../generator/init/index.js';
+import { initialConfig, keepUserFiles, serverIdFrom } from '../../generator/init/index.js';
 import { renderFolder } from '../../generator/render/index.js';
 import type { Auth } from '../../schemas/types.js';
 import type { Command } from '../command.js';
@@ -11,6 +11,7 @@ import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
 import { formatChecklist } from '../print-checklist.js';
+import { readUserFiles, restoreModes, someFilesIn } from '../user-files.js';
 
 const usage = `Usage:
   svc init <dir> --name <app name> --openapi <url|file> [options]
@@ -30,9 +31,20 @@ Options:
   --server-id <id>            id used in /mcp/<id> (default: from the folder name)
   --description <text>  --logo-url <url>  --website <url>
   --allow-external-refs       fetch external $refs of the document
+  --force                     write into a directory that already holds files; every file
+                              there is kept as it is, even where svc would write its own
   --json                      print the result as JSON (for CI)
 
 The upstream secret is never written: set SVC_UPSTREAM_SECRET where the runtime runs.`;
+
+/** How many of the files found a refusal names. */
+const NAMED_FILES = 5;
+
+/** init --force: the generated files left out because the user's file was kept at that path. */
+function keptNote(kept: readonly string[] | undefined): string {
+  if (!kept || kept.length === 0) return '';
+  return `Kept your ${kept.join(', ')}: svc did not write its own ${kept.length === 1 ? 'file' : 'files'} there.\n`;
+}
 
 export const initCommand: Command = {
   name: 'init',
@@ -53,6 +65,7 @@ export const initCommand: Command = {
       'logo-url': { type: 'string' },
       website: { type: 'string' },
       'allow-external-refs': { type: 'boolean' },
+      force: { type: 'boolean' },
       json: { type: 'boolean' },
     });
     const json = values.json ?? false;
@@ -75,6 +88,16 @@ export const initCommand: Command = {
           },
         );
       }
+      const found = await someFilesIn(dir, NAMED_FILES + 1);
+      if (found.length > 0 && !values.force) {
+        const named = found.slice(0, NAMED_FILES).join(', ') + (found.length > NAMED_FILES ? ', …' : '');
+        throw new SvcError(
+          'USAGE',
+          `${dir} is not empty (${named}); give --force to create the server folder there anyway (every file already there is kept as it is)`,
+          { place: { file: dir } },
+        );
+      }
+      const user = found.length > 0 ? await readUserFiles(dir) : undefined;
       const mode = values.auth ?? 'none';
       if (!['none', 'api_key', 'bearer', 'user_oauth'].includes(mode)) {
         throw new SvcError(
@@ -117,22 +140,32 @@ export const initCommand: Command = {
           docs: [],
           widgets: [],
         });
-        await writeFolder(dir, files);
-        if (json) io.stdout(`${JSON.stringify({ ok: true, dir, serverId: config.server.id }, null, 2)}\n`);
-        else
+        const kept = user ? keepUserFiles(files, user.files) : undefined;
+        await writeFolder(dir, kept?.files ?? files);
+        if (user) await restoreModes(dir, user.modes);
+        if (json) {
+          io.stdout(
+            `${JSON.stringify({ ok: true, dir, serverId: config.server.id, ...(kept ? { kept: kept.kept } : {}) }, null, 2)}\n`,
+          );
+        } else {
           io.stdout(
             `Created manual app "${config.app.name}" in ${dirArg}. Add tools with \`svc tool add ${dirArg}\`.\n`,
           );
+          io.stdout(keptNote(kept?.kept));
+        }
         return EXIT.ok;
       }
 
-      const result = await runImport({ dir, config });
+      const result = await runImport({ dir, config, ...(user ? { userFiles: user.files } : {}) });
+      if (user && result.status === 'complete') await restoreModes(dir, user.modes);
+      const kept = result.keptUserFiles;
       if (json) {
         io.stdout(
-          `${JSON.stringify({ ok: result.status === 'complete', dir, checklist: result.checklist, report: result.report, error: result.error?.toJSON() }, null, 2)}\n`,
+          `${JSON.stringify({ ok: result.status === 'complete', dir, checklist: result.checklist, report: result.report, error: result.error?.toJSON(), ...(kept ? { kept } : {}) }, null, 2)}\n`,
         );
       } else {
         io.stdout(`Importing "${config.app.name}" into ${dirArg}\n${formatChecklist(result.checklist)}`);
+        if (result.status === 'complete') io.stdout(keptNote(kept));
       }
       if (result.status === 'failed') return fail(io, result.error);
       if (!json) {

@@ -28,6 +28,7 @@ import {
   sha256Hex,
   WRITTEN_FILE,
 } from '../history/index.js';
+import { keepUserFiles } from '../init/keep-user-files.js';
 import { contentHashes, mergeImport } from '../merge/index.js';
 import { defaultBaseUrl, parseDocument } from '../parse/index.js';
 import { OPENAPI_FILE, renderFolder, renderFolderChecked } from '../render/index.js';
@@ -49,6 +50,11 @@ export interface ImportOptions {
   /** Override the content directory (absolute, or relative to `dir`); else config.source.contentDir. */
   contentDir?: string;
   allowExternalRefs?: boolean;
+  /**
+   * svc init --force: the files already in the folder, which svc did not write. Each is written back as it
+   * is and wins over a generated file of the same path (`keptUserFiles` in the result names those).
+   */
+  userFiles?: FolderFiles;
   /** svc diff: compute everything, write nothing. */
   dryRun?: boolean;
   /** Injectable clock for deterministic tests. */
@@ -68,6 +74,8 @@ export interface ImportResult {
    * is plus the record (the endpoint store is not computed).
    */
   files: FolderFiles;
+  /** With `userFiles`: generated paths left out because a file of the user's was kept there. */
+  keptUserFiles?: string[];
   /** The history record appended (absent when nothing could be recorded). */
   record?: HistoryRecord;
 }
@@ -385,6 +393,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       written,
     });
     Object.assign(files, book.files);
+    const userKept = opts.userFiles ? keepUserFiles(files, opts.userFiles) : undefined;
+    if (userKept) Object.assign(files, userKept.files);
 
     // 8. Write, atomically.
     if (!opts.dryRun) {
@@ -407,6 +417,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       checklist: checklist.snapshot(),
       files,
       record: book.record,
+      ...(userKept ? { keptUserFiles: userKept.kept } : {}),
     };
   } catch (error) {
     const step = error instanceof StepFailure ? error.step : 'tools';

@@ -4,3 +4,4 @@ export {
   serverIdFrom,
   UPSTREAM_SECRET_ENV,
 } from './initial-config.js';
+export { type KeptUserFiles, keepUserFiles } from './keep-user-files.js';

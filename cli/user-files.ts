@@ -1,0 +1,51 @@
+/**
+ * What a directory already holds before `svc init` writes into it: init refuses a directory with files in
+ * it unless --force, and with --force it writes every file of the user's back as it was (bytes and mode).
+ * A .git directory alone does not make a directory "not empty": a fresh repository is where init belongs.
+ */
+import { chmod, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type FolderFiles, MANAGED_TOP, readFolder } from '../folder/index.js';
+
+const IGNORED = new Set(['.git']);
+
+/** Up to `limit` file paths under `dir` ('/'-separated, sorted, depth first); [] when it is missing or empty. */
+export async function someFilesIn(dir: string, limit: number): Promise<string[]> {
+  const found: string[] = [];
+  async function walk(abs: string, rel: string): Promise<void> {
+    const entries = await readdir(abs, { withFileTypes: true }).catch(() => []);
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (found.length >= limit) return;
+      if (rel === '' && IGNORED.has(entry.name)) continue;
+      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) await walk(join(abs, entry.name), path);
+      else found.push(path);
+    }
+  }
+  await walk(dir, '');
+  return found;
+}
+
+export interface UserFiles {
+  /** The files under the entries svc manages (the only ones the folder writer would replace). */
+  files: FolderFiles;
+  modes: Map<string, number>;
+}
+
+export async function readUserFiles(dir: string): Promise<UserFiles> {
+  const managed = new Set<string>(MANAGED_TOP);
+  const files = await readFolder(dir, { skip: (path) => !managed.has(path.split('/')[0] ?? '') });
+  const modes = new Map<string, number>();
+  for (const path of Object.keys(files))
+    modes.set(path, (await stat(join(dir, ...path.split('/')))).mode & 0o7777);
+  return { files, modes };
+}
+
+/** The writer creates files afresh; give the user's files back their modes (an executable script stays one). */
+export async function restoreModes(dir: string, modes: ReadonlyMap<string, number>): Promise<void> {
+  for (const [path, mode] of modes) {
+    const file = join(dir, ...path.split('/'));
+    if (((await stat(file)).mode & 0o7777) !== mode) await chmod(file, mode);
+  }
+}
