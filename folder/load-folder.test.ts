@@ -87,6 +87,22 @@ describe('loadFolder', () => {
     expect(skill.find((e) => e.field === '/desc')?.line).toBe(2);
   });
 
+  test('a tool file with `__proto__: {enabled: true}` and no `enabled:` is refused, never enabled', () => {
+    const files = sampleFiles();
+    const original = files['Tools/getOrder.yaml'] ?? '';
+    expect(original).toContain('enabled: false\n');
+    files['Tools/getOrder.yaml'] = original.replace('enabled: false\n', '__proto__:\n  enabled: true\n');
+    const r = loadFolder(files);
+    if (r.ok) {
+      // Never reached today; if a loader ever took the file, the tool still must not be enabled.
+      expect(r.folder.tools.find((t) => t.file === 'Tools/getOrder.yaml')?.tool.enabled).not.toBe(true);
+    }
+    expect(r.ok).toBe(false);
+    expect(errorsOf(files)).toContainEqual(
+      expect.objectContaining({ file: 'Tools/getOrder.yaml', field: '/__proto__' }),
+    );
+  });
+
   test('tool names must be unique across files', () => {
     const files = sampleFiles();
     files['Tools/createOrder.yaml'] = (files['Tools/createOrder.yaml'] ?? '').replace(

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
 import { yamlText } from '../generator/render/yaml-text.js';
 import { FALLBACK, readYamlFast } from './yaml-fast.js';
@@ -9,6 +10,8 @@ function agrees(text: string): 'fast' | 'fallback' {
   const fast = readYamlFast(text);
   if (fast === FALLBACK) return 'fallback';
   expect(fast, text).toEqual(parse(text));
+  // toEqual ignores prototypes; own keys and prototypes must match too.
+  expect(isDeepStrictEqual(fast, parse(text)), text).toBe(true);
   return 'fast';
 }
 
@@ -107,6 +110,14 @@ const TRICKY = [
   '\x85 nel first',
   '\x7f del first',
   '😀 emoji first',
+  // Keys that mean something to a plain JS object: they must come back as own keys, as `yaml` gives them.
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '__defineGetter__',
+  'valueOf',
 ];
 
 describe('readYamlFast agrees with the yaml package', () => {
@@ -212,5 +223,28 @@ describe('readYamlFast agrees with the yaml package', () => {
       expect(fast).not.toBe(FALLBACK);
       expect(fast).toEqual(parse(text));
     }
+  });
+
+  test('__proto__, constructor and prototype keys are own keys and never change the prototype', () => {
+    const inputs = [
+      'name: x\n__proto__:\n  enabled: true\n',
+      '__proto__: 1\n',
+      'constructor:\n  name: x\n',
+      'prototype:\n  enabled: true\n',
+      'a:\n  __proto__:\n    enabled: true\nb:\n  - __proto__:\n      enabled: true\n',
+      '"__proto__":\n  enabled: true\n',
+    ];
+    for (const text of inputs) {
+      const fast = readYamlFast(text);
+      const expected = parse(text, { uniqueKeys: true, merge: false });
+      if (fast === FALLBACK) continue;
+      expect(isDeepStrictEqual(fast, expected), text).toBe(true);
+      expect((fast as { enabled?: unknown }).enabled, text).toBeUndefined();
+      expect(Object.getPrototypeOf(fast), text).toBe(Object.prototype);
+    }
+    // A prototype must never be replaced, at any depth.
+    const nested = readYamlFast('a:\n  __proto__:\n    enabled: true\n') as { a: object };
+    expect(Object.getPrototypeOf(nested.a)).toBe(Object.prototype);
+    expect(({} as { enabled?: unknown }).enabled).toBeUndefined();
   });
 });

@@ -32,7 +32,8 @@ export function readYamlFast(text: string): Result {
 }
 
 const QUOTED_KEY = /^("(?:[^"\\]|\\.)*"):(?: |$)/;
-const PLAIN_KEY = /^([^\s"'#][^:]*?):(?: |$)/;
+// YAML's white space is space and tab only: a key starting with U+00A0 is plain (isSafePlain has the last word).
+const PLAIN_KEY = /^([^ \t"'#][^:]*?):(?: |$)/;
 
 class Reader {
   constructor(
@@ -62,7 +63,12 @@ class Reader {
       const [k, after] = splitKey(rest);
       if (Object.hasOwn(out, k)) throw new Fallback();
       this.pos++;
-      out[k] = this.value(after, indent);
+      const value = this.value(after, indent);
+      // `out.__proto__ = v` would set the prototype (a tool file's `__proto__: {enabled: true}` made every
+      // lookup of `enabled` true); like `yaml`, make it an own key. Other keys (constructor…) assign as own.
+      if (k === '__proto__')
+        Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
+      else out[k] = value;
       rest = undefined;
     }
     return out;

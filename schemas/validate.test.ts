@@ -20,6 +20,15 @@ describe('contract schemas', () => {
     expect(validate('tool', tool)).toEqual({ ok: true, value: tool });
   });
 
+  it('counts only own keys: an inherited `enabled` is missing, not true', () => {
+    const { enabled: _enabled, ...rest } = tool;
+    const inherits = Object.assign(Object.create({ enabled: true }) as object, rest);
+    const result = validate('tool', inherits);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.map((e) => e.message).join('\n')).toMatch(/enabled/);
+  });
+
   it('names the field and the unknown key', () => {
     const result = validate('tool', { ...tool, enabled: 'yes', colour: 'red' });
     expect(result.ok).toBe(false);

@@ -77,7 +77,14 @@ const compiled = new Map<SchemaName, ValidateFunction>();
 
 function contractAjv(): Ajv2020 {
   if (!ajv) {
-    ajv = new Ajv2020({ allErrors: true, strict: false, schemas: Object.values(schemas) });
+    // ownProperties: `required` and `additionalProperties` see own keys only, so an object whose prototype
+    // carries `enabled` (a `__proto__:` key assigned on a plain object) is missing it, not enabled.
+    ajv = new Ajv2020({
+      allErrors: true,
+      strict: false,
+      ownProperties: true,
+      schemas: Object.values(schemas),
+    });
     const addFormats = addFormatsModule as unknown as (a: Ajv2020) => void;
     addFormats(ajv);
   }
