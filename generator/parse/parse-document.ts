@@ -4,10 +4,10 @@
  * the structure. Nothing here dereferences: later stages follow $refs themselves, so circular
  * schemas stay finite.
  */
-import { SvcError } from '../../core/svc-error.js';
 import type { SourceText } from '../sources/index.js';
 import { decodeText } from './decode-text.js';
-import { assertInternalRefsResolve, collectRefs, placeFor, refuseExternalRefs } from './ref-walk.js';
+import { bundleExternalRefs } from './external-refs.js';
+import { assertInternalRefsResolve, collectRefs, refuseExternalRefs } from './ref-walk.js';
 import { type SpecVersion, detectVersion } from './spec-version.js';
 import { validateStructure } from './structural-validation.js';
 
@@ -32,7 +32,7 @@ export async function parseDocument(source: SourceText, opts: ParseOptions = {})
   let refs = collectRefs(document);
   if (refs.external.length > 0) {
     if (!opts.allowExternalRefs) refuseExternalRefs(refs.external, source.origin);
-    document = await bundleExternal(document, source.origin);
+    document = await bundleExternalRefs(document, source.origin, refs.external, opts.maxAliasCount);
     refs = collectRefs(document);
   }
   assertInternalRefsResolve(document, refs.internal, source.origin);
@@ -48,28 +48,4 @@ export async function parseDocument(source: SourceText, opts: ParseOptions = {})
   }
   if (typeof info.version === 'string') parsed.docVersion = info.version;
   return parsed;
-}
-
-async function bundleExternal(
-  document: Record<string, unknown>,
-  origin: string,
-): Promise<Record<string, unknown>> {
-  try {
-    const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
-    const parser = new SwaggerParser();
-    const bundled = await parser.bundle(
-      origin,
-      structuredClone(document) as never,
-      {
-        resolve: { external: true },
-      } as never,
-    );
-    return bundled as unknown as Record<string, unknown>;
-  } catch (cause) {
-    const message = cause instanceof Error ? cause.message : String(cause);
-    throw new SvcError('SPEC_EXTERNAL_REF', `could not resolve an external $ref of ${origin}: ${message}`, {
-      place: placeFor(origin, ''),
-      cause,
-    });
-  }
 }
