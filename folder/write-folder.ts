@@ -74,11 +74,24 @@ export async function writeFolder(
     if (opts.beforeStep) await opts.beforeStep(name);
   };
 
-  const target = await folderTarget(dir);
-  const parent = dirname(target);
+  const parent = dirname(await folderTarget(dir));
   await mkdir(parent, { recursive: true }).catch((e) => {
     throw failed(`cannot create ${parent}`, dir, e);
   });
+  await withFolderLock(dir, (target) => writeUnlocked(target, dir, files, step), opts);
+}
+
+/**
+ * Runs `write` as the folder's one writer: under its lock, once any write interrupted earlier is
+ * finished, so that it starts from a whole folder. For whoever adds a file to a folder (a failed
+ * import's history record) without going through writeFolder.
+ */
+export async function withFolderLock<T>(
+  dir: string,
+  write: (target: string) => Promise<T>,
+  opts: Pick<WriteFolderOptions, 'onNotice'> = {},
+): Promise<T> {
+  const target = await folderTarget(dir);
   const notice = opts.onNotice ?? warnOnStderr;
   const attempt = await tryLockFolder(target, notice).catch((e) => {
     throw failed(`cannot create the lock beside ${dir}`, dir, e);
@@ -90,10 +103,9 @@ export async function writeFolder(
     );
   }
   try {
-    // A write interrupted earlier is finished first, so this one starts from a whole folder.
     const recovered = await recoverLocked(target);
     if (recovered) notice(`${dir}: ${recovered}`);
-    await writeUnlocked(target, dir, files, step);
+    return await write(target);
   } finally {
     await attempt.lock.release();
   }
