@@ -13,6 +13,7 @@ export {
   sortItems,
 } from './content-items.js';
 export { firstHeading } from './doc-title.js';
+export { renameSynced, writeFileSynced } from './durable-fs.js';
 export { isManagedPath, MANAGED_DIRS, MANAGED_FILES, MANAGED_TOP, unsafePathReason } from './folder-paths.js';
 export { splitFrontmatter } from './frontmatter.js';
 export {
@@ -25,5 +26,5 @@ export {
 export { type LocatedViolation, validateLocated } from './locate-violations.js';
 export * from './model.js';
 export { type ReadFolderOptions, readFolder } from './read-folder.js';
-export { type WriteFolderOptions, writeFolder } from './write-folder.js';
+export { type WriteFolderOptions, withFolderLock, writeFolder } from './write-folder.js';
 export { lineOfPointer, MAX_ALIAS_COUNT, parseYaml } from './yaml-file.js';

@@ -1,12 +1,14 @@
 /**
  * Disk → FolderFiles. Every file of the folder (bookkeeping included) as UTF-8 text with '/'
  * paths; .git/ and node_modules/ are not the folder's content. A symlink is followed only when
- * it stays inside the folder.
+ * it stays inside the folder. A write that was interrupted (a crash mid-swap) is finished
+ * first, so every command that opens a folder sees it wholly old or wholly new.
  */
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { SvcError } from '../core/svc-error.js';
 import type { FolderFiles } from './model.js';
+import { settleFolder } from './settle-folder.js';
 
 export interface ReadFolderOptions {
   /** Refuse (FOLDER_INVALID) a file larger than this. Default 64 MiB (GitHub's document is 13 MB). */
@@ -25,6 +27,7 @@ const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
 export async function readFolder(dir: string, opts: ReadFolderOptions = {}): Promise<FolderFiles> {
   const maxFileBytes = opts.maxFileBytes ?? 64 * 1024 * 1024;
   const maxFiles = opts.maxFiles ?? 50_000;
+  await settleFolder(dir);
   let root: string;
   try {
     root = await realpath(dir);

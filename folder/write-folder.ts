@@ -1,7 +1,9 @@
 /**
  * FolderFiles → disk, atomically. The complete new set of files is built in a temporary
- * sibling directory (same parent, so renames stay on one filesystem); only then is it swapped
- * in by renames, and any failure puts every old entry back and removes the temporary copy.
+ * sibling directory (same parent, so renames stay on one filesystem) and fsynced; only then is
+ * it swapped in by renames under a journal (swap-journal.ts), so that a failure puts every old
+ * entry back, and a crash (kill -9, power loss) at any step is finished by the next command
+ * that opens the folder: the folder is seen wholly old or wholly new.
  *
  * Managed paths (config.yaml, README.md, docker-compose.yml, .env.example, Tools/, Skills/,
  * Prompts/, Resources/, Docs/, Widgets/, .svc/) become exactly `files`: a managed top-level
@@ -10,11 +12,26 @@
  * already on disk (so a read-modify-write of the whole folder leaves a .env and its mode alone).
  * The folder directory itself keeps its identity, so a runtime watching it sees the change.
  */
-import { lstat, mkdir, mkdtemp, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { lstat, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { SvcError } from '../core/svc-error.js';
+import { renameSynced, syncDir, writeFileSynced } from './durable-fs.js';
+import { tryLockFolder } from './folder-lock.js';
 import { isManagedPath, MANAGED_TOP, unsafePathReason } from './folder-paths.js';
 import type { FolderFiles } from './model.js';
+import { folderTarget, warnOnStderr } from './settle-folder.js';
+import {
+  finishSwap,
+  NEW_PREFIX,
+  OLD_PREFIX,
+  recoverLocked,
+  removeJournal,
+  rollBack,
+  rollForward,
+  type SwapEntry,
+  type SwapJournal,
+  writeJournal,
+} from './swap-journal.js';
 
 export interface WriteFolderOptions {
   /**
@@ -22,6 +39,8 @@ export interface WriteFolderOptions {
    * that step fail. For tests of the failure paths; production code leaves it out.
    */
   beforeStep?: (step: string) => void | Promise<void>;
+  /** Told what the writer did besides writing (a stale lock taken over). Default: stderr. */
+  onNotice?: (message: string) => void;
 }
 
 type Step = (name: string) => Promise<void>;
@@ -55,16 +74,40 @@ export async function writeFolder(
     if (opts.beforeStep) await opts.beforeStep(name);
   };
 
-  const target = await resolveTarget(dir);
-  const parent = dirname(target);
+  const parent = dirname(await folderTarget(dir));
   await mkdir(parent, { recursive: true }).catch((e) => {
     throw failed(`cannot create ${parent}`, dir, e);
   });
-  const release = await acquireLock(target, dir);
+  await withFolderLock(dir, (target) => writeUnlocked(target, dir, files, step), opts);
+}
+
+/**
+ * Runs `write` as the folder's one writer: under its lock, once any write interrupted earlier is
+ * finished, so that it starts from a whole folder. For whoever adds a file to a folder (a failed
+ * import's history record) without going through writeFolder.
+ */
+export async function withFolderLock<T>(
+  dir: string,
+  write: (target: string) => Promise<T>,
+  opts: Pick<WriteFolderOptions, 'onNotice'> = {},
+): Promise<T> {
+  const target = await folderTarget(dir);
+  const notice = opts.onNotice ?? warnOnStderr;
+  const attempt = await tryLockFolder(target, notice).catch((e) => {
+    throw failed(`cannot create the lock beside ${dir}`, dir, e);
+  });
+  if (!attempt.ok) {
+    throw failed(
+      `another svc process (${attempt.holder}) is writing this folder; its lock is ${attempt.path}`,
+      dir,
+    );
+  }
   try {
-    await writeUnlocked(target, dir, files, step);
+    const recovered = await recoverLocked(target);
+    if (recovered) notice(`${dir}: ${recovered}`);
+    return await write(target);
   } finally {
-    await release();
+    await attempt.lock.release();
   }
 }
 
@@ -92,7 +135,7 @@ async function writeUnlocked(target: string, dir: string, files: FolderFiles, st
     .filter((p) => isManagedPath(p) || changedUnmanaged.has(p))
     .sort();
 
-  const temp = await mkdtemp(join(parent, `.${basename(target)}.svc-new-`)).catch((e) => {
+  const temp = await mkdtemp(join(parent, `.${basename(target)}.${NEW_PREFIX}`)).catch((e) => {
     throw failed(`cannot create a temporary folder beside ${dir}`, dir, e);
   });
   let current: string | undefined;
@@ -101,16 +144,21 @@ async function writeUnlocked(target: string, dir: string, files: FolderFiles, st
     throw e;
   };
   try {
-    const dirs = new Set(toWrite.map((p) => p.split('/').slice(0, -1).join('/')).filter((d) => d !== ''));
-    for (const d of [...dirs].sort())
-      await mkdir(join(temp, ...d.split('/')), { recursive: true }).catch(note(d));
+    const dirs = new Set<string>();
+    for (const path of toWrite) {
+      const segments = path.split('/').slice(0, -1);
+      for (let i = 1; i <= segments.length; i++) dirs.add(segments.slice(0, i).join('/'));
+    }
+    for (const d of [...dirs].sort()) await mkdir(join(temp, ...d.split('/'))).catch(note(d));
     // A thousand small files: write them several at a time rather than one after another.
     await inBatches(toWrite, WRITE_CONCURRENCY, async (path) => {
       await step(`write ${path}`).catch(note(path));
       const text = files[path] as string;
       const bytes = exists ? await sameBytes(target, path, text) : text;
-      await writeFile(join(temp, ...path.split('/')), bytes).catch(note(path));
+      await writeFileSynced(join(temp, ...path.split('/')), bytes).catch(note(path));
     });
+    // Each file is fsynced; its directory entry is durable once its directory is.
+    await inBatches([...dirs, ''], WRITE_CONCURRENCY, (d) => syncDir(join(temp, ...d.split('/'))));
   } catch (e) {
     await rm(temp, { recursive: true, force: true });
     throw failed(`could not write ${current ?? 'the new folder'}; nothing was changed`, dir, e, current);
@@ -119,7 +167,8 @@ async function writeUnlocked(target: string, dir: string, files: FolderFiles, st
   if (!exists) {
     try {
       await step('rename new folder');
-      await rename(temp, target);
+      // One rename, durable once the parent is fsynced: the folder appears whole or not at all.
+      await renameSynced(temp, target);
       return;
     } catch (e) {
       await rm(temp, { recursive: true, force: true });
@@ -129,56 +178,79 @@ async function writeUnlocked(target: string, dir: string, files: FolderFiles, st
   await swap(target, temp, unmanaged, step, dir);
 }
 
-/** Renames entries from `temp` into `target`, setting the old ones aside; undoes everything on failure. */
+/**
+ * Swaps the entries of `temp` into `target` under a journal (see swap-journal.ts). A failure
+ * undoes the moves made so far; what cannot be undone now stays journaled, and the next
+ * command that opens the folder finishes undoing it.
+ */
 async function swap(target: string, temp: string, unmanaged: readonly string[], step: Step, dir: string) {
-  const old = await mkdtemp(join(dirname(target), `.${basename(target)}.svc-old-`)).catch(async (e) => {
+  const old = await mkdtemp(join(dirname(target), `.${basename(target)}.${OLD_PREFIX}`)).catch(async (e) => {
     await rm(temp, { recursive: true, force: true });
     throw failed(`cannot create a temporary folder beside ${dir}`, dir, e);
   });
-  const movedOut: string[] = [];
-  const movedIn: string[] = [];
-  const move = async (rel: string) => {
-    const parts = rel.split('/');
-    if (await present(join(target, ...parts))) {
-      await step(`set aside ${rel}`);
-      await mkdir(dirname(join(old, ...parts)), { recursive: true });
-      await rename(join(target, ...parts), join(old, ...parts));
-      movedOut.push(rel);
-    }
-    if (await present(join(temp, ...parts))) {
-      await step(`swap ${rel}`);
-      await mkdir(dirname(join(target, ...parts)), { recursive: true });
-      await rename(join(temp, ...parts), join(target, ...parts));
-      movedIn.push(rel);
-    }
+  const journal: SwapJournal = {
+    version: 1,
+    state: 'forward',
+    newDir: basename(temp),
+    oldDir: basename(old),
+    entries: await plannedEntries(target, temp, unmanaged),
+    dirs: await missingDirs(target, unmanaged),
   };
   try {
-    for (const name of MANAGED_TOP) await move(name);
-    for (const rel of unmanaged) await move(rel);
+    await step('journal');
+    await writeJournal(target, journal);
   } catch (e) {
-    const stuck: string[] = [];
-    for (const rel of movedIn.reverse()) {
-      const parts = rel.split('/');
-      await rename(join(target, ...parts), join(temp, ...parts)).catch(() => stuck.push(rel));
-    }
-    for (const rel of movedOut.reverse()) {
-      const parts = rel.split('/');
-      await rename(join(old, ...parts), join(target, ...parts)).catch(() => stuck.push(rel));
-    }
+    // Nothing was moved. The journal goes first: a journal naming removed directories must not stay.
+    await removeJournal(target);
     await rm(temp, { recursive: true, force: true });
-    if (stuck.length > 0) {
-      // Never delete what could not be put back: the old entries stay in `old` for a person to recover.
+    await rm(old, { recursive: true, force: true });
+    throw failed('could not record the swap; nothing was changed', dir, e);
+  }
+  try {
+    await rollForward(target, journal, step);
+    await step('commit');
+  } catch (e) {
+    const back: SwapJournal = { ...journal, state: 'back' };
+    try {
+      await writeJournal(target, back);
+      await rollBack(target, back);
+      await finishSwap(target, back);
+    } catch (undo) {
       throw failed(
-        `the swap failed and ${stuck.join(', ')} could not be restored; the old copies are in ${old}`,
+        `the swap failed and could not be undone yet (${(undo as NodeJS.ErrnoException).code ?? (undo as Error).message}); the next svc command that opens the folder will finish restoring it`,
         dir,
         e,
       );
     }
-    await rm(old, { recursive: true, force: true });
     throw failed('could not swap the new files in; the folder was restored unchanged', dir, e);
   }
-  await rm(old, { recursive: true, force: true });
-  await rm(temp, { recursive: true, force: true });
+  // Committed: the folder is wholly new. A failure while removing the temporary directories
+  // leaves them (and a "done" journal) for the next command to remove.
+  await finishSwap(target, journal, step).catch(() => undefined);
+}
+
+/** Every entry the swap may move, in order, with which versions have it. */
+async function plannedEntries(target: string, temp: string, unmanaged: readonly string[]) {
+  const entries: SwapEntry[] = [];
+  for (const path of [...MANAGED_TOP, ...unmanaged]) {
+    const parts = path.split('/');
+    const old = await present(join(target, ...parts));
+    const fresh = await present(join(temp, ...parts));
+    if (old || fresh) entries.push({ path, old, new: fresh });
+  }
+  return entries;
+}
+
+/** Parent directories of new unmanaged files that the folder does not have yet, outermost first. */
+async function missingDirs(target: string, unmanaged: readonly string[]): Promise<string[]> {
+  const dirs = new Set<string>();
+  for (const path of unmanaged) {
+    const segments = path.split('/').slice(0, -1);
+    for (let i = 1; i <= segments.length; i++) dirs.add(segments.slice(0, i).join('/'));
+  }
+  const missing: string[] = [];
+  for (const d of [...dirs].sort()) if (!(await present(join(target, ...d.split('/'))))) missing.push(d);
+  return missing;
 }
 
 /**
@@ -189,44 +261,6 @@ async function swap(target: string, temp: string, unmanaged: readonly string[], 
 async function sameBytes(target: string, path: string, text: string): Promise<string | Buffer> {
   const existing = await readFile(join(target, ...path.split('/'))).catch(() => undefined);
   return existing !== undefined && existing.toString('utf8') === text ? existing : text;
-}
-
-/**
- * One writer per folder at a time: two imports swapping entries at once could leave a mix of
- * both. The lock is a sibling file holding the writer's pid; a lock whose process is gone (a
- * crash) is taken over.
- */
-async function acquireLock(target: string, dir: string): Promise<() => Promise<void>> {
-  const lock = join(dirname(target), `.${basename(target)}.svc-lock`);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      await writeFile(lock, `${process.pid}\n`, { flag: 'wx' });
-      return () => rm(lock, { force: true });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
-        throw failed(`cannot create the lock ${lock}`, dir, e);
-      const pid = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
-      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
-        throw failed(`another svc process (pid ${pid}) is writing this folder; its lock is ${lock}`, dir);
-      }
-      await rm(lock, { force: true });
-    }
-  }
-  throw failed(`cannot take the lock ${lock}`, dir);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-async function resolveTarget(dir: string): Promise<string> {
-  // A symlinked folder is written where it really lives, so the temporary sibling is on the same filesystem.
-  return realpath(dir).catch(() => resolve(dir));
 }
 
 async function present(path: string): Promise<boolean> {

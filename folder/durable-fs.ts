@@ -1,0 +1,58 @@
+/**
+ * Filesystem steps that are on disk when they return, not just in the page cache: a file's
+ * bytes, and a directory's entries (a rename or a new name is durable only once the directory
+ * holding it is fsynced). The swap journal relies on this order: the new folder is complete on
+ * disk before the journal names it, and each rename is durable before the next one starts.
+ */
+import { mkdir, open, rename } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
+/** Writes `data` to a new file (refusing to replace one) and fsyncs it. */
+export async function writeFileSynced(path: string, data: string | Uint8Array, flag = 'wx'): Promise<void> {
+  const handle = await open(path, flag);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Fsyncs a directory, making the names created, removed or renamed in it durable. */
+export async function syncDir(path: string): Promise<void> {
+  // Windows cannot open a directory for fsync; its filesystems journal renames themselves.
+  if (process.platform === 'win32') return;
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } catch (e) {
+    // Some filesystems (FUSE, network) do not implement fsync on directories: nothing to wait for.
+    if ((e as NodeJS.ErrnoException).code !== 'EINVAL') throw e;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Renames, then fsyncs the directories the name left and arrived in. */
+export async function renameSynced(from: string, to: string): Promise<void> {
+  await rename(from, to);
+  await syncDir(dirname(to));
+  if (dirname(from) !== dirname(to)) await syncDir(dirname(from));
+}
+
+/** Creates `rel` (a '/' path) below `root` one segment at a time, fsyncing each new name's parent. */
+export async function mkdirSynced(root: string, rel: string): Promise<void> {
+  let dir = root;
+  for (const segment of rel.split('/').filter((s) => s !== '')) {
+    const next = join(dir, segment);
+    const made = await mkdir(next).then(
+      () => true,
+      (e: NodeJS.ErrnoException) => {
+        if (e.code === 'EEXIST') return false;
+        throw e;
+      },
+    );
+    if (made) await syncDir(dir);
+    dir = next;
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * One writer per folder at a time: two imports swapping entries at once could leave a mix of
+ * both. The lock is a sibling file, `.<folder>.svc-lock`, created exclusively and holding the
+ * writer's pid and start time. A lock is stale, and taken over, when its process is gone, when
+ * its pid now names another process (a different start time: the pid was reused after a crash
+ * or a reboot), or, for a lock that recorded no start time, when the process naming it started
+ * after the lock was written. A lock held by a live writer is never taken.
+ */
+import { randomBytes } from 'node:crypto';
+import { link, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { processStart } from './process-start.js';
+
+export interface FolderLock {
+  path: string;
+  /** Removes the lock, unless another process has (wrongly) replaced it meanwhile. */
+  release(): Promise<void>;
+}
+
+export type LockAttempt = { ok: true; lock: FolderLock } | { ok: false; path: string; holder: string };
+
+interface LockRecord {
+  pid: number;
+  /** processStart(pid).token when the lock was taken; absent in locks of older svc versions. */
+  start?: string;
+  since?: string;
+}
+
+type Inspection = { live: true; holder: string } | { live: false; reason: string; text: string };
+
+/** An unreadable lock this young is one whose writer has created it but not yet written it. */
+const FRESH_MS = 5000;
+/** Slack between a lock's mtime and a process start time computed from the boot time. */
+const CLOCK_SLACK_MS = 2000;
+
+export function lockPathOf(target: string): string {
+  return join(dirname(target), `.${basename(target)}.svc-lock`);
+}
+
+/** Takes the lock of the folder at `target` (its real path), or says who holds it. */
+export async function tryLockFolder(target: string, notice: (message: string) => void): Promise<LockAttempt> {
+  const path = lockPathOf(target);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const mine = await create(path);
+    if (mine !== undefined) return { ok: true, lock: { path, release: () => release(path, mine) } };
+    const seen = await inspect(path);
+    if (seen === undefined) continue;
+    if (seen.live) return { ok: false, path, holder: seen.holder };
+    if (await takeOver(path, seen.text)) notice(`took over the stale lock ${path}: ${seen.reason}`);
+  }
+  return { ok: false, path, holder: 'another svc process (the lock kept changing hands)' };
+}
+
+/** The text written, or undefined when the lock already exists. */
+async function create(path: string): Promise<string | undefined> {
+  const start = processStart(process.pid);
+  const record: LockRecord = {
+    pid: process.pid,
+    ...(start ? { start: start.token } : {}),
+    since: new Date().toISOString(),
+  };
+  const text = `${JSON.stringify(record)}\n`;
+  const handle = await open(path, 'wx').catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'EEXIST') return undefined;
+    throw e;
+  });
+  if (handle === undefined) return undefined;
+  try {
+    await handle.writeFile(text);
+  } finally {
+    await handle.close();
+  }
+  return text;
+}
+
+async function release(path: string, text: string): Promise<void> {
+  const current = await readFile(path, 'utf8').catch(() => undefined);
+  if (current === text) await rm(path, { force: true });
+}
+
+async function inspect(path: string): Promise<Inspection | undefined> {
+  let text: string;
+  let writtenMs: number;
+  try {
+    text = await readFile(path, 'utf8');
+    writtenMs = (await stat(path)).mtimeMs;
+  } catch {
+    return undefined;
+  }
+  const record = parseLock(text);
+  if (record === undefined) {
+    return Date.now() - writtenMs < FRESH_MS
+      ? { live: true, holder: 'a process that is taking the lock right now' }
+      : { live: false, reason: 'the lock file names no process', text };
+  }
+  const { pid } = record;
+  if (!isAlive(pid)) return { live: false, reason: `pid ${pid} is no longer running`, text };
+  const now = processStart(pid);
+  if (record.start !== undefined && now !== undefined && record.start !== now.token) {
+    return {
+      live: false,
+      reason: `pid ${pid} is now another process, started after the lock was taken`,
+      text,
+    };
+  }
+  if (record.start === undefined && now?.atMs !== undefined && now.atMs > writtenMs + CLOCK_SLACK_MS) {
+    return {
+      live: false,
+      reason: `pid ${pid} started after the lock was written, so it is not the writer`,
+      text,
+    };
+  }
+  return { live: true, holder: `pid ${pid}${record.since ? `, writing since ${record.since}` : ''}` };
+}
+
+/** This version's JSON record, or an older version's bare pid. */
+function parseLock(text: string): LockRecord | undefined {
+  const trimmed = text.trim();
+  if (/^\d+$/.test(trimmed)) return validPid({ pid: Number(trimmed) });
+  try {
+    const value = JSON.parse(trimmed) as Partial<LockRecord>;
+    if (typeof value !== 'object' || value === null || typeof value.pid !== 'number') return undefined;
+    return validPid({
+      pid: value.pid,
+      ...(typeof value.start === 'string' ? { start: value.start } : {}),
+      ...(typeof value.since === 'string' ? { since: value.since } : {}),
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+function validPid(record: LockRecord): LockRecord | undefined {
+  return Number.isSafeInteger(record.pid) && record.pid > 0 ? record : undefined;
+}
+
+/**
+ * Removes a stale lock, but only the one judged stale: it is renamed aside first, and if what
+ * was moved is not the text that was inspected (a writer replaced the stale lock meanwhile),
+ * it is put back.
+ */
+async function takeOver(path: string, staleText: string): Promise<boolean> {
+  const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    await rename(path, aside);
+  } catch {
+    return false;
+  }
+  const moved = await readFile(aside, 'utf8').catch(() => undefined);
+  if (moved !== staleText) await link(aside, path).catch(() => undefined);
+  await rm(aside, { force: true });
+  return moved === staleText;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
