@@ -9,6 +9,7 @@ import type { CliIo } from './command.js';
 import { commands, findCommand } from './commands/index.js';
 import { EXIT } from './exit-codes.js';
 import { fail } from './fail.js';
+import { quietEpipe } from './quiet-epipe.js';
 
 export function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -65,6 +66,7 @@ function isEntry(): boolean {
 }
 
 if (isEntry()) {
+  quietEpipe(process.stdout, process.stderr);
   const io: CliIo = {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),

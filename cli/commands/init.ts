@@ -30,7 +30,8 @@ Options:
   --api-key-name <name>       header or query parameter name (api_key only)
   --server-id <id>            id used in /mcp/<id> (default: from the folder name)
   --description <text>  --logo-url <url>  --website <url>
-  --allow-external-refs       fetch external $refs of the document
+  --allow-external-refs       fetch external $refs of the document: http(s) ones for a URL,
+                              files under its directory for a file
   --force                     write into a directory that already holds files; every file
                               there is kept as it is, even where svc would write its own
   --json                      print the result as JSON (for CI)

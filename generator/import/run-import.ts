@@ -31,7 +31,7 @@ import {
 import { keepUserFiles } from '../init/keep-user-files.js';
 import { contentHashes, mergeImport } from '../merge/index.js';
 import { defaultBaseUrl, parseDocument } from '../parse/index.js';
-import { OPENAPI_FILE, renderFolder, renderFolderChecked } from '../render/index.js';
+import { OPENAPI_FILE, README_SIGNATURE, renderFolder, renderFolderChecked } from '../render/index.js';
 import { buildReport } from '../report/index.js';
 import { readContentDir } from '../sources/content-source.js';
 import { readOpenApiSource } from '../sources/index.js';
@@ -334,6 +334,9 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
           files[item.file] = previousFiles[item.file]!;
         }
       }
+      // A README.md svc did not write (kept by `svc init --force`) stays the user's.
+      const readme = previousFiles['README.md'];
+      if (readme !== undefined && !readme.includes(README_SIGNATURE)) files['README.md'] = readme;
       // Files in managed directories that svc does not model (an image beside a doc) stay.
       for (const [path, text] of Object.entries(previousFiles)) {
         if (isBookkeeping(path) || path in files || !isManagedPath(path)) continue;

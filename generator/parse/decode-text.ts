@@ -5,6 +5,7 @@
 import type { parse as ParseYaml } from 'yaml';
 import { SvcError } from '../../core/svc-error.js';
 import type { SourceText } from '../sources/index.js';
+import { tooDeepError, tooDeepInValue, tooDeepInYaml } from './nesting-depth.js';
 
 /** Default YAML alias limit: enough for real documents, far below a "billion laughs" expansion. */
 export const DEFAULT_MAX_ALIAS_COUNT = 100;
@@ -27,8 +28,11 @@ export async function decodeText(
     throw new SvcError('SOURCE_NOT_JSON_OR_YAML', `${source.origin} is empty`, { place: placeOf(source) });
   }
   const first = source.text[start];
-  if (first === '{' || first === '[') return decodeJson(source);
-  return decodeYaml(source, maxAliasCount);
+  const value =
+    first === '{' || first === '[' ? await decodeJson(source) : await decodeYaml(source, maxAliasCount);
+  const deep = tooDeepInValue(value);
+  if (deep !== undefined) throw tooDeepError(source.origin, deep);
+  return value;
 }
 
 async function decodeJson(source: SourceText): Promise<unknown> {
@@ -60,6 +64,11 @@ async function decodeYaml(source: SourceText, maxAliasCount: number): Promise<un
     return parse(source.text, { maxAliasCount, uniqueKeys: false, prettyErrors: true });
   } catch (cause) {
     const message = cause instanceof Error ? cause.message : String(cause);
+    if (cause instanceof RangeError || /maximum call stack/i.test(message)) {
+      // yaml composes recursively: a document deep enough overflows the stack before it can be measured.
+      const deep = tooDeepInYaml(source.text);
+      if (deep !== undefined) throw tooDeepError(source.origin, deep);
+    }
     if (/alias/i.test(message) && /resource exhaustion|excessive/i.test(message)) {
       throw new SvcError(
         'SOURCE_YAML_BOMB',

@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { SvcError } from '../../core/svc-error.js';
+import { DEFAULT_MAX_SOURCE_BYTES } from '../sources/openapi-source.js';
 import {
   documentUrl,
   externalRefRefusal,
@@ -75,6 +76,7 @@ async function gather(
 ): Promise<Map<string, string>> {
   const root = documentUrl(origin);
   const files = new Map<string, string>();
+  let total = 0;
   const queue: { base: URL; where: string; refs: readonly RefUse[] }[] = [
     { base: root, where: origin, refs },
   ];
@@ -99,6 +101,14 @@ async function gather(
       const landed = documentUrl(read.origin);
       const after = landed.href === target.href ? undefined : externalRefRefusal(root, landed);
       if (after) throw refuse(`it redirected to ${landed.href}: ${after}`);
+      total += read.bytes;
+      if (total > DEFAULT_MAX_SOURCE_BYTES) {
+        throw new SvcError(
+          'SOURCE_TOO_LARGE',
+          `the files ${origin} refers to add up to more than ${DEFAULT_MAX_SOURCE_BYTES} bytes`,
+          { place: placeFor(next.where, use.at) },
+        );
+      }
       files.set(target.href, read.text);
       const nested = collectRefs(await decodeText(read, maxAliasCount)).external;
       if (nested.length > 0) queue.push({ base: target, where: nameOf(target), refs: nested });

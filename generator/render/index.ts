@@ -11,6 +11,6 @@ export {
   renderFolderChecked,
   renderOpenApi,
 } from './render-folder.js';
-export { renderReadme } from './render-readme.js';
+export { README_SIGNATURE, renderReadme } from './render-readme.js';
 export { renderTool, TOOL_KEY_ORDER } from './render-tool.js';
 export { schemaLine, yamlText } from './yaml-text.js';
