@@ -5,6 +5,9 @@
  * reserved headers refused, and the final URL is checked to still sit under apiBaseUrl.
  */
 import type { SvcConfig, SvcTool } from '../schemas/types.js';
+import { encodeStrict } from './percent-encode.js';
+
+export { encodeStrict };
 
 export interface UpstreamRequest {
   method: string;
@@ -43,14 +46,6 @@ function scalarText(value: unknown): string {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** RFC 3986 unreserved stays, everything else percent-encoded (stricter than encodeURIComponent). */
-export function encodeStrict(text: string): string {
-  return encodeURIComponent(text).replace(
-    /[!'()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
 }
 
 function pathValue(
