@@ -26,6 +26,8 @@ export interface CompiledTool {
   listed: ListedTool;
   /** Ajv validator of the input schema, compiled on first use and kept for this version. */
   validator(): ValidateFunction | { error: string };
+  /** Ajv validator of the output schema (undefined without one), compiled once, on first use. */
+  outputValidator(): ValidateFunction | { error: string } | undefined;
 }
 
 export interface ResourceContents {
@@ -192,6 +194,7 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
       listed._meta = { ui: { resourceUri: uri }, 'ui/resourceUri': uri, 'openai/outputTemplate': uri };
     }
     let compiled: ValidateFunction | { error: string } | undefined;
+    let compiledOutput: ValidateFunction | { error: string } | undefined;
     tools.set(t.name, {
       item,
       listed,
@@ -206,6 +209,19 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
           };
         }
         return compiled;
+      },
+      outputValidator() {
+        if (!t.outputSchema) return undefined;
+        if (compiledOutput) return compiledOutput;
+        try {
+          ajv ??= newAjv();
+          compiledOutput = ajv.compile(t.outputSchema);
+        } catch (error) {
+          compiledOutput = {
+            error: `the output schema of ${item.file} cannot be compiled: ${(error as Error).message}`,
+          };
+        }
+        return compiledOutput;
       },
     });
     toolList.push(listed);
