@@ -2,11 +2,12 @@
  * One immutable, served config version: the folder model compiled into everything a request
  * needs, built ONCE per version so no request pays for it — the tools/list, prompts/list and
  * resources/list results, lookup maps, and (lazily, then cached) one Ajv validator per tool.
- * Only enabled items make it in: a disabled item is invisible and unreachable.
+ * Only enabled items make it in: a disabled item is invisible and unreachable, and so is a
+ * stale tool (its endpoint is gone from the source) even when enabled.
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { UriTemplate } from '@modelcontextprotocol/server';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { compileToolSchema, isServed } from '../folder/check-tools.js';
 import type { FolderModel, ToolItem, WidgetItem } from '../folder/model.js';
 
 export const WIDGET_MIME = 'text/html;profile=mcp-app';
@@ -160,17 +161,21 @@ function skillDocument(
   return `${head}${body}${tail}`;
 }
 
-function newAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
-  (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
-  return ajv;
+function schemaValidator(
+  schema: object,
+  file: string,
+  which: 'input' | 'output',
+): ValidateFunction | { error: string } {
+  const compiled = compileToolSchema(schema);
+  return 'error' in compiled
+    ? { error: `the ${which} schema of ${file} cannot be compiled: ${compiled.error}` }
+    : compiled;
 }
 
 /** Compiles a folder model into a served config. Throws nothing: unusable items are left out. */
 export function compileConfig(folder: FolderModel, version: number): LoadedConfig {
   const { config } = folder;
   const serverId = config.server.id;
-  let ajv: Ajv2020 | undefined;
 
   const enabledWidgets = new Map<string, WidgetItem>();
   for (const w of folder.widgets) if (w.sidecar.enabled === true) enabledWidgets.set(w.name, w);
@@ -179,7 +184,7 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
   const toolList: ListedTool[] = [];
   for (const item of folder.tools) {
     const t = item.tool;
-    if (!t.enabled || tools.has(t.name)) continue;
+    if (!isServed(item) || tools.has(t.name)) continue;
     const annotations: Record<string, unknown> = { ...t.annotations };
     const listed: ListedTool = {
       name: t.name,
@@ -199,28 +204,12 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
       item,
       listed,
       validator() {
-        if (compiled) return compiled;
-        try {
-          ajv ??= newAjv();
-          compiled = ajv.compile(t.inputSchema);
-        } catch (error) {
-          compiled = {
-            error: `the input schema of ${item.file} cannot be compiled: ${(error as Error).message}`,
-          };
-        }
+        compiled ??= schemaValidator(t.inputSchema, item.file, 'input');
         return compiled;
       },
       outputValidator() {
         if (!t.outputSchema) return undefined;
-        if (compiledOutput) return compiledOutput;
-        try {
-          ajv ??= newAjv();
-          compiledOutput = ajv.compile(t.outputSchema);
-        } catch (error) {
-          compiledOutput = {
-            error: `the output schema of ${item.file} cannot be compiled: ${(error as Error).message}`,
-          };
-        }
+        compiledOutput ??= schemaValidator(t.outputSchema, item.file, 'output');
         return compiledOutput;
       },
     });
