@@ -15,6 +15,9 @@ export type Redactor = (text: string) => string;
 
 export const REDACTED = '[REDACTED]';
 
+/** The redactor of a runtime without secrets: callers may skip work that only redaction needs. */
+export const noRedaction: Redactor = (text) => text;
+
 const utf8 = new TextEncoder();
 
 function everyChar(text: string, one: (codePoint: number) => string): string {
@@ -106,7 +109,7 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
   }
   const folded = alternation(anyCase, 'gi');
   const literal = alternation(exact, 'g');
-  if (!folded && !literal) return (text) => text;
+  if (!folded && !literal) return noRedaction;
   const replace = (text: string) => {
     let out = text;
     if (folded) out = out.replace(folded, REDACTED);

@@ -4,7 +4,7 @@
  * so neither an argument nor an upstream can move a credential to another host. Every text
  * that came from the upstream is redacted before it leaves.
  */
-import { bytesHoldSecret, type Redactor, redactValue } from './redact.js';
+import { bytesHoldSecret, noRedaction, type Redactor, redactValue } from './redact.js';
 import type { UpstreamRequest } from './upstream-request.js';
 import {
   ResponseTooLarge,
@@ -85,10 +85,17 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * encodings covers; when the decoded value held a secret, the text is re-serialized from the
  * redacted value so that the escaped spelling is gone as well.
  */
-function readText(bytes: Uint8Array, type: string, redact: Redactor): { text: string; json?: unknown } {
+function readText(
+  bytes: Uint8Array,
+  type: string,
+  redact: Redactor,
+  structured: boolean,
+): { text: string; json?: unknown } {
   const raw = new TextDecoder().decode(bytes);
+  // Without a secret, a body is parsed only when structuredContent may be built from it.
+  const wanted = redact !== noRedaction || (structured && (isJsonType(type) || type === ''));
   const first = raw.trimStart()[0];
-  if (isJsonType(type) || first === '{' || first === '[' || first === '"') {
+  if (wanted && (isJsonType(type) || first === '{' || first === '[' || first === '"')) {
     try {
       const parsed: unknown = JSON.parse(raw);
       const safe = redactValue(redact, parsed);
@@ -192,7 +199,7 @@ export async function callUpstream(
   const status = response.status;
   if (status < 200 || status > 299) {
     const text = isTextType(type)
-      ? readText(bytes, type, options.redact).text
+      ? readText(bytes, type, options.redact, false).text
       : `(${bytes.byteLength} bytes of ${type})`;
     const reason = response.statusText ? ` ${options.redact(response.statusText)}` : '';
     const detail = text.trim() ? `: ${excerpt(text)}` : '';
@@ -220,7 +227,7 @@ export async function callUpstream(
       },
     };
   }
-  const { text, json } = readText(bytes, type, options.redact);
+  const { text, json } = readText(bytes, type, options.redact, options.structured);
   if (text === '')
     return { status, result: { content: [{ type: 'text', text: `HTTP ${status} (empty body)` }] } };
   const result: ToolCallResult = { content: [{ type: 'text', text }] };
