@@ -28,16 +28,20 @@ export type CompiledSchema = ValidateFunction | { error: string; field?: string 
 
 const MAX_SCHEMA_PROBLEMS = 5;
 let ajv: Ajv2020 | undefined;
+let metaAjv: Ajv2020 | undefined;
 const compiled = new WeakMap<object, CompiledSchema>();
 
 function sharedAjv(): Ajv2020 {
   if (!ajv) {
     // strict: false keeps OpenAPI leftovers (example, x-…) harmless; the meta-schema still refuses
     // unknown types and malformed keywords. addUsedSchema: false: a $id repeated across tools is fine.
+    // validateSchema: false: compileToolSchema has checked the meta-schema already (metaProblem);
+    // compiling a second copy of the meta-schema here would cost as much again on the first call.
     ajv = new Ajv2020({
       allErrors: true,
       strict: false,
       validateFormats: true,
+      validateSchema: false,
       addUsedSchema: false,
       logger: false,
     });
@@ -135,7 +139,10 @@ function ghostRequired(schema: unknown, pointer: string, out: [string, string][]
 }
 
 function metaProblem(schema: object): { error: string; field: string } | undefined {
-  const a = sharedAjv();
+  // Formats off: checking every $ref as a URI reference made this 5x slower, and patterns are
+  // checked as regular expressions below, with the flag Ajv compiles them with.
+  metaAjv ??= new Ajv2020({ allErrors: true, strict: false, validateFormats: false, logger: false });
+  const a = metaAjv;
   if (a.validateSchema(schema)) return undefined;
   // The anyOf wrappers only repeat the specific error beneath them.
   const specific = (a.errors ?? []).filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
