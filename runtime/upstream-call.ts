@@ -195,7 +195,8 @@ export async function callUpstream(
     outer?.removeEventListener('abort', onAbort);
   }
   const bytes = response.body;
-  const type = mediaType(response);
+  // The media type is echoed in results (mimeType, messages): an upstream controls it too.
+  const type = options.redact(mediaType(response));
   const status = response.status;
   if (status < 200 || status > 299) {
     const text = isTextType(type)

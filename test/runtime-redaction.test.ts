@@ -99,6 +99,17 @@ const KINDS: Record<string, Kind> = {
   audio: (e) => ({ status: 200, type: 'audio/wav', body: Buffer.concat([utf8('RIFF'), utf8(e)]) }),
   error500: (e) => ({ status: 500, type: 'application/json', body: utf8(`{"error":"${jsonEscapeAll(e)}"}`) }),
   error400Text: (e) => ({ status: 400, type: 'text/plain', body: utf8(`bad key ${e}`) }),
+  // The media type is upstream-controlled too and lands in mimeType and messages.
+  typeEcho: (e) => ({
+    status: 200,
+    type: `application/x-${/^[\x21-\x7e]+$/.test(e) && !/[;,"]/.test(e) ? e : b64(e)}`,
+    body: Buffer.from([0, 1, 2]),
+  }),
+  imageTypeEcho: (e) => ({
+    status: 200,
+    type: `image/x-${/^[\x21-\x7e]+$/.test(e) && !/[;,"]/.test(e) ? e : b64(e)}`,
+    body: PNG_1X1,
+  }),
   urlEcho: (_e, req) => ({
     status: 200,
     type: 'application/json',
@@ -280,7 +291,8 @@ describe('the secrets from the issue, every encoding in every body', () => {
         expect(JSON.stringify(echoed)).toContain('[REDACTED]');
         for (const kind of Object.keys(KINDS)) {
           for (const enc of Object.keys(ENCODINGS)) {
-            for (const tool of ['leak', 'leak_structured']) {
+            // structuredContent is only ever built from a JSON body.
+            for (const tool of kind.startsWith('json') ? ['leak', 'leak_structured'] : ['leak']) {
               if (kind.startsWith('url') || kind.startsWith('headers')) {
                 if (enc !== 'raw') continue;
               }
