@@ -98,7 +98,7 @@ function readText(
   if (wanted && (isJsonType(type) || first === '{' || first === '[' || first === '"')) {
     try {
       const parsed: unknown = JSON.parse(raw);
-      const safe = redactValue(redact, parsed);
+      const safe = redact === noRedaction ? parsed : redactValue(redact, parsed);
       return { text: safe === parsed ? redact(raw) : JSON.stringify(safe), json: safe };
     } catch {
       // Not JSON, or nested too deep to walk: the text alone, redacted as text.
