@@ -5,6 +5,13 @@
  * importer's spec 2.5 rules sit on top of it in generator/content.
  */
 export {
+  type CheckToolsOptions,
+  checkTools,
+  compileToolSchema,
+  isServed,
+  type ToolCheckResult,
+} from './check-tools.js';
+export {
   type ContentEntry,
   classifyContentPath,
   ITEM_NAME,

@@ -2,11 +2,12 @@
  * One immutable, served config version: the folder model compiled into everything a request
  * needs, built ONCE per version so no request pays for it — the tools/list, prompts/list and
  * resources/list results, lookup maps, and (lazily, then cached) one Ajv validator per tool.
- * Only enabled items make it in: a disabled item is invisible and unreachable.
+ * Only enabled items make it in: a disabled item is invisible and unreachable, and so is a
+ * stale tool (its endpoint is gone from the source) even when enabled.
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { UriTemplate } from '@modelcontextprotocol/server';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { compileToolSchema, isServed } from '../folder/check-tools.js';
 import type { FolderModel, ToolItem, WidgetItem } from '../folder/model.js';
 
 export const WIDGET_MIME = 'text/html;profile=mcp-app';
@@ -26,6 +27,8 @@ export interface CompiledTool {
   listed: ListedTool;
   /** Ajv validator of the input schema, compiled on first use and kept for this version. */
   validator(): ValidateFunction | { error: string };
+  /** Ajv validator of the output schema (undefined without one), compiled once, on first use. */
+  outputValidator(): ValidateFunction | { error: string } | undefined;
 }
 
 export interface ResourceContents {
@@ -158,17 +161,21 @@ function skillDocument(
   return `${head}${body}${tail}`;
 }
 
-function newAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
-  (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
-  return ajv;
+function schemaValidator(
+  schema: object,
+  file: string,
+  which: 'input' | 'output',
+): ValidateFunction | { error: string } {
+  const compiled = compileToolSchema(schema);
+  return 'error' in compiled
+    ? { error: `the ${which} schema of ${file} cannot be compiled: ${compiled.error}` }
+    : compiled;
 }
 
 /** Compiles a folder model into a served config. Throws nothing: unusable items are left out. */
 export function compileConfig(folder: FolderModel, version: number): LoadedConfig {
   const { config } = folder;
   const serverId = config.server.id;
-  let ajv: Ajv2020 | undefined;
 
   const enabledWidgets = new Map<string, WidgetItem>();
   for (const w of folder.widgets) if (w.sidecar.enabled === true) enabledWidgets.set(w.name, w);
@@ -177,7 +184,7 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
   const toolList: ListedTool[] = [];
   for (const item of folder.tools) {
     const t = item.tool;
-    if (!t.enabled || tools.has(t.name)) continue;
+    if (!isServed(item) || tools.has(t.name)) continue;
     const annotations: Record<string, unknown> = { ...t.annotations };
     const listed: ListedTool = {
       name: t.name,
@@ -192,20 +199,18 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
       listed._meta = { ui: { resourceUri: uri }, 'ui/resourceUri': uri, 'openai/outputTemplate': uri };
     }
     let compiled: ValidateFunction | { error: string } | undefined;
+    let compiledOutput: ValidateFunction | { error: string } | undefined;
     tools.set(t.name, {
       item,
       listed,
       validator() {
-        if (compiled) return compiled;
-        try {
-          ajv ??= newAjv();
-          compiled = ajv.compile(t.inputSchema);
-        } catch (error) {
-          compiled = {
-            error: `the input schema of ${item.file} cannot be compiled: ${(error as Error).message}`,
-          };
-        }
+        compiled ??= schemaValidator(t.inputSchema, item.file, 'input');
         return compiled;
+      },
+      outputValidator() {
+        if (!t.outputSchema) return undefined;
+        compiledOutput ??= schemaValidator(t.outputSchema, item.file, 'output');
+        return compiledOutput;
       },
     });
     toolList.push(listed);

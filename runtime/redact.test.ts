@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor, REDACTED } from './redact.js';
+import { encodeStrict } from './percent-encode.js';
+import { bytesHoldSecret, createRedactor, REDACTED, redactValue } from './redact.js';
 
 describe('createRedactor', () => {
   const secret = 'p@ss "word"/+=';
@@ -29,5 +30,77 @@ describe('createRedactor', () => {
 
   it('is the identity without a secret', () => {
     expect(createRedactor([undefined, ''])('anything')).toBe('anything');
+  });
+});
+
+describe('createRedactor: the encodings of issue 8', () => {
+  const secret = 'S3cr3t/Tok+en=XyZ_9';
+  const redact = createRedactor([secret]);
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const samples: Record<string, string> = {
+    upper: secret.toUpperCase(),
+    lowerPercent: encodeURIComponent(secret).toLowerCase(),
+    strictQuery: encodeStrict(secret),
+    basicUser: b64(`user:${secret}`),
+    bearer: b64(`Bearer ${secret}`),
+    offset1: b64(`x${secret}`),
+    offset2: b64(`xy${secret}`),
+    base64url: Buffer.from(secret).toString('base64url'),
+    hexLower: Buffer.from(secret).toString('hex'),
+    hexUpper: Buffer.from(secret).toString('hex').toUpperCase(),
+    htmlDecimal: [...secret].map((c) => `&#${c.charCodeAt(0)};`).join(''),
+    htmlHex: [...secret].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join(''),
+    htmlPartial: secret.replace('/', '&#47;'),
+    jsonAllEscaped: [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+    jsonSlash: secret.replace('/', '\\/'),
+    percentPartial: secret.replace('/', '%2f'),
+  };
+  it.each(Object.entries(samples))('redacts %s', (_name, sample) => {
+    const out = redact(`before ${sample} after`);
+    expect(out).toContain(REDACTED);
+    expect(out).not.toContain(sample);
+    expect(out.startsWith('before ')).toBe(true);
+  });
+
+  it('derives the query form from the encoder that builds the URL', () => {
+    const key = "Ke y!(x)*'z";
+    expect(createRedactor([key])(`?api_key=${encodeStrict(key)}`)).toBe(`?api_key=${REDACTED}`);
+  });
+
+  it('leaves ordinary text alone', () => {
+    const text = 'Bearer abc, dXNlcjpwYXNz, 0123456789abcdef, &amp; %2F \\u0041';
+    expect(redact(text)).toBe(text);
+  });
+});
+
+describe('redactValue', () => {
+  const redact = createRedactor(['S3cr3t/Tok+en=XyZ_9']);
+  it('redacts decoded strings, keys and numbers, keeping __proto__ a plain key', () => {
+    const value = JSON.parse(
+      '{"a":"S3cr3t\\/Tok+en=XyZ_9","S3cr3t/Tok+en=XyZ_9":1,"__proto__":{"x":1},"n":[2]}',
+    );
+    const out = redactValue(redact, value) as Record<string, unknown>;
+    expect(out.a).toBe(REDACTED);
+    expect(Object.keys(out)).toEqual(['a', REDACTED, '__proto__', 'n']);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(redactValue(createRedactor(['31415926']), { pi: 31415926 })).toEqual({ pi: REDACTED });
+  });
+  it('returns the very same value when nothing changed', () => {
+    const value = { a: ['b', { c: 1 }] };
+    expect(redactValue(redact, value)).toBe(value);
+  });
+});
+
+describe('bytesHoldSecret', () => {
+  const secret = 'pässwörd-42';
+  const redact = createRedactor([secret]);
+  it('finds the UTF-8 bytes and encoded forms inside binary data', () => {
+    const wrap = (b: Buffer) => Buffer.concat([Buffer.from([0, 255, 7]), b, Buffer.from([1])]);
+    expect(bytesHoldSecret(redact, wrap(Buffer.from(secret)))).toBe(true);
+    expect(bytesHoldSecret(redact, wrap(Buffer.from(Buffer.from(`u:${secret}`).toString('base64'))))).toBe(
+      true,
+    );
+    expect(bytesHoldSecret(redact, wrap(Buffer.from(encodeStrict(secret))))).toBe(true);
+    expect(bytesHoldSecret(redact, wrap(Buffer.from('nothing here')))).toBe(false);
   });
 });

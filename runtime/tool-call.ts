@@ -5,7 +5,7 @@
  * error, never an upstream call.
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { LoadedConfig } from './loaded-config.js';
+import type { CompiledTool, LoadedConfig } from './loaded-config.js';
 import type { Logger } from './logger.js';
 import type { Redactor } from './redact.js';
 import { callUpstream, type ToolCallResult, toolError } from './upstream-call.js';
@@ -78,7 +78,8 @@ export async function callTool(
     toolName: name,
     ...(signal ? { signal } : {}),
   });
-  deps.logger.log(outcome.result.isError ? 'warn' : 'debug', 'tool_call', {
+  const result = checkStructured(tool, outcome.result, deps);
+  deps.logger.log(result.isError ? 'warn' : 'debug', 'tool_call', {
     tool: name,
     method: built.request.method,
     status: outcome.status,
@@ -86,5 +87,41 @@ export async function callTool(
     ms: Math.round((deps.now() - started) * 10) / 10,
     configVersion: loaded.version,
   });
-  return outcome.result;
+  return result;
+}
+
+/**
+ * A tool that declares an outputSchema promises structuredContent matching it: clients (the
+ * official SDK among them) throw when it is missing or does not match, and the agent then gets
+ * nothing. So structuredContent goes out only when it validates; otherwise the text goes out
+ * alone, marked isError (without the flag the same clients throw for the missing content), with
+ * a first line saying why. Each such case is logged, with the schema path, never the value.
+ */
+function checkStructured(tool: CompiledTool, result: ToolCallResult, deps: ToolCallDeps): ToolCallResult {
+  if (result.isError) return result;
+  const validate = tool.outputValidator();
+  if (!validate) return result;
+  let reason: string;
+  if ('error' in validate) reason = validate.error;
+  else if (result.structuredContent === undefined) reason = 'the upstream answer is not a JSON object';
+  else if (validate(result.structuredContent)) return result;
+  else
+    reason = describeAjvErrors(validate.errors ?? [])
+      .slice(0, 3)
+      .map((p) => p.replace(/^\(arguments\)/, '(root)'))
+      .join('; ');
+  reason = deps.redact(reason);
+  deps.logger.log('warn', 'structured_content_dropped', { tool: tool.listed.name, reason });
+  const { structuredContent: _dropped, ...rest } = result;
+  return {
+    ...rest,
+    content: [
+      {
+        type: 'text',
+        text: `The upstream answer does not match this tool's output schema (${reason}); it follows as text only.`,
+      },
+      ...result.content,
+    ],
+    isError: true,
+  };
 }

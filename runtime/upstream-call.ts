@@ -4,7 +4,7 @@
  * so neither an argument nor an upstream can move a credential to another host. Every text
  * that came from the upstream is redacted before it leaves.
  */
-import type { Redactor } from './redact.js';
+import { bytesHoldSecret, noRedaction, type Redactor, redactValue } from './redact.js';
 import type { UpstreamRequest } from './upstream-request.js';
 import {
   ResponseTooLarge,
@@ -77,6 +77,40 @@ function isTextType(type: string): boolean {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A text body as the client will see it. A JSON body is parsed and redacted value by value
+ * (keys too), since `\uXXXX` or `\/` escapes can spell the secret in ways no list of
+ * encodings covers; when the decoded value held a secret, the text is re-serialized from the
+ * redacted value so that the escaped spelling is gone as well.
+ */
+function readText(
+  bytes: Uint8Array,
+  type: string,
+  redact: Redactor,
+  structured: boolean,
+): { text: string; json?: unknown } {
+  const raw = new TextDecoder().decode(bytes);
+  // Without a secret, a body is parsed only when structuredContent may be built from it.
+  const wanted = redact !== noRedaction || (structured && (isJsonType(type) || type === ''));
+  const first = raw.trimStart()[0];
+  if (wanted && (isJsonType(type) || first === '{' || first === '[' || first === '"')) {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      const safe = redact === noRedaction ? parsed : redactValue(redact, parsed);
+      return { text: safe === parsed ? redact(raw) : JSON.stringify(safe), json: safe };
+    } catch {
+      // Not JSON, or nested too deep to walk: the text alone, redacted as text.
+    }
+  }
+  return { text: redact(raw) };
+}
+
+function withheld(bytes: Uint8Array, type: string): ToolCallResult {
+  return toolError(
+    `The upstream answer (${bytes.byteLength} bytes of ${type || 'unknown type'}) contains this server's credential; it is withheld.`,
+  );
 }
 
 function excerpt(text: string): string {
@@ -161,17 +195,20 @@ export async function callUpstream(
     outer?.removeEventListener('abort', onAbort);
   }
   const bytes = response.body;
-  const type = mediaType(response);
+  // The media type is echoed in results (mimeType, messages): an upstream controls it too.
+  const type = options.redact(mediaType(response));
   const status = response.status;
   if (status < 200 || status > 299) {
     const text = isTextType(type)
-      ? new TextDecoder().decode(bytes)
+      ? readText(bytes, type, options.redact, false).text
       : `(${bytes.byteLength} bytes of ${type})`;
-    const reason = response.statusText ? ` ${response.statusText}` : '';
-    const detail = text.trim() ? `: ${excerpt(options.redact(text))}` : '';
+    const reason = response.statusText ? ` ${options.redact(response.statusText)}` : '';
+    const detail = text.trim() ? `: ${excerpt(text)}` : '';
     return { status, result: toolError(`Upstream returned HTTP ${status}${reason}${detail}`) };
   }
 
+  if (!isTextType(type) && bytesHoldSecret(options.redact, bytes))
+    return { status, result: withheld(bytes, type) };
   if (type.startsWith('image/') || type.startsWith('audio/')) {
     const data = Buffer.from(bytes).toString('base64');
     const kind = type.startsWith('image/') ? 'image' : 'audio';
@@ -191,17 +228,11 @@ export async function callUpstream(
       },
     };
   }
-  const text = options.redact(new TextDecoder().decode(bytes));
+  const { text, json } = readText(bytes, type, options.redact, options.structured);
   if (text === '')
     return { status, result: { content: [{ type: 'text', text: `HTTP ${status} (empty body)` }] } };
   const result: ToolCallResult = { content: [{ type: 'text', text }] };
-  if (options.structured && (isJsonType(type) || type === '')) {
-    try {
-      const value: unknown = JSON.parse(text);
-      if (isPlainObject(value)) result.structuredContent = value;
-    } catch {
-      // Not JSON after all: the text block carries it.
-    }
-  }
+  if (options.structured && (isJsonType(type) || type === '') && isPlainObject(json))
+    result.structuredContent = json;
   return { status, result };
 }

@@ -112,6 +112,22 @@ describe('buildUpstreamRequest', () => {
     expect(ok.ok && ok.request.headers).toMatchObject({ 'x-h': 'v', cookie: 'c=x%20y' });
   });
 
+  it('refuses a header argument with non-ASCII characters, naming the argument', () => {
+    const t = tool('/h', { trace: { in: 'header', name: 'X-Trace' } });
+    const r = build(t, { trace: 'café' });
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.problems.join()).toMatch(/argument "trace".*"X-Trace".*U\+00E9 at position 4/);
+    expect(build(t, { trace: 'tab\tand ~ visible' }).ok).toBe(true);
+  });
+
+  it('refuses a header credential an HTTP header cannot carry, without quoting it', () => {
+    const t = tool('/h', {});
+    const r = build(t, {}, { ...config, auth: { mode: 'bearer', hasAuthSecret: true } }, 'sécret');
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.problems.join()).toMatch(/SVC_UPSTREAM_SECRET/);
+    expect(JSON.stringify(r)).not.toContain('sécret');
+  });
+
   it('places the credential per auth mode, after the arguments so none can override it', () => {
     const t = tool('/a', { k: { in: 'query', name: 'key' }, auth: { in: 'header', name: 'Authorization' } });
     const bearer = build(

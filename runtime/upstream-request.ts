@@ -5,6 +5,9 @@
  * reserved headers refused, and the final URL is checked to still sit under apiBaseUrl.
  */
 import type { SvcConfig, SvcTool } from '../schemas/types.js';
+import { encodeStrict } from './percent-encode.js';
+
+export { encodeStrict };
 
 export interface UpstreamRequest {
   method: string;
@@ -33,6 +36,15 @@ const RESERVED_HEADERS = new Set([
 ]);
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 const UNSAFE_HEADER_VALUE = /[\r\n\0]/;
+/** RFC 9110 field-value: visible ASCII, space and tab. Anything else fails in the HTTP stack, far from its cause. */
+const NON_HEADER_CHAR = /[^\t\x20-\x7e]/u;
+
+function describeNonHeaderChar(text: string): string | undefined {
+  const found = NON_HEADER_CHAR.exec(text);
+  if (!found) return undefined;
+  const cp = found[0].codePointAt(0)!;
+  return `U+${cp.toString(16).toUpperCase().padStart(4, '0')} at position ${[...text.slice(0, found.index)].length + 1}`;
+}
 
 function scalarText(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -43,14 +55,6 @@ function scalarText(value: unknown): string {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** RFC 3986 unreserved stays, everything else percent-encoded (stricter than encodeURIComponent). */
-export function encodeStrict(text: string): string {
-  return encodeURIComponent(text).replace(
-    /[!'()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
 }
 
 function pathValue(
@@ -209,7 +213,14 @@ export function buildUpstreamRequest(
           problems.push(`header "${loc.name}" cannot be set by an argument`);
         else if (UNSAFE_HEADER_VALUE.test(text))
           problems.push(`header "${loc.name}" must not contain CR, LF or NUL`);
-        else headers[loc.name.toLowerCase()] = text;
+        else {
+          const bad = describeNonHeaderChar(text);
+          if (bad)
+            problems.push(
+              `argument "${prop}" is sent in the HTTP header "${loc.name}", which only carries ASCII characters; it holds ${bad}`,
+            );
+          else headers[loc.name.toLowerCase()] = text;
+        }
         break;
       }
       case 'cookie': {
@@ -317,6 +328,15 @@ export function buildUpstreamRequest(
     headers.authorization = `Bearer ${auth.secret}`;
   } else if (config.auth.mode === 'api_key' && config.auth.apiKey?.in === 'header' && auth.secret) {
     headers[config.auth.apiKey.name.toLowerCase()] = auth.secret;
+  }
+  if (
+    (config.auth.mode === 'bearer' ||
+      (config.auth.mode === 'api_key' && config.auth.apiKey?.in === 'header')) &&
+    auth.secret &&
+    describeNonHeaderChar(auth.secret)
+  ) {
+    // Said without the character: the secret never appears in a message, not even in part.
+    problems.push('SVC_UPSTREAM_SECRET holds characters an HTTP header cannot carry (only visible ASCII)');
   }
   if (!headers.accept) headers.accept = 'application/json, */*;q=0.8';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadFolder, readFolder } from '../../folder/index.js';
+import { checkTools, loadFolder, readFolder } from '../../folder/index.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
@@ -11,22 +11,31 @@ export const validateCommand: Command = {
   usage: `Usage: svc validate <dir> [--json]
 
 Checks config.yaml, every Tools/*.yaml and every content file against schemas/ and the
-rules between files (unique tool names, widgets that exist). Exit 1 when a problem is found;
-each problem names the file, the line and the field.`,
+rules between files (unique tool names, widgets that exist), then what makes each tool work:
+its input and output schemas compile, every required name is a declared property, every
+{var} of the endpoint path has a path location. The same checks gate what \`svc serve\` loads.
+Exit 1 when a problem is found; each problem names the file, the line and the field.
+Warnings (a stale tool, which is never served) do not fail the check.`,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('validate', argv, { json: { type: 'boolean' } });
     try {
       const dirArg = requirePositional('validate', positionals, 0, 'the folder to check');
       const files = await readFolder(path.resolve(io.cwd, dirArg));
       const loaded = loadFolder(files);
+      const checked = loaded.ok
+        ? checkTools(loaded.folder, { files, compile: true })
+        : { errors: [], warnings: [] };
+      const errors = loaded.ok ? checked.errors : loaded.errors;
       if (values.json) {
+        const warnings = checked.warnings.map((w) => w.toJSON());
         io.stdout(
-          `${JSON.stringify(loaded.ok ? { ok: true, tools: loaded.folder.tools.length } : { ok: false, errors: loaded.errors.map((e) => e.toJSON()) }, null, 2)}\n`,
+          `${JSON.stringify(errors.length === 0 && loaded.ok ? { ok: true, tools: loaded.folder.tools.length, warnings } : { ok: false, errors: errors.map((e) => e.toJSON()), warnings }, null, 2)}\n`,
         );
       }
-      if (!loaded.ok) {
-        for (const error of loaded.errors) io.stderr(`${error.describe()}\n`);
-        io.stderr(`${loaded.errors.length} problem(s) in ${dirArg}\n`);
+      for (const warning of checked.warnings) io.stderr(`warning: ${warning.describe()}\n`);
+      if (!loaded.ok || errors.length > 0) {
+        for (const error of errors) io.stderr(`${error.describe()}\n`);
+        io.stderr(`${errors.length} problem(s) in ${dirArg}\n`);
         return EXIT.checkFailed;
       }
       if (!values.json) {

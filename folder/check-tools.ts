@@ -1,0 +1,320 @@
+/**
+ * The checks that make "valid" mean "works": what `svc validate` accepts and what the runtime
+ * serves pass through this one function, so the two can never disagree. Schema-valid tool
+ * files can still describe a tool no call can succeed with: an input or output schema Ajv
+ * cannot compile (an unknown type, a dangling $ref), a `required` name no property declares,
+ * a `{var}` in the endpoint path that no path location fills. Those are errors. A stale tool
+ * (its endpoint is gone from the source) is never served, enabled or not: a warning.
+ *
+ * Compiling a schema costs milliseconds (Ajv generates code), too slow for booting a folder of a
+ * thousand tools, so the default check is the cheap part: the meta-schema (unknown types,
+ * malformed keywords), local `$ref`s that must resolve, and `pattern`s that must be regular
+ * expressions. `svc validate` also compiles every schema ({ compile: true }); the runtime
+ * compiles a tool's schemas on its first call, through the same cache (compileToolSchema).
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { SvcError } from '../core/svc-error.js';
+import { definedOnly } from './error-place.js';
+import type { FolderFiles, FolderModel, ToolItem } from './model.js';
+import { lineOfPointer, parseYaml } from './yaml-file.js';
+
+export interface ToolCheckResult {
+  errors: SvcError[];
+  warnings: SvcError[];
+}
+
+export type CompiledSchema = ValidateFunction | { error: string; field?: string };
+
+const MAX_SCHEMA_PROBLEMS = 5;
+let ajv: Ajv2020 | undefined;
+let metaAjv: Ajv2020 | undefined;
+const compiled = new WeakMap<object, CompiledSchema>();
+
+function sharedAjv(): Ajv2020 {
+  if (!ajv) {
+    // strict: false keeps OpenAPI leftovers (example, x-…) harmless; the meta-schema still refuses
+    // unknown types and malformed keywords. addUsedSchema: false: a $id repeated across tools is fine.
+    // validateSchema: false: compileToolSchema has checked the meta-schema already (metaProblem);
+    // compiling a second copy of the meta-schema here would cost as much again on the first call.
+    ajv = new Ajv2020({
+      allErrors: true,
+      strict: false,
+      validateFormats: true,
+      validateSchema: false,
+      addUsedSchema: false,
+      logger: false,
+    });
+    (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
+  }
+  return ajv;
+}
+
+function describeMetaError(e: ErrorObject, schema: object): string {
+  const allowed = (e.params as { allowedValues?: unknown[] }).allowedValues;
+  const found = valueAt(schema, e.instancePath);
+  const value = found === undefined || typeof found === 'object' ? '' : ` (is ${JSON.stringify(found)})`;
+  return allowed ? `must be one of ${allowed.join(', ')}${value}` : `${e.message ?? 'is invalid'}${value}`;
+}
+
+/**
+ * Compiles a tool's JSON Schema (input or output), once per schema object. A schema the
+ * meta-schema refuses reports the first offending field (a JSON pointer inside the schema).
+ */
+export function compileToolSchema(schema: object): CompiledSchema {
+  const cached = compiled.get(schema);
+  if (cached) return cached;
+  const a = sharedAjv();
+  let result: CompiledSchema;
+  const meta = metaProblem(schema);
+  if (meta) result = { error: `${meta.field || '(root)'} ${meta.error}`, field: meta.field };
+  else {
+    try {
+      result = a.compile(schema);
+    } catch (error) {
+      result = { error: (error as Error).message, field: '' };
+    } finally {
+      // The WeakMap above is the cache: Ajv's own would keep every reloaded config alive.
+      a.removeSchema(schema);
+    }
+  }
+  compiled.set(schema, result);
+  return result;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+const SUBSCHEMAS = [
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+];
+
+/**
+ * `required` names that no property declares, as [pointer, name]. Only where the object's
+ * properties are all spelled out at that level: a node that also uses patternProperties, an
+ * additionalProperties schema, $ref or a composition keyword may declare the name elsewhere.
+ */
+function ghostRequired(schema: unknown, pointer: string, out: [string, string][], depth = 0): void {
+  if (!isObject(schema) || depth > 64) return;
+  const required = schema.required;
+  const open =
+    schema.patternProperties !== undefined ||
+    isObject(schema.additionalProperties) ||
+    SUBSCHEMA_LISTS.some((k) => k !== 'prefixItems' && schema[k] !== undefined) ||
+    schema.$ref !== undefined ||
+    schema.dependentSchemas !== undefined ||
+    schema.if !== undefined;
+  if (Array.isArray(required) && !open) {
+    const props = isObject(schema.properties) ? schema.properties : {};
+    required.forEach((name, i) => {
+      if (typeof name === 'string' && !Object.hasOwn(props, name))
+        out.push([`${pointer}/required/${i}`, name]);
+    });
+  }
+  const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+  for (const key of SUBSCHEMA_MAPS) {
+    const map = schema[key];
+    if (isObject(map))
+      for (const [k, v] of Object.entries(map))
+        ghostRequired(v, `${pointer}/${key}/${esc(k)}`, out, depth + 1);
+  }
+  for (const key of SUBSCHEMA_LISTS) {
+    const list = schema[key];
+    if (Array.isArray(list))
+      for (const [i, v] of list.entries()) ghostRequired(v, `${pointer}/${key}/${i}`, out, depth + 1);
+  }
+  for (const key of SUBSCHEMAS) ghostRequired(schema[key], `${pointer}/${key}`, out, depth + 1);
+}
+
+function metaProblem(schema: object): { error: string; field: string } | undefined {
+  // Formats off: checking every $ref as a URI reference made this 5x slower, and patterns are
+  // checked as regular expressions below, with the flag Ajv compiles them with.
+  metaAjv ??= new Ajv2020({ allErrors: true, strict: false, validateFormats: false, logger: false });
+  const a = metaAjv;
+  if (a.validateSchema(schema)) return undefined;
+  // The anyOf wrappers only repeat the specific error beneath them.
+  const specific = (a.errors ?? []).filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
+  const first = specific[0] ?? a.errors?.[0];
+  return {
+    error: first ? describeMetaError(first, schema) : 'is not a valid JSON Schema',
+    field: first?.instancePath ?? '',
+  };
+}
+
+/** The value at a JSON pointer ("" is the root), or undefined. */
+function valueAt(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(node)) node = node[Number(key)];
+    else if (isObject(node) && Object.hasOwn(node, key)) node = node[key];
+    else return undefined;
+  }
+  return node;
+}
+
+function resolvePointer(root: unknown, ref: string): boolean {
+  let pointer: string;
+  try {
+    pointer = decodeURIComponent(ref.slice(1));
+  } catch {
+    return false;
+  }
+  return valueAt(root, pointer) !== undefined;
+}
+
+/** Local `$ref`s that point nowhere and `pattern`s that are not regular expressions, as [pointer, message]. */
+function brokenRefsAndPatterns(root: object): [string, string][] {
+  const out: [string, string][] = [];
+  const anchors = new Set<string>();
+  const refs: [string, string][] = [];
+  const walk = (node: unknown, pointer: string, depth: number) => {
+    if (depth > 128 || out.length >= MAX_SCHEMA_PROBLEMS) return;
+    if (Array.isArray(node)) {
+      for (const [i, v] of node.entries()) walk(v, `${pointer}/${i}`, depth + 1);
+      return;
+    }
+    if (!isObject(node)) return;
+    if (typeof node.$anchor === 'string') anchors.add(node.$anchor);
+    if (typeof node.$ref === 'string') refs.push([`${pointer}/$ref`, node.$ref]);
+    const patterns: [string, unknown][] = [[`${pointer}/pattern`, node.pattern]];
+    if (isObject(node.patternProperties))
+      for (const key of Object.keys(node.patternProperties))
+        patterns.push([`${pointer}/patternProperties`, key]);
+    for (const [where, pattern] of patterns) {
+      if (typeof pattern !== 'string') continue;
+      try {
+        new RegExp(pattern, 'u');
+      } catch {
+        out.push([where, `pattern ${JSON.stringify(pattern)} is not a valid regular expression`]);
+      }
+    }
+    for (const [k, v] of Object.entries(node))
+      if (k !== 'enum' && k !== 'const' && k !== 'default' && k !== 'examples' && k !== 'example')
+        walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1);
+  };
+  walk(root, '', 0);
+  for (const [where, ref] of refs) {
+    if (!ref.startsWith('#')) continue; // a URI: only a full compile can tell
+    const ok = ref === '#' || ref.startsWith('#/') ? resolvePointer(root, ref) : anchors.has(ref.slice(1));
+    if (!ok) out.push([where, `$ref ${JSON.stringify(ref)} points to nothing in this schema`]);
+  }
+  return out;
+}
+
+function checkSchema(
+  which: 'inputSchema' | 'outputSchema',
+  schema: object,
+  compile: boolean,
+  problem: (message: string, field: string) => void,
+): void {
+  const meta = metaProblem(schema);
+  if (meta) {
+    problem(
+      `the ${which} is not a valid JSON Schema: ${meta.field || '(root)'} ${meta.error}`,
+      `/${which}${meta.field}`,
+    );
+    return;
+  }
+  const broken = brokenRefsAndPatterns(schema);
+  for (const [field, message] of broken)
+    problem(`the ${which} cannot be compiled: ${message}`, `/${which}${field}`);
+  if (broken.length > 0) return;
+  if (compile) {
+    const result = compileToolSchema(schema);
+    if ('error' in result) {
+      problem(`the ${which} cannot be compiled: ${result.error}`, `/${which}${result.field ?? ''}`);
+      return;
+    }
+  }
+  const ghosts: [string, string][] = [];
+  ghostRequired(schema, `/${which}`, ghosts);
+  for (const [field, name] of ghosts.slice(0, MAX_SCHEMA_PROBLEMS)) {
+    problem(`"${name}" is required but no property of that name is declared`, field);
+  }
+}
+
+function checkPathTemplate(item: ToolItem, problem: (message: string, field: string) => void): void {
+  const { tool } = item;
+  const pathNames = new Map<string, string>();
+  for (const [prop, loc] of Object.entries(tool.locations))
+    if (loc?.in === 'path') pathNames.set(loc.name, prop);
+  const declared = isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
+  for (const m of tool.endpoint.path.matchAll(/\{([^}]*)\}/g)) {
+    const name = m[1] ?? '';
+    const prop = pathNames.get(name);
+    if (prop === undefined) {
+      problem(
+        `the path ${tool.endpoint.path} has {${name}} but no locations entry with in: path and name: ${name} fills it`,
+        '/endpoint/path',
+      );
+    } else if (!Object.hasOwn(declared, prop)) {
+      problem(
+        `the path parameter {${name}} comes from argument "${prop}", which the inputSchema does not declare`,
+        `/locations/${prop.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      );
+    }
+  }
+}
+
+export interface CheckToolsOptions {
+  /** The folder's files: lets each problem name its line. */
+  files?: FolderFiles;
+  /** Also compile every schema with Ajv (svc validate); the runtime compiles on first call instead. */
+  compile?: boolean;
+}
+
+/** Checks every tool of a loaded folder, enabled or not. */
+export function checkTools(folder: FolderModel, options: CheckToolsOptions = {}): ToolCheckResult {
+  const { files, compile = false } = options;
+  const errors: SvcError[] = [];
+  const warnings: SvcError[] = [];
+  const parsed = new Map<string, ReturnType<typeof parseYaml>>();
+  const lineOf = (file: string, field: string): number | undefined => {
+    const text = files?.[file];
+    if (text === undefined) return undefined;
+    if (!parsed.has(file)) parsed.set(file, parseYaml(text));
+    const doc = parsed.get(file);
+    return doc?.ok ? lineOfPointer(doc.parsed, field) : undefined;
+  };
+  for (const item of folder.tools) {
+    const problem = (message: string, field: string) => {
+      errors.push(
+        new SvcError('FOLDER_INVALID', `tool ${item.tool.name}: ${message}`, {
+          place: definedOnly({ file: item.file, field, line: lineOf(item.file, field) }),
+        }),
+      );
+    };
+    checkSchema('inputSchema', item.tool.inputSchema, compile, problem);
+    if (item.tool.outputSchema) checkSchema('outputSchema', item.tool.outputSchema, compile, problem);
+    checkPathTemplate(item, problem);
+    if (item.tool.stale === true) {
+      const { method, path } = item.tool.endpoint;
+      warnings.push(
+        new SvcError(
+          'FOLDER_INVALID',
+          `tool ${item.tool.name} is stale: its endpoint ${method} ${path} is gone from the source, so it is not served${item.tool.enabled ? ' even though it is enabled' : ''}`,
+          { place: definedOnly({ file: item.file, field: '/stale', line: lineOf(item.file, '/stale') }) },
+        ),
+      );
+    }
+  }
+  return { errors, warnings };
+}
+
+/** Whether the runtime serves a tool: enabled, and not stale (a stale tool calls an endpoint that is gone). */
+export function isServed(item: ToolItem): boolean {
+  return item.tool.enabled === true && item.tool.stale !== true;
+}

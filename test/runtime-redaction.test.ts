@@ -1,0 +1,360 @@
+/**
+ * No upstream secret leaks into an MCP result, an error or a log line, whatever encoding an
+ * echoing upstream writes it in. A real upstream on 127.0.0.1 receives the credential as the
+ * runtime sends it (bearer header, api-key header, api-key query) and answers with it encoded
+ * one way or another, in a JSON, text, HTML, binary, image or error body, or by echoing its
+ * URL and headers. The runtime is booted by startRuntime and driven by the MCP SDK's client.
+ * The encoders below are written independently of runtime/redact.ts on purpose.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadFolder } from '../folder/index.js';
+import type { FolderModel } from '../folder/model.js';
+import { memoryLogger, parseRuntimeEnv, startRuntime } from '../runtime/index.js';
+import { type EchoUpstream, PNG_1X1, startEchoUpstream } from '../runtime/testing/index.js';
+
+type AuthMode = 'bearer' | 'header' | 'query';
+
+const utf8 = (s: string) => Buffer.from(s, 'utf8');
+const b64 = (s: string | Buffer) => (typeof s === 'string' ? utf8(s) : s).toString('base64');
+const pct = (bytes: Buffer, lower: boolean) =>
+  [...bytes]
+    .map((b) => `%${b.toString(16).padStart(2, '0')}`[lower ? 'toLowerCase' : 'toUpperCase']())
+    .join('');
+/** RFC 3986: unreserved characters stay, every other byte is escaped. */
+const rfc3986 = (s: string, lower = false) =>
+  [...s]
+    .map((ch) =>
+      /^[A-Za-z0-9._~-]$/.test(ch) ? ch : pct(utf8(ch), lower).replace(/%([0-9A-F]{2})/gi, '%$1'),
+    )
+    .join('');
+const codePoints = (s: string) => [...s].map((ch) => ch.codePointAt(0)!);
+
+/** The encodings an upstream may echo the secret in. */
+const ENCODINGS: Record<string, (s: string) => string> = {
+  raw: (s) => s,
+  upper: (s) => s.toUpperCase(),
+  lower: (s) => s.toLowerCase(),
+  uriComponent: (s) => encodeURIComponent(s),
+  rfc3986: (s) => rfc3986(s),
+  rfc3986Lower: (s) => rfc3986(s, true),
+  percentEveryByte: (s) => pct(utf8(s), true),
+  onlySlashEscaped: (s) => s.replace(/\//g, '%2f'),
+  form: (s) => new URLSearchParams({ x: s }).toString().slice(2),
+  base64: (s) => b64(s),
+  base64Url: (s) => utf8(s).toString('base64url'),
+  base64BasicUser: (s) => b64(`user:${s}`),
+  base64Bearer: (s) => b64(`Bearer ${s}`),
+  base64Offset1: (s) => b64(`x${s}`),
+  base64Offset2: (s) => b64(`xy${s}`),
+  hexLower: (s) => utf8(s).toString('hex'),
+  hexUpper: (s) => utf8(s).toString('hex').toUpperCase(),
+  htmlNamed: (s) =>
+    s.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`),
+  htmlDecimal: (s) =>
+    codePoints(s)
+      .map((c) => `&#${c};`)
+      .join(''),
+  htmlHex: (s) =>
+    codePoints(s)
+      .map((c) => `&#X${c.toString(16).toUpperCase()};`)
+      .join(''),
+  htmlSlashOnly: (s) => s.replace(/\//g, '&#47;'),
+  jsonString: (s) => JSON.stringify(s).slice(1, -1),
+};
+
+/** Body kinds: how the upstream wraps the encoded secret. Raw JSON texts are written by hand. */
+const jsonEscapeAll = (s: string) =>
+  Array.from({ length: s.length }, (_, i) => `\\u${s.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+const jsonEscapeSome = (s: string) =>
+  JSON.stringify(s)
+    .slice(1, -1)
+    .replace(/\//g, '\\/')
+    .replace(/[0-9]/g, (d) => `\\u00${d.charCodeAt(0).toString(16)}`);
+
+type Kind = (encoded: string, req: IncomingMessage) => { status: number; type: string; body: Buffer };
+const KINDS: Record<string, Kind> = {
+  json: (e) => ({ status: 200, type: 'application/json', body: utf8(JSON.stringify({ echo: e, n: 1 })) }),
+  jsonAllEscaped: (e) => ({
+    status: 200,
+    type: 'application/json',
+    body: utf8(`{"echo":"${jsonEscapeAll(e)}"}`),
+  }),
+  jsonSomeEscaped: (e) => ({
+    status: 200,
+    type: 'application/json',
+    body: utf8(`{"echo":"${jsonEscapeSome(e)}"}`),
+  }),
+  jsonKey: (e) => ({ status: 200, type: 'application/json', body: utf8(`{"${jsonEscapeAll(e)}":true}`) }),
+  text: (e) => ({ status: 200, type: 'text/plain', body: utf8(`token is ${e}.`) }),
+  html: (e) => ({ status: 200, type: 'text/html', body: utf8(`<p title="${e}">hi</p>`) }),
+  binary: (e) => ({
+    status: 200,
+    type: 'application/octet-stream',
+    body: Buffer.concat([Buffer.from([0, 1, 2]), utf8(e), Buffer.from([255])]),
+  }),
+  image: (e) => ({ status: 200, type: 'image/png', body: Buffer.concat([PNG_1X1, utf8(e)]) }),
+  audio: (e) => ({ status: 200, type: 'audio/wav', body: Buffer.concat([utf8('RIFF'), utf8(e)]) }),
+  error500: (e) => ({ status: 500, type: 'application/json', body: utf8(`{"error":"${jsonEscapeAll(e)}"}`) }),
+  error400Text: (e) => ({ status: 400, type: 'text/plain', body: utf8(`bad key ${e}`) }),
+  // The media type is upstream-controlled too and lands in mimeType and messages.
+  typeEcho: (e) => ({
+    status: 200,
+    type: `application/x-${/^[\x21-\x7e]+$/.test(e) && !/[;,"]/.test(e) ? e : b64(e)}`,
+    body: Buffer.from([0, 1, 2]),
+  }),
+  imageTypeEcho: (e) => ({
+    status: 200,
+    type: `image/x-${/^[\x21-\x7e]+$/.test(e) && !/[;,"]/.test(e) ? e : b64(e)}`,
+    body: PNG_1X1,
+  }),
+  urlEcho: (_e, req) => ({
+    status: 200,
+    type: 'application/json',
+    body: utf8(JSON.stringify({ url: req.url })),
+  }),
+  urlEchoError: (_e, req) => ({ status: 404, type: 'text/plain', body: utf8(`no route for ${req.url}`) }),
+  headersEcho: (_e, req) => ({
+    status: 200,
+    type: 'application/json',
+    body: utf8(JSON.stringify({ headers: req.headers })),
+  }),
+  headersEchoError: (_e, req) => ({
+    status: 401,
+    type: 'application/json',
+    body: utf8(JSON.stringify({ headers: req.headers })),
+  }),
+};
+
+/** The credential as the upstream received it, in whichever place the runtime put it. */
+function receivedSecret(req: IncomingMessage, url: URL): string {
+  const bearer = /^Bearer (.*)$/s.exec(String(req.headers.authorization ?? ''));
+  if (bearer) return bearer[1]!;
+  const header = req.headers['x-api-key'];
+  if (typeof header === 'string') return Buffer.from(header, 'latin1').toString('utf8');
+  return url.searchParams.get('api_key') ?? '';
+}
+
+function leakRoute(req: IncomingMessage, res: ServerResponse, _body: Buffer, url: URL): boolean {
+  if (url.pathname !== '/api/leak') return false;
+  const secret = receivedSecret(req, url);
+  const encode = ENCODINGS[url.searchParams.get('enc') ?? 'raw']!;
+  const answer = KINDS[url.searchParams.get('kind') ?? 'json']!(encode(secret), req);
+  res.writeHead(answer.status, { 'content-type': answer.type, 'x-echo': b64(secret) });
+  res.end(answer.body);
+  return true;
+}
+
+function folderFor(mode: AuthMode, apiBaseUrl: string): FolderModel {
+  const auth = {
+    bearer: 'auth:\n  mode: bearer\n  hasAuthSecret: true\n',
+    header: 'auth:\n  mode: api_key\n  apiKey:\n    in: header\n    name: X-Api-Key\n  hasAuthSecret: true\n',
+    query: 'auth:\n  mode: api_key\n  apiKey:\n    in: query\n    name: api_key\n  hasAuthSecret: true\n',
+  }[mode];
+  const tool = (name: string, output: boolean) =>
+    [
+      `name: ${name}`,
+      'description: Echo the credential back.',
+      'enabled: true',
+      'sortOrder: 0',
+      'origin: manual',
+      'endpoint:\n  method: GET\n  path: /leak',
+      'classification: action',
+      'annotations:\n  readOnlyHint: true\n  destructiveHint: false\n  idempotentHint: true\n  openWorldHint: true',
+      'locations:\n  enc: { in: query, name: enc }\n  kind: { in: query, name: kind }',
+      'inputSchema:\n  type: object\n  properties:\n    enc: { type: string }\n    kind: { type: string }',
+      ...(output ? ['outputSchema:\n  type: object'] : []),
+      '',
+    ].join('\n');
+  const config = [
+    'schemaVersion: 1',
+    'server:\n  id: leak-api\n  name: Leak API\n  published: false',
+    'app:\n  name: Leak\n  provider: manual',
+    'source:\n  kind: manual',
+    auth.trimEnd(),
+    `apiBaseUrl: ${apiBaseUrl}`,
+    'requiredEnv:\n  - SVC_UPSTREAM_SECRET',
+    '',
+  ].join('\n');
+  const loaded = loadFolder({
+    'config.yaml': config,
+    'Tools/leak.yaml': tool('leak', false),
+    'Tools/leak_structured.yaml': tool('leak_structured', true),
+  });
+  if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.describe()).join('\n'));
+  return loaded.folder;
+}
+
+/** The base64 characters that lie wholly inside the secret, for a secret at byte offset `at`. */
+function base64Inside(secret: string, at: number): string {
+  const bytes = Buffer.concat([Buffer.alloc(at, 0x41), utf8(secret), Buffer.alloc(3, 0x41)]);
+  const text = bytes.toString('base64');
+  const from = Math.ceil(at / 3) * 4;
+  const to = Math.floor((at + utf8(secret).length) / 3) * 4;
+  return text.slice(from, to);
+}
+
+function forbidden(secret: string): string[] {
+  const forms = Object.values(ENCODINGS).map((encode) => encode(secret));
+  for (const at of [0, 1, 2]) forms.push(base64Inside(secret, at));
+  forms.push(jsonEscapeAll(secret), jsonEscapeSome(secret));
+  return [...new Set(forms)].filter((f) => f.length >= 4);
+}
+
+/** Every string a client sees in a result, plus the decoded bytes of any base64 blob. */
+function visibleStrings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const item of value) visibleStrings(item, out);
+  else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      out.push(key);
+      visibleStrings(item, out);
+      if ((key === 'data' || key === 'blob') && typeof item === 'string') {
+        const bytes = Buffer.from(item, 'base64');
+        out.push(bytes.toString('latin1'), bytes.toString('utf8'));
+      }
+    }
+  }
+  return out;
+}
+
+function expectNoLeak(secret: string, where: string, value: unknown): void {
+  const needles = forbidden(secret);
+  for (const text of visibleStrings(value)) {
+    for (const needle of needles) {
+      if (text.includes(needle)) {
+        throw new Error(
+          `${where} leaks the secret as ${JSON.stringify(needle)} in ${JSON.stringify(text.slice(0, 300))}`,
+        );
+      }
+    }
+  }
+}
+
+let upstream: EchoUpstream;
+beforeAll(async () => {
+  upstream = await startEchoUpstream({ record: false, route: leakRoute });
+});
+afterAll(async () => {
+  await upstream?.close();
+});
+
+async function withRuntime<T>(
+  mode: AuthMode,
+  secret: string,
+  run: (client: Client, lines: string[]) => Promise<T>,
+): Promise<T> {
+  const logger = memoryLogger();
+  const runtime = await startRuntime({
+    env: parseRuntimeEnv({ MCP_RUNTIME_PORT: '0', SVC_UPSTREAM_SECRET: secret }),
+    folder: folderFor(mode, `${upstream.url}/api`),
+    logger,
+  });
+  const client = new Client({ name: 'redaction-test', version: '1.0.0' });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(runtime.url)));
+    return await run(client, logger.lines);
+  } finally {
+    await client.close().catch(() => {});
+    await runtime.close();
+  }
+}
+
+async function callAndCheck(client: Client, secret: string, tool: string, enc: string, kind: string) {
+  const where = `${tool} enc=${enc} kind=${kind}`;
+  let result: unknown;
+  try {
+    result = await client.callTool({ name: tool, arguments: { enc, kind } });
+  } catch (error) {
+    result = { thrown: String((error as Error).message) };
+  }
+  expectNoLeak(secret, where, result);
+  return result as { isError?: boolean; content?: { type: string; text?: string }[] };
+}
+
+const ISSUE_SECRETS: [AuthMode, string][] = [
+  ['bearer', 'S3cr3t/Tok+en=XyZ_9'],
+  ['header', 'S3cr3t/Tok+en=XyZ_9'],
+  ['query', 'S3cr3t/Tok+en=XyZ_9'],
+  ['query', "Ke y!(x)*'z"],
+];
+
+describe('the secrets from the issue, every encoding in every body', () => {
+  it.each(ISSUE_SECRETS)(
+    '%s auth, secret %s',
+    async (mode, secret) => {
+      await withRuntime(mode, secret, async (client, lines) => {
+        // The upstream really receives the credential and echoes it (else nothing is proven).
+        const echoed = await client.callTool({ name: 'leak', arguments: { enc: 'hexLower', kind: 'text' } });
+        expect(JSON.stringify(echoed)).toContain('[REDACTED]');
+        for (const kind of Object.keys(KINDS)) {
+          for (const enc of Object.keys(ENCODINGS)) {
+            // structuredContent is only ever built from a JSON body.
+            for (const tool of kind.startsWith('json') ? ['leak', 'leak_structured'] : ['leak']) {
+              if (kind.startsWith('url') || kind.startsWith('headers')) {
+                if (enc !== 'raw') continue;
+              }
+              await callAndCheck(client, secret, tool, enc, kind);
+            }
+          }
+        }
+        for (const line of lines) expectNoLeak(secret, 'a log line', line);
+      });
+    },
+    60_000,
+  );
+
+  it('withholds a binary or image body that holds the secret, and still returns a clean one', async () => {
+    await withRuntime('bearer', 'S3cr3t/Tok+en=XyZ_9', async (client) => {
+      const refused = await client.callTool({ name: 'leak', arguments: { enc: 'raw', kind: 'image' } });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused)).toMatch(/withheld/);
+      expect(JSON.stringify(refused)).not.toContain('"data"');
+      const clean = await client.callTool({ name: 'leak', arguments: { enc: 'raw', kind: 'urlEcho' } });
+      expect(clean.isError).toBeFalsy();
+    });
+  });
+});
+
+/** Secrets a header can carry (visible ASCII), and any Unicode for the query key. */
+const headerSecret = fc
+  .string({
+    unit: fc.constantFrom(...'abcXYZ019/+=_-.~!*()\'"<>&%:;@ '.split('')),
+    minLength: 8,
+    maxLength: 24,
+  })
+  .map((s) => s.trim())
+  .filter((s) => s.length >= 8);
+const anySecret = fc
+  .string({ unit: 'grapheme', minLength: 8, maxLength: 16 })
+  .map((s) => s.trim())
+  .filter((s) => [...s].length >= 8 && !/[\0-\x1f\x7f]/.test(s));
+
+describe('property: random secrets, random encodings, random bodies', () => {
+  it('never leak into a result, an error or a log line', async () => {
+    const call = fc.tuple(
+      fc.constantFrom(...Object.keys(ENCODINGS)),
+      fc.constantFrom(...Object.keys(KINDS)),
+      fc.constantFrom('leak', 'leak_structured'),
+    );
+    const scenario = fc.oneof(
+      fc.record({ mode: fc.constantFrom<AuthMode>('bearer', 'header'), secret: headerSecret }),
+      fc.record({ mode: fc.constant<AuthMode>('query'), secret: anySecret }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        scenario,
+        fc.array(call, { minLength: 3, maxLength: 8 }),
+        async ({ mode, secret }, calls) => {
+          await withRuntime(mode, secret, async (client, lines) => {
+            for (const [enc, kind, tool] of calls) await callAndCheck(client, secret, tool, enc, kind);
+            for (const line of lines) expectNoLeak(secret, 'a log line', line);
+          });
+        },
+      ),
+      { numRuns: 30 },
+    );
+  }, 120_000);
+});
