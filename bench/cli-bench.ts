@@ -14,11 +14,13 @@ export interface StartupFigure {
   label: string;
   medianMs: number;
   medianRssMb: number;
+  /** User + system CPU time of the process: what wall time would be on an idle machine, near enough. */
+  medianCpuMs: number;
 }
 
-/** Prints the process's peak RSS on exit; loaded with --import into every measured process alike. */
-const RSS_HOOK =
-  'data:text/javascript,process.on("exit",()=>process.stderr.write("\\nmaxrss-kb="+process.resourceUsage().maxRSS+"\\n"))';
+/** Prints the process's peak RSS and CPU time on exit; loaded with --import into every measured process alike. */
+const EXIT_HOOK =
+  'data:text/javascript,process.on("exit",()=>{const u=process.resourceUsage();process.stderr.write("\\nmaxrss-kb="+u.maxRSS+" cpu-us="+(u.userCPUTime+u.systemCPUTime)+"\\n")})';
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -31,20 +33,20 @@ interface Case {
   args: (cwd: string) => string[];
 }
 
-function runOnce(c: Case): { ms: number; rssKb: number } {
+function runOnce(c: Case): { ms: number; rssKb: number; cpuMs: number } {
   const cwd = mkdtempSync(path.join(tmpdir(), 'svc-cli-bench-'));
   try {
     const start = performance.now();
-    const run = spawnSync(process.execPath, ['--import', RSS_HOOK, ...c.args(cwd)], {
+    const run = spawnSync(process.execPath, ['--import', EXIT_HOOK, ...c.args(cwd)], {
       cwd,
       encoding: 'utf8',
     });
     const ms = performance.now() - start;
-    const rss = /maxrss-kb=(\d+)/.exec(run.stderr)?.[1];
-    if (run.status !== 0 || rss === undefined) {
+    const usage = /maxrss-kb=(\d+) cpu-us=(\d+)/.exec(run.stderr);
+    if (run.status !== 0 || !usage) {
       throw new Error(`${c.label} failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
     }
-    return { ms, rssKb: Number(rss) };
+    return { ms, rssKb: Number(usage[1]), cpuMs: Number(usage[2]) / 1000 };
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
@@ -74,18 +76,20 @@ export function measureStartup(cli: string, runs: number, withInit = true): Star
         ]
       : []),
   ];
-  const samples = cases.map(() => ({ ms: [] as number[], rssKb: [] as number[] }));
+  const samples = cases.map(() => ({ ms: [] as number[], rssKb: [] as number[], cpuMs: [] as number[] }));
   for (let i = 0; i < runs; i++) {
     cases.forEach((c, k) => {
-      const { ms, rssKb } = runOnce(c);
+      const { ms, rssKb, cpuMs } = runOnce(c);
       samples[k]?.ms.push(ms);
       samples[k]?.rssKb.push(rssKb);
+      samples[k]?.cpuMs.push(cpuMs);
     });
   }
   return cases.map((c, k) => ({
     label: c.label,
     medianMs: median(samples[k]?.ms ?? []),
     medianRssMb: median(samples[k]?.rssKb ?? []) / 1024,
+    medianCpuMs: median(samples[k]?.cpuMs ?? []),
   }));
 }
 
@@ -95,13 +99,13 @@ export async function runCliBench(): Promise<StartupFigure[]> {
   const figures = measureStartup(cli, runs);
   const bare = figures[0];
   console.log(`${runs} runs each, interleaved; medians.\n`);
-  console.log('| command | wall ms | × node | + ms over node | RSS MB |');
-  console.log('| --- | ---: | ---: | ---: | ---: |');
+  console.log('| command | wall ms | × node | + ms over node | CPU ms | RSS MB |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
   for (const f of figures) {
     const ratio = bare ? f.medianMs / bare.medianMs : Number.NaN;
     const over = bare ? f.medianMs - bare.medianMs : Number.NaN;
     console.log(
-      `| ${f.label} | ${f.medianMs.toFixed(0)} | ${ratio.toFixed(2)} | ${over.toFixed(0)} | ${f.medianRssMb.toFixed(1)} |`,
+      `| ${f.label} | ${f.medianMs.toFixed(0)} | ${ratio.toFixed(2)} | ${over.toFixed(0)} | ${f.medianCpuMs.toFixed(0)} | ${f.medianRssMb.toFixed(1)} |`,
     );
   }
   return figures;
