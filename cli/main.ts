@@ -32,12 +32,15 @@ export function helpText(): string {
   ].join('\n');
 }
 
+const GLOBAL_FLAGS = ['--help', '--version'];
+
 /** "unknown command" with the closest command names, for a typo in argv's first words. */
 function unknownCommand(io: CliIo, words: readonly string[]): number {
   const typed = words.join(' ');
   const names = commands.map((c) => c.name);
   const firstWords = [...new Set(names.map((n) => n.split(' ')[0] ?? n))];
-  const hint = didYouMean(words[0] ?? '', [...new Set([...names, ...firstWords])], (n) => `svc ${n}`);
+  const known = typed.startsWith('-') ? GLOBAL_FLAGS : [...new Set([...names, ...firstWords])];
+  const hint = didYouMean(words[0] ?? '', known, (n) => `svc ${n}`);
   io.stderr(`error: unknown command "${typed}".${hint} Run \`svc help\` for the list of commands.\n`);
   return EXIT.usage;
 }

@@ -44,6 +44,12 @@ describe('svc suggests what was meant', () => {
     );
   });
 
+  it('for a mistyped global flag', async () => {
+    const run = await runSvc(['--verison'], { cwd: work });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown command "--verison"\. Did you mean `svc --version`\?/);
+  });
+
   it('for a mistyped flag, naming the command, once', async () => {
     const run = await runSvc(['init', 'x', '--nmae', 'X', '--openapi', petstore], { cwd: work });
     expect(run.code).toBe(2);
@@ -73,9 +79,9 @@ describe('svc help', () => {
     const rows = help.stdout.split('\n').filter((l) => /^ {2}\S/.test(l));
     expect(rows.length).toBeGreaterThan(8);
     for (const row of rows) expect(row).toMatch(/^ {2}[a-z][a-z ]*? {2,}[a-z]/);
-    for (const name of ['history', 'export', 'demo']) {
+    for (const name of ['history', 'export', 'demo', 'validate']) {
       const usage = (await runSvc(['help', name], { cwd: work })).stdout;
-      expect(usage).not.toMatch(/spec \d|Servers →|npm start|fixtures\//);
+      expect(usage).not.toMatch(/spec \d|Servers →|npm start|fixtures\/|schemas\//);
     }
   });
 

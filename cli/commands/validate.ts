@@ -10,8 +10,9 @@ export const validateCommand: Command = {
   summary: 'check every file of a server folder against the schemas',
   usage: `Usage: svc validate <dir> [--json]
 
-Checks config.yaml, every Tools/*.yaml and every content file against schemas/ and the
-rules between files (unique tool names, widgets that exist). Exit 1 when a problem is found;
+Checks config.yaml, every Tools/*.yaml and every content file against svc's JSON Schemas
+(the ones named in each file's yaml-language-server line) and the rules between files
+(unique tool names, widgets that exist). Exit 1 when a problem is found;
 each problem names the file, the line and the field.`,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('validate', argv, { json: { type: 'boolean' } });
