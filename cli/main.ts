@@ -75,7 +75,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     // `svc tool` alone: show what the group holds instead of a bare "unknown command".
     if (commandsUnder(first).length > 0 && (rest.length === 0 || rest[0]?.startsWith('-'))) {
       await printHelp(io, [first]);
-      return EXIT.usage;
+      return rest[0] === '--help' || rest[0] === '-h' ? EXIT.ok : EXIT.usage;
     }
     return unknownCommand(io, first.startsWith('-') ? [first] : argv.slice(0, 1));
   }

@@ -72,6 +72,9 @@ describe('svc help', () => {
     const run = await runSvc(['help', 'tool'], { cwd: work });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^ {2}tool add {2}author a tool by hand/m);
+    expect(await runSvc(['tool', '--help'], { cwd: work })).toMatchObject({ code: 0, stdout: run.stdout });
+    const bare = await runSvc(['tool'], { cwd: work });
+    expect(bare).toMatchObject({ code: 2, stdout: run.stdout });
   });
 
   it('speaks of svc only, in one capitalisation style', async () => {
