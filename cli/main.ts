@@ -40,7 +40,11 @@ function unknownCommand(io: CliIo, words: readonly string[]): number {
   const names = commands.map((c) => c.name);
   const firstWords = [...new Set(names.map((n) => n.split(' ')[0] ?? n))];
   const known = typed.startsWith('-') ? GLOBAL_FLAGS : [...new Set([...names, ...firstWords])];
-  const hint = didYouMean(words[0] ?? '', known, (n) => `svc ${n}`);
+  const hint = didYouMean(
+    typed,
+    known.filter((k) => k !== typed),
+    (n) => `svc ${n}`,
+  );
   io.stderr(`error: unknown command "${typed}".${hint} Run \`svc help\` for the list of commands.\n`);
   return EXIT.usage;
 }
@@ -77,7 +81,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       await printHelp(io, [first]);
       return rest[0] === '--help' || rest[0] === '-h' ? EXIT.ok : EXIT.usage;
     }
-    return unknownCommand(io, first.startsWith('-') ? [first] : argv.slice(0, 1));
+    // A group's first word with an unknown second one ("tool ad") is judged as two words.
+    return unknownCommand(io, commandsUnder(first).length > 0 ? argv.slice(0, 2) : [first]);
   }
   try {
     const command = await found.entry.load();

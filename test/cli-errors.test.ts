@@ -44,6 +44,12 @@ describe('svc suggests what was meant', () => {
     );
   });
 
+  it('for a mistyped second word of a two-word command', async () => {
+    const run = await runSvc(['tool', 'ad', 'x'], { cwd: work });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown command "tool ad"\. Did you mean `svc tool add`\?/);
+  });
+
   it('for a mistyped global flag', async () => {
     const run = await runSvc(['--verison'], { cwd: work });
     expect(run.code).toBe(2);
