@@ -15,6 +15,10 @@ describe('install instructions', () => {
     expect(readme).toContain(`${NPX_SVC} <command>`);
   });
 
+  it('the GitHub Action docs run the CLI by its package', () => {
+    expect(read('docs/github-action.md')).toContain(`${NPX_SVC} diff <folder> --format markdown`);
+  });
+
   it('the GitLab template installs the svc-mcp package', () => {
     const yaml = /```yaml\n([\s\S]*?)```/.exec(read('docs/gitlab-ci.md'))?.[1] ?? '';
     const template = YAML.parse(yaml) as {
