@@ -3,13 +3,15 @@
  * ratios compare like with like. Medians throughout. Never part of `npm test`.
  *
  *   npm run bench                  all sections
- *   npm run bench -- import diff   only some (import, runtime, diff)
+ *   npm run bench -- import diff   only some (cli, import, runtime, diff)
  */
+import { runCliBench } from './cli-bench.js';
 import { runDiffBench } from './diff-bench.js';
 import { runImportBench } from './import-bench.js';
 import { runRuntimeBench } from './runtime-bench.js';
 
 const sections: Record<string, () => Promise<unknown>> = {
+  cli: runCliBench,
   import: runImportBench,
   runtime: runRuntimeBench,
   diff: runDiffBench,

@@ -1,55 +1,98 @@
 #!/usr/bin/env node
 /**
  * The `svc` command. The only place (with runtime/main.ts and the Action entry) that
- * touches process.exit: commands return exit codes.
+ * touches process.exit: commands return exit codes. A command's module (and with it the
+ * generator or the runtime) is loaded only when that command runs, so `svc help` starts fast.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CliIo } from './command.js';
-import { commands, findCommand } from './commands/index.js';
+import { type CommandEntry, commands, commandsUnder, findCommand } from './commands/index.js';
+import { didYouMean } from './did-you-mean.js';
 import { EXIT } from './exit-codes.js';
 import { fail } from './fail.js';
 import { quietEpipe } from './quiet-epipe.js';
+import { packageVersion } from './package-root.js';
+
+function commandRows(entries: readonly CommandEntry[]): string[] {
+  const width = Math.max(...entries.map((c) => c.name.length));
+  return entries.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+}
 
 export function helpText(): string {
-  const width = Math.max(...commands.map((c) => c.name.length));
-  const rows = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return [
     'svc: turn an HTTP API into an MCP server folder kept in git, and serve it.',
     '',
     'Usage: svc <command> [options]',
     '',
     'Commands:',
-    ...rows,
+    ...commandRows(commands),
     '',
-    'Run `svc help <command>` for the options of one command.',
+    'Run `svc help <command>` for the options of one command, `svc --version` for the version.',
     '',
   ].join('\n');
 }
 
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const [first, ...rest] = argv;
-  if (!first || first === 'help' || first === '--help' || first === '-h') {
-    const topic = rest.length > 0 ? findCommand(rest) : undefined;
-    io.stdout(topic ? `${topic.command.usage}\n` : helpText());
+const GLOBAL_FLAGS = ['--help', '--version'];
+
+/** "unknown command" with the closest command names, for a typo in argv's first words. */
+function unknownCommand(io: CliIo, words: readonly string[]): number {
+  const typed = words.join(' ');
+  const names = commands.map((c) => c.name);
+  const firstWords = [...new Set(names.map((n) => n.split(' ')[0] ?? n))];
+  const known = typed.startsWith('-') ? GLOBAL_FLAGS : [...new Set([...names, ...firstWords])];
+  const hint = didYouMean(
+    typed,
+    known.filter((k) => k !== typed),
+    (n) => `svc ${n}`,
+  );
+  io.stderr(`error: unknown command "${typed}".${hint} Run \`svc help\` for the list of commands.\n`);
+  return EXIT.usage;
+}
+
+async function printHelp(io: CliIo, topic: readonly string[]): Promise<number> {
+  if (topic.length === 0) {
+    io.stdout(helpText());
     return EXIT.ok;
   }
+  const found = findCommand(topic);
+  if (found) {
+    io.stdout(`${(await found.entry.load()).usage}\n`);
+    return EXIT.ok;
+  }
+  const group = commandsUnder(topic[0] ?? '');
+  if (group.length > 0) {
+    io.stdout(`Commands under "${topic[0]}":\n${commandRows(group).join('\n')}\n`);
+    return EXIT.ok;
+  }
+  return unknownCommand(io, topic.slice(0, 1));
+}
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [first, ...rest] = argv;
+  if (!first || first === 'help' || first === '--help' || first === '-h') return printHelp(io, rest);
   if (first === '--version' || first === '-v') {
-    io.stdout('svc 0.1.0\n');
+    io.stdout(`svc ${packageVersion()}\n`);
     return EXIT.ok;
   }
   const found = findCommand(argv);
   if (!found) {
-    io.stderr(`error: unknown command "${argv.slice(0, 2).join(' ')}"\n\n${helpText()}`);
-    return EXIT.usage;
-  }
-  const args = argv.slice(found.words);
-  if (args.includes('--help') || args.includes('-h')) {
-    io.stdout(`${found.command.usage}\n`);
-    return EXIT.ok;
+    // `svc tool` alone: show what the group holds instead of a bare "unknown command".
+    if (commandsUnder(first).length > 0 && (rest.length === 0 || rest[0]?.startsWith('-'))) {
+      await printHelp(io, [first]);
+      return rest[0] === '--help' || rest[0] === '-h' ? EXIT.ok : EXIT.usage;
+    }
+    // A group's first word with an unknown second one ("tool ad") is judged as two words.
+    return unknownCommand(io, commandsUnder(first).length > 0 ? argv.slice(0, 2) : [first]);
   }
   try {
-    return await found.command.run(args, io);
+    const command = await found.entry.load();
+    const args = argv.slice(found.words);
+    if (args.includes('--help') || args.includes('-h')) {
+      io.stdout(`${command.usage}\n`);
+      return EXIT.ok;
+    }
+    return await command.run(args, io);
   } catch (error) {
     return fail(io, error);
   }

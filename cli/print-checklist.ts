@@ -7,13 +7,16 @@ const MARK: Record<ChecklistRow['status'], string> = {
   failed: '✗',
 };
 
-/** The import checklist (spec 3.1) as terminal lines: one row per kind, settled with its count. */
+/**
+ * The import checklist as terminal lines: one row per kind, settled with its count. A failed row
+ * only points at the error, which the command prints once, in full, on stderr.
+ */
 export function formatChecklist(rows: readonly ChecklistRow[]): string {
   const width = Math.max(0, ...rows.map((r) => r.label.length));
   const lines = rows.map((row) => {
     const count = row.count === undefined ? '' : String(row.count);
     const line = `  ${MARK[row.status]} ${row.label.padEnd(width)}  ${count}`.trimEnd();
-    return row.status === 'failed' && row.error ? `${line}  ← failed: ${row.error}` : line;
+    return row.status === 'failed' ? `${line}  ← failed (the error follows)` : line;
   });
   return `${lines.join('\n')}\n`;
 }

@@ -17,6 +17,7 @@ export type SvcErrorCode =
   | 'FOLDER_NOT_FOUND'
   | 'FOLDER_EXISTS'
   | 'WRITE_FAILED'
+  | 'PORT_IN_USE'
   | 'USAGE'
   | 'NOT_PUBLISHED'
   | 'CONFIG_MISSING_ENV'

@@ -111,10 +111,20 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
     server.once('listening', () => resolve());
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
-        new SvcError('USAGE', `cannot listen on ${env.host}:${env.port}: ${error.code ?? error.message}`, {
-          place: { field: 'MCP_RUNTIME_PORT' },
-          cause: error,
-        }),
+        error.code === 'EADDRINUSE'
+          ? new SvcError(
+              'PORT_IN_USE',
+              `port ${env.port} on ${env.host} is already in use; stop what listens there or pick another port (--port or MCP_RUNTIME_PORT)`,
+              { place: { field: 'MCP_RUNTIME_PORT' }, cause: error },
+            )
+          : new SvcError(
+              'USAGE',
+              `cannot listen on ${env.host}:${env.port}: ${error.code ?? error.message}`,
+              {
+                place: { field: 'MCP_RUNTIME_PORT' },
+                cause: error,
+              },
+            ),
       ),
     );
   });

@@ -69,7 +69,7 @@ describe('svc init from an OpenAPI URL', () => {
     const run = await svc(['init', 'mcp/books', '--name', 'Again', '--openapi', `${api.url}/openapi.yaml`], {
       cwd: work,
     });
-    expect(run.code).toBe(4);
+    expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/FOLDER_EXISTS.*svc import/s);
   });
 

@@ -35,7 +35,7 @@ describe('svc demo (npm start)', () => {
       ).code,
     ).toBe(0);
     const refused = await svc(['demo', 'other', '--port', '0', '--self-check'], { cwd: work });
-    expect(refused.code).toBe(4);
+    expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(/not the demo/);
   });
 });

@@ -10,11 +10,11 @@ import { waitForSignal } from '../wait-for-signal.js';
 
 export const demoCommand: Command = {
   name: 'demo',
-  summary: 'import the embedded Bookshelf demo and serve it (what `npm start` runs)',
+  summary: 'import the Bookshelf demo into a folder and serve it',
   usage: `Usage: svc demo [dir] [--port <n>] [--self-check]
 
-Imports fixtures/demo/openapi.yaml with the sample content into <dir> (default ./demo),
-enables every item, starts the demo upstream API on loopback and serves the folder.
+Imports the Bookshelf demo API that ships with svc, with its sample content, into <dir>
+(default ./demo), enables every item, starts the demo API on loopback and serves the folder.
 
   --port <n>       MCP port (default MCP_RUNTIME_PORT or 3002; 0 picks a free one)
   --self-check     connect with the MCP SDK client, list and call a tool, print, and exit`,

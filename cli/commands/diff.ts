@@ -18,7 +18,7 @@ const FAIL_ON: FailOn[] = ['breaking', 'warning', 'any'];
 
 export const diffCommand: Command = {
   name: 'diff',
-  summary: 'Preview a re-import: the per-endpoint report, writing nothing',
+  summary: 'preview a re-import: the per-endpoint report, writing nothing',
   usage: [
     'Usage: svc diff <dir> [--openapi <url|file>] [--content <dir>] [--format markdown|json|text]',
     '                [--fail-on breaking|warning|any] [--allow-external-refs]',

@@ -13,8 +13,8 @@ export const exportCommand: Command = {
   summary: 'export a published server as {server, files} JSON or as a folder',
   usage: `Usage: svc export <dir> (--json | --out <dir>)
 
-Exports a published server (spec 4.5.10): --json prints {server, files}; --out writes the
-standard folder without the import bookkeeping. Secrets are never part of an export.`,
+Exports a published server: --json prints {server, files}; --out <dir> writes the folder
+without the import bookkeeping (.svc/). Secrets are never part of an export.`,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('export', argv, {
       json: { type: 'boolean' },

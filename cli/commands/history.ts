@@ -10,7 +10,7 @@ import { parseCommandArgs, requirePositional } from '../parse-args.js';
 
 export const historyCommand: Command = {
   name: 'history',
-  summary: 'List the spec imports of a server folder (Servers → History → Spec imports)',
+  summary: 'list the imports recorded in a server folder',
   usage: [
     'Usage: svc history <dir> [<seq>] [--json]',
     '',

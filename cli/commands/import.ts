@@ -15,7 +15,7 @@ export function folderRelative(io: CliIo, dir: string, location: string | undefi
 
 export const importCommand: Command = {
   name: 'import',
-  summary: 'Re-import the source into a server folder (keeps enabled flags and customizations)',
+  summary: 're-import the source into a server folder (keeps enabled flags and customizations)',
   usage: [
     'Usage: svc import <dir> [--openapi <url|file>] [--content <dir>] [--allow-external-refs] [--json]',
     '',

@@ -1,26 +1,50 @@
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
-import { parseRuntimeEnv, startRuntime } from '../../runtime/index.js';
+import { parseRuntimeEnv, RUNTIME_ENV_VARIABLES, startRuntime } from '../../runtime/index.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { parseCommandArgs } from '../parse-args.js';
 import { waitForSignal } from '../wait-for-signal.js';
 
+/** One line per variable the runtime reads; a variable added to RUNTIME_ENV_VARIABLES is listed even before it gets a line here. */
+const VARIABLE_HELP: Partial<Record<(typeof RUNTIME_ENV_VARIABLES)[number], string>> = {
+  SVC_FOLDER_PATH: 'the server folder to serve when <dir> is not given',
+  SVC_BUNDLE_PATH: 'a single-file {server, files} export to serve instead (deprecated)',
+  FLOWCP_BUNDLE_PATH: 'former name of SVC_BUNDLE_PATH (deprecated)',
+  SVC_RUNTIME_MODE: 'standalone (the only mode)',
+  SVC_UPSTREAM_SECRET: 'the credential sent to the upstream API (auth modes api_key and bearer)',
+  MCP_RUNTIME_PORT: 'listen port (default 3002; 0 picks a free one)',
+  MCP_RUNTIME_HOST: 'listen address (default 127.0.0.1)',
+  MCP_RUNTIME_PUBLIC_URL: "the server's public origin, for the Origin check behind a proxy",
+  MCP_ALLOWED_ORIGINS: 'comma-separated browser origins allowed to call /mcp (unset: any, with a warning)',
+  SVC_SYNC_URL: 'control service to poll for the published config',
+  SVC_DEPLOY_TOKEN: 'token for SVC_SYNC_URL (required with it)',
+  SVC_SYNC_INTERVAL: 'seconds between polls of SVC_SYNC_URL (default 60, at least 10)',
+  SVC_UPSTREAM_TIMEOUT_MS: 'timeout of one upstream call in milliseconds (default 30000)',
+  SVC_MAX_RESPONSE_BYTES: 'largest upstream response passed on, in bytes (default 10 MiB)',
+};
+
+function environmentHelp(): string {
+  const width = Math.max(...RUNTIME_ENV_VARIABLES.map((v) => v.length));
+  return RUNTIME_ENV_VARIABLES.map((v) => `  ${v.padEnd(width)}  ${VARIABLE_HELP[v] ?? ''}`.trimEnd()).join(
+    '\n',
+  );
+}
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'serve a server folder as an MCP server (Streamable HTTP)',
   usage: `Usage: svc serve [dir] [--port <n>] [--host <addr>] [--watch]
 
-Serves the folder at http://<host>:<port>/mcp and /mcp/<serverId>. Without <dir>, serves
-SVC_FOLDER_PATH, or the deprecated single-file bundle at SVC_BUNDLE_PATH.
+Serves the folder at http://<host>:<port>/mcp and /mcp/<serverId>.
 
   --port <n>      listen port (default MCP_RUNTIME_PORT or 3002)
-  --host <addr>   listen address (default 127.0.0.1)
+  --host <addr>   listen address (default MCP_RUNTIME_HOST or 127.0.0.1)
   --watch         reload when the folder's files change (an invalid change keeps the last good config)
 
-Environment: SVC_UPSTREAM_SECRET (api_key and bearer), MCP_ALLOWED_ORIGINS (comma-separated),
-MCP_RUNTIME_PUBLIC_URL, SVC_SYNC_URL, SVC_DEPLOY_TOKEN, SVC_SYNC_INTERVAL.`,
+Environment (read at start; .env.example in the folder lists the ones it needs):
+${environmentHelp()}`,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('serve', argv, {
       port: { type: 'string' },

@@ -10,8 +10,8 @@ export const validateCommand: Command = {
   summary: 'check every file of a server folder against the schemas',
   usage: `Usage: svc validate <dir> [--json]
 
-Checks config.yaml, every Tools/*.yaml and every content file against schemas/ and the
-rules between files (unique tool names, widgets that exist), then what makes each tool work:
+Checks config.yaml, every Tools/*.yaml and every content file against svc's JSON Schemas and
+the rules between files (unique tool names, widgets that exist), then what makes each tool work:
 its input and output schemas compile, every required name is a declared property, every
 {var} of the endpoint path has a path location. The same checks gate what \`svc serve\` loads.
 Exit 1 when a problem is found; each problem names the file, the line and the field.

@@ -28,6 +28,13 @@ export async function decodeText(
     throw new SvcError('SOURCE_NOT_JSON_OR_YAML', `${source.origin} is empty`, { place: placeOf(source) });
   }
   const first = source.text[start];
+  if (first === '<' && looksLikeHtml(source.text.slice(start, start + 2048))) {
+    throw new SvcError(
+      'SOURCE_NOT_JSON_OR_YAML',
+      `got an HTML page, not an OpenAPI document, from ${source.origin}; give the address of the JSON or YAML document itself`,
+      { place: placeOf(source) },
+    );
+  }
   const value =
     first === '{' || first === '[' ? await decodeJson(source) : await decodeYaml(source, maxAliasCount);
   const deep = tooDeepInValue(value);
@@ -77,12 +84,18 @@ async function decodeYaml(source: SourceText, maxAliasCount: number): Promise<un
       );
     }
     const pos = cause instanceof YAMLParseError ? cause.linePos?.[0] : undefined;
+    // yaml's pretty message is "<reason> at line L, column C:" then the excerpt; keep both.
     throw new SvcError(
       'SOURCE_NOT_JSON_OR_YAML',
-      `${source.origin} is neither JSON nor valid YAML: ${message.split('\n')[0]}`,
+      `${source.origin} is neither JSON nor valid YAML: ${message.trimEnd()}`,
       { place: { ...placeOf(source), ...(pos ? { line: pos.line, column: pos.col } : {}) }, cause },
     );
   }
+}
+
+/** A page from a browser-facing URL (a documentation portal, a login page), not a document. */
+function looksLikeHtml(head: string): boolean {
+  return /^<(!doctype\s+html|html|head|body|!--)/i.test(head) || /<(html|head|body)[\s>]/i.test(head);
 }
 
 function placeOf(source: SourceText): { file?: string; url?: string } {

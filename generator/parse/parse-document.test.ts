@@ -75,6 +75,26 @@ describe('parseDocument', () => {
     expect(error.place.line).toBeGreaterThanOrEqual(3);
   });
 
+  it('ends a YAML syntax error with its excerpt, not a dangling "at line L, column C:"', async () => {
+    const error = await failure(
+      parseDocument(source('openapi: 3.0.0\ninfo:\n  title: x\n bad: [\n', '/b.yaml')),
+    );
+    expect(error.code).toBe('SOURCE_NOT_JSON_OR_YAML');
+    expect(error.message).not.toMatch(/:\s*$/);
+    expect(error.message).toMatch(/at line 4, column 1:\n\n {2}title: x\n bad: \[\n\^$/);
+  });
+
+  it('reports an HTML page as HTML, naming where it came from', async () => {
+    for (const html of ['<!DOCTYPE html>\n<html><body>Docs</body></html>', '\n  <html lang="en"><head>']) {
+      const error = await failure(parseDocument(source(html, 'https://api.example.test/docs')));
+      expect(error.code).toBe('SOURCE_NOT_JSON_OR_YAML');
+      expect(error.message).toBe(
+        'got an HTML page, not an OpenAPI document, from https://api.example.test/docs; give the address of the JSON or YAML document itself',
+      );
+      expect(error.place.url).toBe('https://api.example.test/docs');
+    }
+  });
+
   it('refuses a YAML alias bomb', async () => {
     const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
     for (let i = 0; i < 8; i++) {

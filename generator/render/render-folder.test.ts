@@ -125,7 +125,7 @@ describe('renderFolder', () => {
     const readme = files['README.md'] ?? '';
     for (const s of [
       'docker compose up',
-      'npx svc serve .',
+      'npx -p svc-mcp svc serve .',
       'http://localhost:3002/mcp`',
       'http://localhost:3002/mcp/orders',
       'enabled: true',
@@ -134,6 +134,8 @@ describe('renderFolder', () => {
     ]) {
       expect(readme).toContain(s);
     }
+    // `npx svc` alone resolves to an unrelated npm package named "svc".
+    expect(readme).not.toMatch(/npx svc /);
   });
 
   test('the same model renders to the same bytes whatever its key insertion order', () => {

@@ -4,6 +4,7 @@
  * with an import appear here, so that enabling a tool by hand does not make the next import
  * rewrite the README.
  */
+import { NPX_SVC, PACKAGE_NAME } from '../../core/package-name.js';
 import type { FolderModel } from '../../folder/model.js';
 import type { SvcConfig } from '../../schemas/types.js';
 
@@ -75,10 +76,10 @@ export function renderReadme(folder: FolderModel): string {
     'docker compose up',
     '```',
     '',
-    'Or with Node.js 20 or later:',
+    `Or with Node.js 20 or later (svc is the \`${PACKAGE_NAME}\` package on npm):`,
     '',
     '```sh',
-    'npx svc serve .',
+    `${NPX_SVC} serve .`,
     '```',
     '',
     `MCP (Streamable HTTP) answers at \`http://localhost:3002/mcp\` and \`http://localhost:3002/mcp/${id}\`.`,
@@ -100,7 +101,7 @@ export function renderReadme(folder: FolderModel): string {
     '| --- | --- |',
     ...rows.map(([p, w]) => `| ${p} | ${w} |`),
     '',
-    'Check the folder with `npx svc validate .`.',
+    `Check the folder with \`${NPX_SVC} validate .\`.`,
     '',
   ];
   return lines.join('\n');
