@@ -6,7 +6,7 @@
  * naming the lock and the holder, and a reader waits out a live swap rather than read half of it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -144,6 +144,24 @@ describe('kill -9 during a folder write', () => {
       outcomes.push(`${step}: ${i <= journaled ? 'old' : 'new'}`);
     }
     expect(outcomes.length).toBe(steps.length);
+  }, 120_000);
+
+  test('killed while undoing its own failure (a "back" journal), every step ends wholly old', async () => {
+    const journaled = steps.indexOf('journal');
+    const after = steps.slice(journaled + 1).filter((s) => s !== 'clean');
+    expect(after.length).toBeGreaterThan(5);
+    for (const [i, step] of after.entries()) {
+      const dir = await freshCopy(`back-${i}`);
+      const { exit } = run({ dir, files: v2, at: step, mode: 'kill' });
+      expect(await exit, step).toBe('SIGKILL');
+      // As the writer leaves it when a step fails and it turns to undo what it moved.
+      const journal = join(dir, '..', '.server.svc-swap');
+      const record = JSON.parse(await readFile(journal, 'utf8'));
+      await writeFile(journal, JSON.stringify({ ...record, state: 'back' }));
+      await readFolder(dir);
+      expect(await treeSnapshot(dir), step).toEqual(oldTree);
+      expect(await readdir(join(dir, '..')), step).toEqual(['server']);
+    }
   }, 120_000);
 
   test('the next write finishes an interrupted one first, then writes', async () => {
