@@ -22,6 +22,7 @@ import type { FolderFiles } from './model.js';
 import { folderTarget, warnOnStderr } from './settle-folder.js';
 import {
   finishSwap,
+  journalPathOf,
   NEW_PREFIX,
   OLD_PREFIX,
   recoverLocked,
@@ -103,7 +104,10 @@ export async function withFolderLock<T>(
     );
   }
   try {
-    const recovered = await recoverLocked(target);
+    const recovered = await recoverLocked(target).catch((e) => {
+      if (e instanceof SvcError) throw e;
+      throw failed('could not finish the write interrupted before this one; nothing was changed', dir, e);
+    });
     if (recovered) notice(`${dir}: ${recovered}`);
     return await write(target);
   } finally {
@@ -201,7 +205,18 @@ async function swap(target: string, temp: string, unmanaged: readonly string[], 
     await writeJournal(target, journal);
   } catch (e) {
     // Nothing was moved. The journal goes first: a journal naming removed directories must not stay.
-    await removeJournal(target);
+    if (
+      !(await removeJournal(target).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      throw failed(
+        `could not record the swap, nor remove its journal ${journalPathOf(target)}; the next svc command that opens the folder will complete the swap`,
+        dir,
+        e,
+      );
+    }
     await rm(temp, { recursive: true, force: true });
     await rm(old, { recursive: true, force: true });
     throw failed('could not record the swap; nothing was changed', dir, e);
@@ -217,7 +232,7 @@ async function swap(target: string, temp: string, unmanaged: readonly string[], 
       await finishSwap(target, back);
     } catch (undo) {
       throw failed(
-        `the swap failed and could not be undone yet (${(undo as NodeJS.ErrnoException).code ?? (undo as Error).message}); the next svc command that opens the folder will finish restoring it`,
+        `the swap failed and could not be undone yet (${(undo as NodeJS.ErrnoException).code ?? (undo as Error).message}); the next svc command that opens the folder will finish it as its journal ${journalPathOf(target)} says`,
         dir,
         e,
       );
