@@ -148,12 +148,8 @@ async function writeUnlocked(target: string, dir: string, files: FolderFiles, st
     throw e;
   };
   try {
-    const dirs = new Set<string>();
-    for (const path of toWrite) {
-      const segments = path.split('/').slice(0, -1);
-      for (let i = 1; i <= segments.length; i++) dirs.add(segments.slice(0, i).join('/'));
-    }
-    for (const d of [...dirs].sort()) await mkdir(join(temp, ...d.split('/'))).catch(note(d));
+    const dirs = ancestorsOf(toWrite);
+    for (const d of dirs) await mkdir(join(temp, ...d.split('/'))).catch(note(d));
     // A thousand small files: write them several at a time rather than one after another.
     await inBatches(toWrite, WRITE_CONCURRENCY, async (path) => {
       await step(`write ${path}`).catch(note(path));
@@ -205,12 +201,11 @@ async function swap(target: string, temp: string, unmanaged: readonly string[], 
     await writeJournal(target, journal);
   } catch (e) {
     // Nothing was moved. The journal goes first: a journal naming removed directories must not stay.
-    if (
-      !(await removeJournal(target).then(
-        () => true,
-        () => false,
-      ))
-    ) {
+    const removed = await removeJournal(target).then(
+      () => true,
+      () => false,
+    );
+    if (!removed) {
       throw failed(
         `could not record the swap, nor remove its journal ${journalPathOf(target)}; the next svc command that opens the folder will complete the swap`,
         dir,
@@ -258,14 +253,20 @@ async function plannedEntries(target: string, temp: string, unmanaged: readonly 
 
 /** Parent directories of new unmanaged files that the folder does not have yet, outermost first. */
 async function missingDirs(target: string, unmanaged: readonly string[]): Promise<string[]> {
+  const missing: string[] = [];
+  for (const d of ancestorsOf(unmanaged))
+    if (!(await present(join(target, ...d.split('/'))))) missing.push(d);
+  return missing;
+}
+
+/** Every directory above the given '/' paths, sorted (so each comes after its parent). */
+function ancestorsOf(paths: readonly string[]): string[] {
   const dirs = new Set<string>();
-  for (const path of unmanaged) {
+  for (const path of paths) {
     const segments = path.split('/').slice(0, -1);
     for (let i = 1; i <= segments.length; i++) dirs.add(segments.slice(0, i).join('/'));
   }
-  const missing: string[] = [];
-  for (const d of [...dirs].sort()) if (!(await present(join(target, ...d.split('/'))))) missing.push(d);
-  return missing;
+  return [...dirs].sort();
 }
 
 /**
