@@ -139,16 +139,15 @@ export async function rollBack(target: string, journal: SwapJournal): Promise<vo
     if (entry.old && (await present(aside))) await renameSynced(aside, current);
   }
   // Only directories the swap created and that are empty again: never anything of the user's.
-  for (const dir of [...journal.dirs].reverse()) {
-    const full = join(target, ...dir.split('/'));
-    if (
-      await rmdir(full).then(
-        () => true,
-        () => false,
-      )
-    )
-      await syncDir(dirname(full));
-  }
+  for (const dir of [...journal.dirs].reverse()) await removeIfEmpty(join(target, ...dir.split('/')));
+}
+
+async function removeIfEmpty(dir: string): Promise<void> {
+  const removed = await rmdir(dir).then(
+    () => true,
+    () => false,
+  );
+  if (removed) await syncDir(dirname(dir));
 }
 
 /**
