@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, copyFile, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { lockPathOf, tryLockFolder } from './folder-lock.js';
@@ -65,6 +65,25 @@ describe('the folder lock', () => {
       message: `another svc process (pid ${pid}, writing since 2026-11-23T18:00:00.000Z) is writing this folder; its lock is ${lockPathOf(dir)}`,
     });
     expect(await readFile(lockPathOf(dir), 'utf8')).toBe(lock);
+  });
+
+  test('a lock written on another host or in another pid namespace is not judged from here', async () => {
+    const dir = join(base, 'server');
+    const pid = sleep30();
+    await writeFile(lockPathOf(dir), `${JSON.stringify({ pid, start: 'x:1', host: 'ci-runner-7' })}\n`);
+    await expect(writeFolder(dir, files)).rejects.toMatchObject({
+      message: `another svc process (pid ${pid} on host ci-runner-7) is writing this folder; its lock is ${lockPathOf(dir)}`,
+    });
+    await writeFile(
+      lockPathOf(dir),
+      `${JSON.stringify({ pid, start: 'x:1', host: hostname(), pidns: 'pid:[1]' })}\n`,
+    );
+    const other = process.platform === 'linux' ? 'in another pid namespace (a container?)' : '';
+    if (other) {
+      await expect(writeFolder(dir, files)).rejects.toMatchObject({
+        message: expect.stringContaining(`(pid ${pid} ${other})`),
+      });
+    }
   });
 
   test('a lock just created and not yet written is respected; one left empty for long is taken over', async () => {

@@ -4,10 +4,14 @@
  * writer's pid and start time. A lock is stale, and taken over, when its process is gone, when
  * its pid now names another process (a different start time: the pid was reused after a crash
  * or a reboot), or, for a lock that recorded no start time, when the process naming it started
- * after the lock was written. A lock held by a live writer is never taken.
+ * after the lock was written. A lock held by a live writer is never taken, nor one written on
+ * another host or in another pid namespace (a container sharing the folder): its pid cannot be
+ * checked from here.
  */
 import { randomBytes } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
 import { link, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { processStart } from './process-start.js';
 
@@ -24,6 +28,9 @@ interface LockRecord {
   /** processStart(pid).token when the lock was taken; absent in locks of older svc versions. */
   start?: string;
   since?: string;
+  /** Where the pid means something: the host, and on Linux the pid namespace. */
+  host?: string;
+  pidns?: string;
 }
 
 type Inspection = { live: true; holder: string } | { live: false; reason: string; text: string };
@@ -58,6 +65,7 @@ async function create(path: string): Promise<string | undefined> {
     pid: process.pid,
     ...(start ? { start: start.token } : {}),
     since: new Date().toISOString(),
+    ...here(),
   };
   const text = `${JSON.stringify(record)}\n`;
   const handle = await open(path, 'wx').catch((e: NodeJS.ErrnoException) => {
@@ -94,6 +102,12 @@ async function inspect(path: string): Promise<Inspection | undefined> {
       : { live: false, reason: 'the lock file names no process', text };
   }
   const { pid } = record;
+  const since = record.since ? `, writing since ${record.since}` : '';
+  const local = here();
+  if (record.host !== undefined && record.host !== local.host)
+    return { live: true, holder: `pid ${pid} on host ${record.host}${since}` };
+  if (record.pidns !== undefined && local.pidns !== undefined && record.pidns !== local.pidns)
+    return { live: true, holder: `pid ${pid} in another pid namespace (a container?)${since}` };
   if (!isAlive(pid)) return { live: false, reason: `pid ${pid} is no longer running`, text };
   const now = processStart(pid);
   if (record.start !== undefined && now !== undefined && record.start !== now.token) {
@@ -110,7 +124,7 @@ async function inspect(path: string): Promise<Inspection | undefined> {
       text,
     };
   }
-  return { live: true, holder: `pid ${pid}${record.since ? `, writing since ${record.since}` : ''}` };
+  return { live: true, holder: `pid ${pid}${since}` };
 }
 
 /** This version's JSON record, or an older version's bare pid. */
@@ -124,6 +138,8 @@ function parseLock(text: string): LockRecord | undefined {
       pid: value.pid,
       ...(typeof value.start === 'string' ? { start: value.start } : {}),
       ...(typeof value.since === 'string' ? { since: value.since } : {}),
+      ...(typeof value.host === 'string' ? { host: value.host } : {}),
+      ...(typeof value.pidns === 'string' ? { pidns: value.pidns } : {}),
     });
   } catch {
     return undefined;
@@ -150,6 +166,16 @@ async function takeOver(path: string, staleText: string): Promise<boolean> {
   if (moved !== staleText) await link(aside, path).catch(() => undefined);
   await rm(aside, { force: true });
   return moved === staleText;
+}
+
+function here(): { host: string; pidns?: string } {
+  let pidns: string | undefined;
+  try {
+    if (process.platform === 'linux') pidns = readlinkSync('/proc/self/ns/pid');
+  } catch {
+    pidns = undefined;
+  }
+  return { host: hostname(), ...(pidns ? { pidns } : {}) };
 }
 
 function isAlive(pid: number): boolean {

@@ -24,10 +24,45 @@ export interface ReadFolderOptions {
 
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
 
+/** Reads of a folder whose top level keeps changing under them, before giving up. */
+const MAX_READS = 5;
+
 export async function readFolder(dir: string, opts: ReadFolderOptions = {}): Promise<FolderFiles> {
+  for (let attempt = 1; ; attempt++) {
+    await settleFolder(dir);
+    const before = await topLevelChange(dir);
+    const read = await readOnce(dir, opts).then(
+      (files) => ({ files }),
+      (error: unknown) => ({ error }),
+    );
+    // A swap renames top-level entries, which changes the folder's ctime: a swap that ran while
+    // this read was under way may have been read half-done (or made it fail), so read again.
+    if ((await topLevelChange(dir)) === before) {
+      if ('error' in read) throw read.error;
+      return read.files;
+    }
+    if (attempt === MAX_READS) {
+      throw new SvcError(
+        'FOLDER_INVALID',
+        `the folder kept changing while it was read (${MAX_READS} times)`,
+        {
+          place: { file: dir },
+        },
+      );
+    }
+  }
+}
+
+async function topLevelChange(dir: string): Promise<bigint | undefined> {
+  return stat(dir, { bigint: true }).then(
+    (s) => s.ctimeNs,
+    () => undefined,
+  );
+}
+
+async function readOnce(dir: string, opts: ReadFolderOptions): Promise<FolderFiles> {
   const maxFileBytes = opts.maxFileBytes ?? 64 * 1024 * 1024;
   const maxFiles = opts.maxFiles ?? 50_000;
-  await settleFolder(dir);
   let root: string;
   try {
     root = await realpath(dir);

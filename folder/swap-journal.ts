@@ -21,6 +21,7 @@ import { lstat, readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SvcError } from '../core/svc-error.js';
 import { mkdirSynced, renameSynced, syncDir, writeFileSynced } from './durable-fs.js';
+import { lockPathOf } from './folder-lock.js';
 import { unsafePathReason } from './folder-paths.js';
 
 export interface SwapEntry {
@@ -60,12 +61,16 @@ function tempDirPattern(target: string): RegExp {
   return new RegExp(`^\\.${base}\\.(svc-new|svc-old)-[A-Za-z0-9]{6}$`);
 }
 
-/** Whether anything a swap leaves behind (journal or temporary directory) is beside the folder. */
+/**
+ * Whether anything a write leaves behind when it is killed (a journal, a temporary directory,
+ * its lock) is beside the folder.
+ */
 export async function hasSwapLeftovers(target: string): Promise<boolean> {
   const names = await readdir(dirname(target)).catch(() => [] as string[]);
   const journal = basename(journalPathOf(target));
+  const lock = basename(lockPathOf(target));
   const pattern = tempDirPattern(target);
-  return names.some((n) => n === journal || n === `${journal}.tmp` || pattern.test(n));
+  return names.some((n) => n === journal || n === `${journal}.tmp` || n === lock || pattern.test(n));
 }
 
 /**
@@ -134,16 +139,15 @@ export async function rollBack(target: string, journal: SwapJournal): Promise<vo
     if (entry.old && (await present(aside))) await renameSynced(aside, current);
   }
   // Only directories the swap created and that are empty again: never anything of the user's.
-  for (const dir of [...journal.dirs].reverse()) {
-    const full = join(target, ...dir.split('/'));
-    if (
-      await rmdir(full).then(
-        () => true,
-        () => false,
-      )
-    )
-      await syncDir(dirname(full));
-  }
+  for (const dir of [...journal.dirs].reverse()) await removeIfEmpty(join(target, ...dir.split('/')));
+}
+
+async function removeIfEmpty(dir: string): Promise<void> {
+  const removed = await rmdir(dir).then(
+    () => true,
+    () => false,
+  );
+  if (removed) await syncDir(dirname(dir));
 }
 
 /**

@@ -22,6 +22,7 @@ import type { FolderFiles } from './model.js';
 import { folderTarget, warnOnStderr } from './settle-folder.js';
 import {
   finishSwap,
+  journalPathOf,
   NEW_PREFIX,
   OLD_PREFIX,
   recoverLocked,
@@ -103,7 +104,10 @@ export async function withFolderLock<T>(
     );
   }
   try {
-    const recovered = await recoverLocked(target);
+    const recovered = await recoverLocked(target).catch((e) => {
+      if (e instanceof SvcError) throw e;
+      throw failed('could not finish the write interrupted before this one; nothing was changed', dir, e);
+    });
     if (recovered) notice(`${dir}: ${recovered}`);
     return await write(target);
   } finally {
@@ -144,12 +148,8 @@ async function writeUnlocked(target: string, dir: string, files: FolderFiles, st
     throw e;
   };
   try {
-    const dirs = new Set<string>();
-    for (const path of toWrite) {
-      const segments = path.split('/').slice(0, -1);
-      for (let i = 1; i <= segments.length; i++) dirs.add(segments.slice(0, i).join('/'));
-    }
-    for (const d of [...dirs].sort()) await mkdir(join(temp, ...d.split('/'))).catch(note(d));
+    const dirs = ancestorsOf(toWrite);
+    for (const d of dirs) await mkdir(join(temp, ...d.split('/'))).catch(note(d));
     // A thousand small files: write them several at a time rather than one after another.
     await inBatches(toWrite, WRITE_CONCURRENCY, async (path) => {
       await step(`write ${path}`).catch(note(path));
@@ -201,7 +201,17 @@ async function swap(target: string, temp: string, unmanaged: readonly string[], 
     await writeJournal(target, journal);
   } catch (e) {
     // Nothing was moved. The journal goes first: a journal naming removed directories must not stay.
-    await removeJournal(target);
+    const removed = await removeJournal(target).then(
+      () => true,
+      () => false,
+    );
+    if (!removed) {
+      throw failed(
+        `could not record the swap, nor remove its journal ${journalPathOf(target)}; the next svc command that opens the folder will complete the swap`,
+        dir,
+        e,
+      );
+    }
     await rm(temp, { recursive: true, force: true });
     await rm(old, { recursive: true, force: true });
     throw failed('could not record the swap; nothing was changed', dir, e);
@@ -217,7 +227,7 @@ async function swap(target: string, temp: string, unmanaged: readonly string[], 
       await finishSwap(target, back);
     } catch (undo) {
       throw failed(
-        `the swap failed and could not be undone yet (${(undo as NodeJS.ErrnoException).code ?? (undo as Error).message}); the next svc command that opens the folder will finish restoring it`,
+        `the swap failed and could not be undone yet (${(undo as NodeJS.ErrnoException).code ?? (undo as Error).message}); the next svc command that opens the folder will finish it as its journal ${journalPathOf(target)} says`,
         dir,
         e,
       );
@@ -243,14 +253,20 @@ async function plannedEntries(target: string, temp: string, unmanaged: readonly 
 
 /** Parent directories of new unmanaged files that the folder does not have yet, outermost first. */
 async function missingDirs(target: string, unmanaged: readonly string[]): Promise<string[]> {
+  const missing: string[] = [];
+  for (const d of ancestorsOf(unmanaged))
+    if (!(await present(join(target, ...d.split('/'))))) missing.push(d);
+  return missing;
+}
+
+/** Every directory above the given '/' paths, sorted (so each comes after its parent). */
+function ancestorsOf(paths: readonly string[]): string[] {
   const dirs = new Set<string>();
-  for (const path of unmanaged) {
+  for (const path of paths) {
     const segments = path.split('/').slice(0, -1);
     for (let i = 1; i <= segments.length; i++) dirs.add(segments.slice(0, i).join('/'));
   }
-  const missing: string[] = [];
-  for (const d of [...dirs].sort()) if (!(await present(join(target, ...d.split('/'))))) missing.push(d);
-  return missing;
+  return [...dirs].sort();
 }
 
 /**

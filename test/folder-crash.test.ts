@@ -6,7 +6,8 @@
  * naming the lock and the holder, and a reader waits out a live swap rather than read half of it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync, writeFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -146,6 +147,24 @@ describe('kill -9 during a folder write', () => {
     expect(outcomes.length).toBe(steps.length);
   }, 120_000);
 
+  test('killed while undoing its own failure (a "back" journal), every step ends wholly old', async () => {
+    const journaled = steps.indexOf('journal');
+    const after = steps.slice(journaled + 1).filter((s) => s !== 'clean');
+    expect(after.length).toBeGreaterThan(5);
+    for (const [i, step] of after.entries()) {
+      const dir = await freshCopy(`back-${i}`);
+      const { exit } = run({ dir, files: v2, at: step, mode: 'kill' });
+      expect(await exit, step).toBe('SIGKILL');
+      // As the writer leaves it when a step fails and it turns to undo what it moved.
+      const journal = join(dir, '..', '.server.svc-swap');
+      const record = JSON.parse(await readFile(journal, 'utf8'));
+      await writeFile(journal, JSON.stringify({ ...record, state: 'back' }));
+      await readFolder(dir);
+      expect(await treeSnapshot(dir), step).toEqual(oldTree);
+      expect(await readdir(join(dir, '..')), step).toEqual(['server']);
+    }
+  }, 120_000);
+
   test('the next write finishes an interrupted one first, then writes', async () => {
     const dir = await freshCopy('next-write');
     const { exit } = run({ dir, files: v2, at: 'swap Tools', mode: 'kill' });
@@ -199,6 +218,31 @@ describe('a live writer', () => {
     expect(await treeSnapshot(dir)).toEqual(newTree);
     expect(await readdir(join(dir, '..'))).toEqual(['server']);
   });
+});
+
+test('a reader already under way when a swap runs reads again, and sees one version', async () => {
+  const dir = await freshCopy('mid-read');
+  const go = join(base, 'go-mid-read');
+  const live = run({ dir, files: v2, at: 'journal', mode: 'pause', resumeWhen: go });
+  await until(() => live.lines.includes('paused'));
+  const lock = join(dir, '..', '.server.svc-lock');
+  let swapped = false;
+  const files = await readFolder(dir, {
+    skip: (_path, isDirectory) => {
+      if (!swapped && isDirectory) {
+        // Mid-read: let the writer (another process) swap, and block this reader until it is done.
+        swapped = true;
+        writeFileSync(go, '');
+        const deadline = Date.now() + 20_000;
+        const nap = new Int32Array(new SharedArrayBuffer(4));
+        while (existsSync(lock) && Date.now() < deadline) Atomics.wait(nap, 0, 0, 5);
+      }
+      return false;
+    },
+  });
+  expect(await live.exit).toBe(0);
+  expect(swapped).toBe(true);
+  expect(files).toEqual(await readFolder(join(base, 'probe', 'server')));
 });
 
 async function until(ok: () => boolean): Promise<void> {

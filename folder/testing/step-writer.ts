@@ -1,11 +1,11 @@
 /**
  * A child process for crash tests: runs the real folder writer and, at a named step, kills
  * itself with SIGKILL (a crash at exactly that point) or pauses there (a live writer holding
- * the lock, until the test kills it). Bundled with esbuild by the tests and run as
+ * the lock, until the test kills it or creates the file it waits for). Bundled with esbuild by the tests and run as
  * `node step-writer.mjs <job.json>`. It prints each step's name as the writer reaches it, so
  * a run without a step lists every step of a write.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { FolderFiles } from '../model.js';
 import { writeFolder } from '../write-folder.js';
 
@@ -15,6 +15,8 @@ interface Job {
   /** The step to stop at; absent: write to the end. */
   at?: string;
   mode?: 'kill' | 'pause';
+  /** For 'pause': carry on once this file exists (else stay paused until killed). */
+  resumeWhen?: string;
 }
 
 const job = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as Job;
@@ -25,8 +27,16 @@ await writeFolder(job.dir, job.files, {
     if (step !== job.at) return;
     if (job.mode === 'pause') {
       process.stdout.write('paused\n');
-      setInterval(() => undefined, 60_000);
-      await new Promise(() => undefined);
+      const resume = job.resumeWhen;
+      await new Promise<void>((carryOn) => {
+        const poll = setInterval(() => {
+          if (resume !== undefined && existsSync(resume)) {
+            clearInterval(poll);
+            carryOn();
+          }
+        }, 5);
+      });
+      return;
     }
     process.kill(process.pid, 'SIGKILL');
   },
