@@ -66,6 +66,10 @@ export interface SvcConfig {
    */
   apiBaseUrl: string;
   /**
+   * Short descriptions for every imported tool (svc init/import --compact); without it descriptions are kept whole. A tool can ask for it alone with `compact: true` in its file.
+   */
+  compact?: boolean;
+  /**
    * Environment variables the runtime needs for this folder (names only).
    */
   requiredEnv: string[];
@@ -437,6 +441,10 @@ export interface SvcTool {
   enabled: boolean;
   sortOrder: number;
   origin: "imported" | "manual";
+  /**
+   * Short descriptions for this tool: its description capped and each property's cut to the first sentence. Applied by the next svc import; without it descriptions are kept whole.
+   */
+  compact?: boolean;
   /**
    * Set by re-import when the endpoint disappeared from the source but the tool was kept.
    */

@@ -30,6 +30,8 @@ Options:
   --server-id <id>            id used in /mcp/<id> (default: from the folder name)
   --description <text>  --logo-url <url>  --website <url>
   --allow-external-refs       fetch external $refs of the document
+  --compact                   short tool descriptions (first sentence of each; default: whole).
+                              Recorded in config.yaml; one tool can ask with \`compact: true\`
   --json                      print the result as JSON (for CI)
 
 The upstream secret is never written: set SVC_UPSTREAM_SECRET where the runtime runs.`;
@@ -53,6 +55,7 @@ export const initCommand: Command = {
       'logo-url': { type: 'string' },
       website: { type: 'string' },
       'allow-external-refs': { type: 'boolean' },
+      compact: { type: 'boolean' },
       json: { type: 'boolean' },
     });
     const json = values.json ?? false;
@@ -103,6 +106,7 @@ export const initCommand: Command = {
           ...(values['api-key-name'] ? { apiKeyName: values['api-key-name'] } : {}),
         },
         ...(values.description ? { description: values.description } : {}),
+        ...(values.compact ? { compact: true } : {}),
         ...(values['logo-url'] ? { logoUrl: values['logo-url'] } : {}),
         ...(values.website ? { website: values.website } : {}),
       });

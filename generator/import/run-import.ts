@@ -14,6 +14,7 @@ import type { ContentItems, FolderFiles, FolderModel } from '../../folder/model.
 import type { Endpoint, HistoryRecord, ImportReport, SvcConfig } from '../../schemas/types.js';
 import { parseContent } from '../content/index.js';
 import { diffEndpoints } from '../diff/index.js';
+import { endpointMatchKey } from '../diff/endpoint-key.js';
 import { toEndpoints } from '../endpoints/index.js';
 import {
   compactCanonicalJson,
@@ -34,7 +35,7 @@ import { OPENAPI_FILE, renderFolder, renderFolderChecked } from '../render/index
 import { buildReport } from '../report/index.js';
 import { readContentDir } from '../sources/content-source.js';
 import { readOpenApiSource } from '../sources/index.js';
-import { buildTools } from '../tools/index.js';
+import { type BuildToolsOptions, buildTools } from '../tools/index.js';
 import { appendRecord } from './append-record.js';
 import { recordableLocation } from './recordable-location.js';
 import { Checklist, type ChecklistKind, type ChecklistRow, checklistKindOfPath } from './checklist.js';
@@ -49,6 +50,8 @@ export interface ImportOptions {
   /** Override the content directory (absolute, or relative to `dir`); else config.source.contentDir. */
   contentDir?: string;
   allowExternalRefs?: boolean;
+  /** --compact: short descriptions from now on (recorded in config.yaml, so later imports keep it). */
+  compact?: boolean;
   /** svc diff: compute everything, write nothing. */
   dryRun?: boolean;
   /** Injectable clock for deterministic tests. */
@@ -209,6 +212,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     return failed(asSvcError(error), 'tools');
   }
 
+  if (opts.compact && config.compact !== true) config = { ...config, compact: true };
   const source = config.source;
   if (!location) location = source.kind === 'openapi' ? source.location : '';
   contentDir = opts.contentDir ?? (source.kind === 'openapi' ? source.contentDir : undefined);
@@ -239,7 +243,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       const parsed = await parseDocument(read, { allowExternalRefs });
       endpoints = toEndpoints(parsed);
       baseUrl = defaultBaseUrl(parsed, read.origin);
-      generated = buildTools(endpoints);
+      generated = buildTools(endpoints, compactOptions(config, previous));
     } catch (error) {
       throw new StepFailure('tools', asSvcError(error));
     }
@@ -412,6 +416,22 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     const step = error instanceof StepFailure ? error.step : 'tools';
     return failed(asSvcError(error), step);
   }
+}
+
+/**
+ * Short descriptions when config.yaml asks for them for every tool, or a tool's file for itself
+ * (matched by endpoint, as the merge matches tools).
+ */
+function compactOptions(config: SvcConfig, previous: FolderModel | undefined): BuildToolsOptions {
+  const own = new Set(
+    (previous?.tools ?? [])
+      .filter((t) => t.tool.origin === 'imported' && t.tool.compact === true)
+      .map((t) => endpointMatchKey(t.tool.endpoint.method, t.tool.endpoint.path)),
+  );
+  return {
+    ...(config.compact ? { compact: true } : {}),
+    ...(own.size > 0 ? { compactFor: (e: Endpoint) => own.has(endpointMatchKey(e.method, e.path)) } : {}),
+  };
 }
 
 /**

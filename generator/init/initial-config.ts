@@ -17,6 +17,8 @@ export interface InitialConfigInput {
   baseUrl?: string;
   auth?: { mode: Auth['mode']; apiKeyIn?: 'header' | 'query'; apiKeyName?: string };
   description?: string;
+  /** Short tool descriptions (--compact); recorded so every later import keeps them short. */
+  compact?: boolean;
   logoUrl?: string;
   website?: string;
 }
@@ -110,6 +112,7 @@ export function initialConfig(input: InitialConfigInput): SvcConfig {
     },
     source,
     auth,
+    ...(input.compact ? { compact: true } : {}),
     // An OpenAPI app may leave it empty: the first import fills in the document's default.
     apiBaseUrl: input.baseUrl?.replace(/\/+$/, '') ?? '',
     requiredEnv: auth.hasAuthSecret ? [UPSTREAM_SECRET_ENV] : [],

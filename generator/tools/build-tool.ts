@@ -9,7 +9,6 @@ import { endpointFingerprint, isJsonMediaType } from '../endpoints/index.js';
 import { annotationsFor } from './annotations.js';
 import { classify } from './classify.js';
 import {
-  compactSchema,
   type Defs,
   INPUT_DEFS_BUDGET,
   isRecord,
@@ -18,17 +17,29 @@ import {
   type Schema,
   selectDefs,
   stubMissingRefs,
+  styleSchema,
 } from './compact-schema.js';
-import { firstSentence, MAX_PROPERTY_DESCRIPTION, toolDescription } from './describe.js';
+import {
+  type DescriptionStyle,
+  MAX_PROPERTY_DESCRIPTION,
+  propertyDescription,
+  toolDescription,
+} from './describe.js';
 
 /** Property levels an output schema describes. */
 const OUTPUT_DEPTH = 1;
 type BodyEncoding = NonNullable<SvcTool['body']>['contentType'];
 const LOCATION_ORDER = ['path', 'query', 'header', 'cookie'] as const;
 
-export function buildTool(endpoint: Endpoint, name: string): SvcTool {
-  const description = toolDescription(endpoint);
-  const { inputSchema, locations, body } = buildInput(endpoint);
+export interface BuildToolOptions {
+  /** Short descriptions (first sentence, capped) instead of whole ones. */
+  compact?: boolean;
+}
+
+export function buildTool(endpoint: Endpoint, name: string, opts: BuildToolOptions = {}): SvcTool {
+  const style: DescriptionStyle = opts.compact ? 'compact' : 'full';
+  const description = toolDescription(endpoint, style);
+  const { inputSchema, locations, body } = buildInput(endpoint, style);
   const tool: SvcTool = {
     name,
     description,
@@ -78,12 +89,12 @@ interface BuiltInput {
   body?: SvcTool['body'];
 }
 
-function buildInput(endpoint: Endpoint): BuiltInput {
+function buildInput(endpoint: Endpoint, style: DescriptionStyle): BuiltInput {
   const defs = endpoint.defs as Defs | undefined;
   const params = [...endpoint.parameters].sort(
     (a, b) => LOCATION_ORDER.indexOf(a.in) - LOCATION_ORDER.indexOf(b.in),
   );
-  const bodyProps = bodyProperties(endpoint, defs);
+  const bodyProps = flattenableBody(endpoint, defs);
   // A name used twice (parameter vs parameter, or parameter vs body property) is suffixed on
   // the parameter side with its location, FastMCP style: nothing is lost.
   const counts = new Map<string, number>();
@@ -96,7 +107,7 @@ function buildInput(endpoint: Endpoint): BuiltInput {
   for (const p of params) {
     let key = (counts.get(p.name) ?? 0) > 1 ? `${p.name}__${p.in}` : p.name;
     while (Object.hasOwn(properties, key)) key = `${key}_`;
-    properties[key] = withDescription(compactSchema(p.schema as Schema), p.description);
+    properties[key] = withDescription(styleSchema(p.schema as Schema, style), p.description, style);
     if (p.required) required.push(key);
     const location: Location = { in: p.in, name: p.name };
     if (p.style) location.style = p.style;
@@ -110,34 +121,59 @@ function buildInput(endpoint: Endpoint): BuiltInput {
     body = { contentType: bodyEncoding(requestBody.contentType), required: requestBody.required };
     if (bodyProps) {
       for (const key of bodyProps.names) {
-        properties[key] = compactSchema(bodyProps.properties[key] as Schema);
+        properties[key] = styleSchema(bodyProps.properties[key] as Schema, style);
         locations[key] = { in: 'body', name: key };
         if (requestBody.required && bodyProps.required.includes(key)) required.push(key);
       }
     } else {
       let key = 'body';
       while (Object.hasOwn(properties, key)) key = `${key}_`;
-      properties[key] = withDescription(compactSchema(requestBody.schema as Schema), requestBody.description);
+      // A plain object body sent whole shows its own properties and `required` at once, not
+      // behind a $ref that the defs budget might turn into an open stub.
+      const plain = bodyProperties(endpoint, defs)
+        ? resolveLocal(requestBody.schema as Schema, defs)
+        : undefined;
+      properties[key] = withDescription(
+        styleSchema((plain ?? requestBody.schema) as Schema, style),
+        requestBody.description,
+        style,
+      );
       locations[key] = { in: 'body', name: 'body', whole: true };
       if (requestBody.required) required.push(key);
     }
   }
 
-  const kept = selectDefs(Object.values(properties), defs, INPUT_DEFS_BUDGET);
+  const kept = selectDefs(Object.values(properties), defs, INPUT_DEFS_BUDGET, style);
   const finalProperties: Record<string, Schema> = {};
   for (const key of Object.keys(properties))
-    finalProperties[key] = stubMissingRefs(properties[key]!, kept, defs);
+    finalProperties[key] = stubMissingRefs(properties[key]!, kept, defs, style);
   const inputSchema: Record<string, unknown> = { type: 'object', properties: finalProperties };
   if (required.length > 0) inputSchema.required = required;
   inputSchema.additionalProperties = false;
   if (kept.size > 0) {
     const $defs: Record<string, Schema> = {};
-    for (const name of [...kept.keys()].sort()) $defs[name] = stubMissingRefs(kept.get(name)!, kept, defs);
+    for (const name of [...kept.keys()].sort())
+      $defs[name] = stubMissingRefs(kept.get(name)!, kept, defs, style);
     inputSchema.$defs = $defs;
   }
   const built: BuiltInput = { inputSchema: inputSchema as SvcTool['inputSchema'], locations };
   if (body) built.body = body;
   return built;
+}
+
+/**
+ * An object body whose properties can sit beside the parameters. Not so for an optional body
+ * that requires some of its properties (Twilio's CreateMessage requires `To` yet marks its body
+ * optional): flattened, `To` could only be optional, and the rule "when the body is sent, `To`
+ * is" would need `dependentRequired` or `if`/`then` at the root, which hosts that pass schemas
+ * to models drop or refuse (several accept only plain properties/required at the root). As one
+ * optional `body` object its own `required` says it in the one form every MCP client and the
+ * runtime's Ajv understand.
+ */
+function flattenableBody(endpoint: Endpoint, defs: Defs | undefined): FlatBody | undefined {
+  const flat = bodyProperties(endpoint, defs);
+  if (flat && !endpoint.requestBody?.required && flat.required.length > 0) return undefined;
+  return flat;
 }
 
 interface FlatBody {
@@ -182,9 +218,9 @@ export function bodyEncoding(contentType: string): BodyEncoding {
   return 'application/octet-stream';
 }
 
-function withDescription(schema: Schema, description: string | undefined): Schema {
+function withDescription(schema: Schema, description: string | undefined, style: DescriptionStyle): Schema {
   if (!description) return schema;
-  const text = firstSentence(description, MAX_PROPERTY_DESCRIPTION);
+  const text = propertyDescription(description, style, MAX_PROPERTY_DESCRIPTION);
   if (typeof schema === 'boolean') return schema ? { description: text } : schema;
   return { ...schema, description: text };
 }

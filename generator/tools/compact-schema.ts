@@ -1,42 +1,53 @@
 /**
- * Keeps tool schemas small without losing a parameter: descriptions inside schemas are
- * capped, each tool carries only the $defs its schema reaches within a byte budget, and a
- * reference beyond the budget becomes an open schema that keeps the target's type.
+ * Keeps tool schemas small without losing a parameter: each tool carries only the $defs its
+ * schema reaches within a byte budget, and a reference beyond the budget becomes an open
+ * schema that keeps the target's type. Descriptions inside schemas take the tool's style:
+ * whole (HTML as Markdown) by default, cut to a first sentence when compact.
  */
 import { DEFS_PREFIX } from '../endpoints/index.js';
 import { collectDefRefs } from '../endpoints/schema-convert.js';
-import { firstSentence } from './describe.js';
+import { type DescriptionStyle, MAX_NESTED_DESCRIPTION, propertyDescription } from './describe.js';
 
 export type Schema = Record<string, unknown> | boolean;
 export type Defs = Record<string, Schema | undefined>;
 
-/** Bytes of $defs one tool's input schema may carry. */
+/** Bytes of $defs (measured in compact form) one tool's input schema may carry. */
 export const INPUT_DEFS_BUDGET = 700;
-const NESTED_DESCRIPTION = 100;
 
-const compactCache = new WeakMap<object, Schema>();
+const styledCache: Record<DescriptionStyle, WeakMap<object, Schema>> = {
+  full: new WeakMap(),
+  compact: new WeakMap(),
+};
 
-/** A schema with long descriptions cut (cached per shared object: defs are shared). */
-export function compactSchema(schema: Schema | undefined, max = NESTED_DESCRIPTION): Schema {
+/** A schema with its descriptions in the given style (cached per shared object: defs are shared). */
+export function styleSchema(schema: Schema | undefined, style: DescriptionStyle): Schema {
   if (schema === undefined) return {};
   if (typeof schema === 'boolean') return schema;
-  const cached = compactCache.get(schema);
+  const cache = styledCache[style];
+  const cached = cache.get(schema);
   if (cached !== undefined) return cached;
   const out = mapSchema(schema, (node) => {
-    if (typeof node.description === 'string' && node.description !== firstSentence(node.description, max)) {
-      return { ...node, description: firstSentence(node.description, max) };
-    }
-    return node;
+    if (typeof node.description !== 'string') return node;
+    const description = propertyDescription(node.description, style, MAX_NESTED_DESCRIPTION);
+    return description === node.description ? node : { ...node, description };
   });
-  compactCache.set(schema, out);
+  cache.set(schema, out);
   return out;
+}
+
+/** The short form of a schema, which is what def budgets are measured on. */
+export function compactSchema(schema: Schema | undefined): Schema {
+  return styleSchema(schema, 'compact');
 }
 
 /**
  * Applies fn bottom-up to every subschema; returns the same object when nothing changed so
  * shared structure stays shared.
  */
-function mapSchema(schema: Schema, fn: (node: Record<string, unknown>) => Record<string, unknown>): Schema {
+export function mapSchema(
+  schema: Schema,
+  fn: (node: Record<string, unknown>) => Record<string, unknown>,
+): Schema {
   if (typeof schema === 'boolean') return schema;
   let changed = false;
   const copy: Record<string, unknown> = {};
@@ -83,12 +94,14 @@ function mapSchema(schema: Schema, fn: (node: Record<string, unknown>) => Record
 /**
  * The $defs a tool schema should carry: breadth-first from the schema's own references, each
  * def taken while the running size stays within the budget (nearest first, so the shape the
- * model sees first is the one it gets in full).
+ * model sees first is the one it gets in full). Sizes are measured on the compact form, so
+ * full descriptions never change which shapes a tool shares; the defs come back in `style`.
  */
 export function selectDefs(
   roots: readonly unknown[],
   defs: Defs | undefined,
   budget: number,
+  style: DescriptionStyle = 'compact',
 ): Map<string, Schema> {
   const chosen = new Map<string, Schema>();
   if (!defs) return chosen;
@@ -104,7 +117,7 @@ export function selectDefs(
       const size = JSON.stringify(compact).length + name.length + 4;
       if (used + size > budget) continue;
       used += size;
-      chosen.set(name, compact);
+      chosen.set(name, styleSchema(def, style));
       for (const ref of collectDefRefs(compact)) {
         if (!seen.has(ref)) {
           seen.add(ref);
@@ -122,6 +135,7 @@ export function stubMissingRefs(
   schema: Schema,
   kept: ReadonlyMap<string, unknown>,
   defs: Defs | undefined,
+  style: DescriptionStyle = 'compact',
 ): Schema {
   return mapSchema(schema, (node) => {
     const ref = node.$ref;
@@ -129,17 +143,17 @@ export function stubMissingRefs(
     const name = ref.slice(DEFS_PREFIX.length);
     if (kept.has(name)) return node;
     const { $ref: _drop, ...rest } = node;
-    return { ...typeStub(defs?.[name]), ...rest };
+    return { ...typeStub(defs?.[name], style), ...rest };
   });
 }
 
-export function typeStub(def: Schema | undefined): Record<string, unknown> {
+export function typeStub(def: Schema | undefined, style: DescriptionStyle): Record<string, unknown> {
   if (!isRecord(def)) return {};
   const out: Record<string, unknown> = {};
   if (def.type !== undefined) out.type = def.type;
   else if (isRecord(def.properties)) out.type = 'object';
   if (typeof def.description === 'string')
-    out.description = firstSentence(def.description, NESTED_DESCRIPTION);
+    out.description = propertyDescription(def.description, style, MAX_NESTED_DESCRIPTION);
   return out;
 }
 
