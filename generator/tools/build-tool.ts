@@ -7,12 +7,12 @@
 import type { Endpoint, Location, SvcTool } from '../../schemas/types.js';
 import { endpointFingerprint, isJsonMediaType } from '../endpoints/index.js';
 import { annotationsFor } from './annotations.js';
+import { buildOutputSchema } from './output-schema.js';
 import { classify } from './classify.js';
 import {
   type Defs,
   INPUT_DEFS_BUDGET,
   isRecord,
-  lenientShape,
   resolveLocal,
   type Schema,
   selectDefs,
@@ -223,17 +223,4 @@ function withDescription(schema: Schema, description: string | undefined, style:
   const text = propertyDescription(description, style, MAX_PROPERTY_DESCRIPTION);
   if (typeof schema === 'boolean') return schema ? { description: text } : schema;
   return { ...schema, description: text };
-}
-
-function buildOutputSchema(endpoint: Endpoint): SvcTool['outputSchema'] | undefined {
-  const response = endpoint.response;
-  if (!response || response.schema === undefined) return undefined;
-  if (response.contentType !== undefined && !isJsonMediaType(response.contentType)) return undefined;
-  const defs = endpoint.defs as Defs | undefined;
-  const schema = resolveLocal(response.schema as Schema, defs);
-  if (!isRecord(schema)) return undefined;
-  const objectType = schema.type === 'object' || (schema.type === undefined && isRecord(schema.properties));
-  if (!objectType || schema.oneOf || schema.anyOf || schema.allOf) return undefined;
-  const shape = lenientShape(schema, defs, OUTPUT_DEPTH);
-  return { ...shape, type: 'object' } as SvcTool['outputSchema'];
 }

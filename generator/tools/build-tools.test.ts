@@ -148,13 +148,26 @@ describe('buildTools on the fixtures', async () => {
     });
   });
 
-  it('adds a lenient output schema only for JSON object responses', () => {
+  it('adds a lenient output schema that keeps the structure, only for JSON object responses', () => {
     const get = byName(fixtures.petstore, 'listPets');
-    expect(get.outputSchema).toEqual({
-      type: 'object',
-      properties: { items: { type: ['array', 'null'] }, next: { type: ['string', 'null'] } },
+    const output = get.outputSchema as Schema;
+    // Structure kept: nested items through shared $defs; null only where the document says so.
+    expect(output.properties).toEqual({
+      items: { type: 'array', items: { $ref: '#/$defs/Pet' } },
+      next: { type: ['string', 'null'] },
     });
-    expect(JSON.stringify(get.outputSchema)).not.toMatch(/required|additionalProperties/);
+    expect(output.$defs?.Owner).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string' }, friends: { type: 'array', items: { $ref: '#/$defs/Owner' } } },
+    });
+    expect(output.$defs?.PetStatus).toEqual({ type: 'string' });
+    expect(JSON.stringify(get.outputSchema)).not.toMatch(/required|additionalProperties|enum|description/);
+    const ajv = new Ajv2020({ strict: false });
+    const check = ajv.compile(get.outputSchema!);
+    const pet = { id: 1, name: 'Rex', nickname: null, status: 'adopted', owner: { name: 'A', friends: [] } };
+    expect(check({ items: [pet, { ...pet, extra: true }], next: null })).toBe(true);
+    expect(check({ items: [{ ...pet, owner: { friends: [{ name: 3 }] } }] })).toBe(false);
+    expect(check({ items: 'not a list' })).toBe(false);
     expect(byName(fixtures.catalog, 'products_list').outputSchema).toBeUndefined();
     expect(byName(fixtures.petstore, 'deletePet').outputSchema).toBeUndefined();
     expect(byName(fixtures.petstore, 'deletePet').description).toBe('(deprecated) Delete a pet');

@@ -101,8 +101,11 @@ export function selectDefs(
   roots: readonly unknown[],
   defs: Defs | undefined,
   budget: number,
-  style: DescriptionStyle = 'compact',
+  style: DescriptionStyle | ((def: Schema) => Schema) = 'compact',
 ): Map<string, Schema> {
+  // A function gives the form a def is both measured and carried in (output schemas).
+  const measured = typeof style === 'function' ? style : compactSchema;
+  const carried = typeof style === 'function' ? style : (def: Schema) => styleSchema(def, style);
   const chosen = new Map<string, Schema>();
   if (!defs) return chosen;
   let used = 0;
@@ -113,11 +116,11 @@ export function selectDefs(
     for (const name of frontier) {
       const def = defs[name];
       if (def === undefined) continue;
-      const compact = compactSchema(def);
+      const compact = measured(def);
       const size = JSON.stringify(compact).length + name.length + 4;
       if (used + size > budget) continue;
       used += size;
-      chosen.set(name, styleSchema(def, style));
+      chosen.set(name, carried(def));
       for (const ref of collectDefRefs(compact)) {
         if (!seen.has(ref)) {
           seen.add(ref);
@@ -135,7 +138,7 @@ export function stubMissingRefs(
   schema: Schema,
   kept: ReadonlyMap<string, unknown>,
   defs: Defs | undefined,
-  style: DescriptionStyle = 'compact',
+  style: DescriptionStyle | 'none' = 'compact',
 ): Schema {
   return mapSchema(schema, (node) => {
     const ref = node.$ref;
@@ -147,12 +150,12 @@ export function stubMissingRefs(
   });
 }
 
-export function typeStub(def: Schema | undefined, style: DescriptionStyle): Record<string, unknown> {
+export function typeStub(def: Schema | undefined, style: DescriptionStyle | 'none'): Record<string, unknown> {
   if (!isRecord(def)) return {};
   const out: Record<string, unknown> = {};
   if (def.type !== undefined) out.type = def.type;
   else if (isRecord(def.properties)) out.type = 'object';
-  if (typeof def.description === 'string')
+  if (typeof def.description === 'string' && style !== 'none')
     out.description = propertyDescription(def.description, style, MAX_NESTED_DESCRIPTION);
   return out;
 }
@@ -170,40 +173,10 @@ export function resolveLocal(schema: Schema | undefined, defs: Defs | undefined)
   return node;
 }
 
-/**
- * A lenient description of a JSON response's shape for outputSchema: types and property names
- * `depth` levels deep, every type also allowing null, no descriptions (the tool description
- * says what comes back), no required, no additionalProperties:false, no formats or enums — MCP clients validate structuredContent against it and real APIs
- * rarely match their documents exactly.
- */
-export function lenientShape(
-  schema: Schema | undefined,
-  defs: Defs | undefined,
-  depth: number,
-): Record<string, unknown> {
-  const node = resolveLocal(schema, defs);
-  if (!isRecord(node)) return {};
-  const out: Record<string, unknown> = {};
-  const types = Array.isArray(node.type) ? node.type : typeof node.type === 'string' ? [node.type] : [];
-  if (types.length > 0) out.type = types.includes('null') ? [...types] : [...types, 'null'];
-  if (depth > 0 && isRecord(node.properties)) {
-    const properties: Record<string, unknown> = {};
-    for (const key of Object.keys(node.properties)) {
-      properties[key] = lenientShape(node.properties[key] as Schema, defs, depth - 1);
-    }
-    out.properties = properties;
-  }
-  if (depth > 0 && isSchema(node.items) && types.includes('array')) {
-    const items = lenientShape(node.items, defs, depth - 1);
-    if (Object.keys(items).length > 0) out.items = items;
-  }
-  return out;
-}
-
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function isSchema(value: unknown): value is Schema {
+export function isSchema(value: unknown): value is Schema {
   return typeof value === 'boolean' || isRecord(value);
 }
