@@ -26,7 +26,10 @@ function descriptions(tools: BuiltTool[]): { tool: string[]; inner: string[] } {
   const inner: string[] = [];
   const walk = (node: unknown): void => {
     if (node === null || typeof node !== 'object') return;
-    if (Array.isArray(node)) return node.forEach(walk);
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
     for (const [key, value] of Object.entries(node)) {
       if (key === 'description' && typeof value === 'string') inner.push(value);
       else if (key !== 'enum' && key !== 'default' && key !== 'const') walk(value);
@@ -79,7 +82,7 @@ describe.skipIf(!existsSync(TWILIO))('Twilio: optional bodies and $ref descripti
   it('keeps To required once the CreateMessage body is sent', { timeout: 60_000 }, async () => {
     const tools = buildTools(toEndpoints(await parse(TWILIO)));
     const create = byOperation(tools, 'CreateMessage');
-    const schema = create.inputSchema as {
+    const schema = create.inputSchema as unknown as {
       required: string[];
       properties: Record<
         string,

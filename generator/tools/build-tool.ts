@@ -26,8 +26,6 @@ import {
   toolDescription,
 } from './describe.js';
 
-/** Property levels an output schema describes. */
-const OUTPUT_DEPTH = 1;
 type BodyEncoding = NonNullable<SvcTool['body']>['contentType'];
 const LOCATION_ORDER = ['path', 'query', 'header', 'cookie'] as const;
 
