@@ -119,7 +119,8 @@ function buildInput(endpoint: Endpoint, style: DescriptionStyle): BuiltInput {
     body = { contentType: bodyEncoding(requestBody.contentType), required: requestBody.required };
     if (bodyProps) {
       for (const key of bodyProps.names) {
-        properties[key] = styleSchema(bodyProps.properties[key] as Schema, style);
+        const schema = styleSchema(bodyProps.properties[key] as Schema, style);
+        properties[key] = body.contentType === 'multipart/form-data' ? declareBase64(schema) : schema;
         locations[key] = { in: 'body', name: key };
         if (requestBody.required && bodyProps.required.includes(key)) required.push(key);
       }
@@ -131,11 +132,19 @@ function buildInput(endpoint: Endpoint, style: DescriptionStyle): BuiltInput {
       const plain = bodyProperties(endpoint, defs)
         ? resolveLocal(requestBody.schema as Schema, defs)
         : undefined;
-      properties[key] = withDescription(
-        styleSchema((plain ?? requestBody.schema) as Schema, style),
-        requestBody.description,
-        style,
-      );
+      let schema = styleSchema((plain ?? requestBody.schema) as Schema, style);
+      if (body.contentType === 'application/octet-stream') schema = declareBase64(schema);
+      else if (
+        body.contentType === 'multipart/form-data' &&
+        isRecord(schema) &&
+        isRecord(schema.properties)
+      ) {
+        const fields: Record<string, unknown> = {};
+        for (const [name, field] of Object.entries(schema.properties))
+          fields[name] = declareBase64(field as Schema);
+        schema = { ...schema, properties: fields };
+      }
+      properties[key] = withDescription(schema, requestBody.description, style);
       locations[key] = { in: 'body', name: 'body', whole: true };
       if (requestBody.required) required.push(key);
     }
@@ -214,6 +223,21 @@ export function bodyEncoding(contentType: string): BodyEncoding {
   if (t.startsWith('multipart/')) return 'multipart/form-data';
   if (t.startsWith('text/')) return 'text/plain';
   return 'application/octet-stream';
+}
+
+/**
+ * The runtime sends a multipart file field, or an octet-stream body, as the bytes its base64
+ * argument decodes to (JSON-RPC carries text only); the schema says so, so that clients and
+ * models send base64 and not raw text. An array of files says it of its items.
+ */
+function declareBase64(schema: Schema): Schema {
+  if (!isRecord(schema)) return schema;
+  if (schema.type === 'array' && isRecord(schema.items)) {
+    const items = declareBase64(schema.items);
+    return items === schema.items ? schema : { ...schema, items };
+  }
+  if (schema.format !== 'binary' || schema.contentEncoding !== undefined) return schema;
+  return { ...schema, contentEncoding: 'base64' };
 }
 
 function withDescription(schema: Schema, description: string | undefined, style: DescriptionStyle): Schema {

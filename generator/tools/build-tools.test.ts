@@ -133,12 +133,63 @@ describe('buildTools on the fixtures', async () => {
     expect(archive.classification).toBe('action');
     const upload = byName(fixtures.legacy, 'uploadAvatar');
     expect(upload.body).toEqual({ contentType: 'multipart/form-data', required: true });
+    // The runtime decodes the argument from base64, and the schema says so.
     expect((upload.inputSchema as Schema).properties.file).toEqual({
       type: 'string',
       format: 'binary',
+      contentEncoding: 'base64',
       description: 'The image.',
     });
     expect((upload.inputSchema as Schema).required).toEqual(['id', 'file']);
+  });
+
+  it('declares base64 for files in whole multipart and octet-stream bodies', async () => {
+    const binary = { type: 'string', format: 'binary' };
+    const tools = buildTools(
+      toEndpoints(
+        await parseInline({
+          openapi: '3.0.3',
+          info: { title: 'T', version: '1' },
+          paths: {
+            '/raw': {
+              put: {
+                operationId: 'putRaw',
+                requestBody: { required: true, content: { 'application/octet-stream': { schema: binary } } },
+                responses: ok,
+              },
+            },
+            '/files': {
+              post: {
+                operationId: 'postFiles',
+                requestBody: {
+                  content: {
+                    'multipart/form-data': {
+                      schema: {
+                        type: 'object',
+                        required: ['files'],
+                        properties: { files: { type: 'array', items: binary }, note: { type: 'string' } },
+                      },
+                    },
+                  },
+                },
+                responses: ok,
+              },
+            },
+          },
+        }),
+      ),
+    );
+    const raw = byName(tools, 'putRaw').inputSchema as Schema;
+    expect(raw.properties.body).toEqual({ ...binary, contentEncoding: 'base64' });
+    const files = byName(tools, 'postFiles').inputSchema as Schema;
+    expect(files.properties.body).toEqual({
+      type: 'object',
+      required: ['files'],
+      properties: {
+        files: { type: 'array', items: { ...binary, contentEncoding: 'base64' } },
+        note: { type: 'string' },
+      },
+    });
   });
 
   it('names a tool without operationId from method and path', () => {
