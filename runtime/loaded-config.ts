@@ -95,7 +95,7 @@ export interface LoadedConfig {
   templateList: readonly ListedTemplate[];
   /** user_oauth: calls are refused (standalone cannot authorize end users). */
   callsRefused?: string;
-  /** The folder needs SVC_UPSTREAM_SECRET (api_key / bearer with hasAuthSecret). */
+  /** The folder needs SVC_UPSTREAM_SECRET (api_key / bearer / basic with hasAuthSecret). */
   needsSecret: boolean;
 }
 
@@ -323,7 +323,8 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
     resourceList,
     templates,
     templateList: templates.map((t) => t.listed),
-    needsSecret: (auth.mode === 'api_key' || auth.mode === 'bearer') && auth.hasAuthSecret,
+    needsSecret:
+      (auth.mode === 'api_key' || auth.mode === 'bearer' || auth.mode === 'basic') && auth.hasAuthSecret,
   };
   if (instructionParts.length > 0) loaded.instructions = instructionParts.join('\n\n');
   if (auth.mode === 'user_oauth') {

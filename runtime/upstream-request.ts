@@ -200,6 +200,13 @@ function parsedBase(apiBaseUrl: string): { origin: string; path: string } | null
 export interface AuthPlacement {
   config: SvcConfig;
   secret?: string;
+  /** basic only: the user name (SVC_UPSTREAM_USER); without it the secret is `user:password`. */
+  user?: string;
+}
+
+/** The `user:password` pair of basic auth: from the user and secret, or the secret alone. */
+export function basicCredentials(secret: string, user: string | undefined): string {
+  return user === undefined ? secret : `${user}:${secret}`;
 }
 
 export function buildUpstreamRequest(
@@ -358,6 +365,9 @@ export function buildUpstreamRequest(
 
   if (config.auth.mode === 'bearer' && auth.secret) {
     headers.authorization = `Bearer ${auth.secret}`;
+  } else if (config.auth.mode === 'basic' && auth.secret) {
+    const pair = basicCredentials(auth.secret, auth.user);
+    headers.authorization = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
   } else if (config.auth.mode === 'api_key' && config.auth.apiKey?.in === 'header' && auth.secret) {
     headers[config.auth.apiKey.name.toLowerCase()] = auth.secret;
   }

@@ -83,7 +83,10 @@ export interface SvcConfig {
   };
 }
 export interface Auth {
-  mode: "none" | "api_key" | "bearer" | "user_oauth";
+  /**
+   * How the runtime authenticates upstream. basic: `Authorization: Basic` from SVC_UPSTREAM_USER and SVC_UPSTREAM_SECRET, or SVC_UPSTREAM_SECRET holding user:password.
+   */
+  mode: "none" | "api_key" | "bearer" | "basic" | "user_oauth";
   /**
    * Placement of the shared key (api_key mode only).
    */
@@ -92,7 +95,7 @@ export interface Auth {
     name: string;
   };
   /**
-   * Whether a shared credential exists (its value lives only in SVC_UPSTREAM_SECRET).
+   * Whether a shared credential exists (its value lives only in SVC_UPSTREAM_SECRET, and SVC_UPSTREAM_USER for basic).
    */
   hasAuthSecret: boolean;
 }

@@ -19,7 +19,7 @@ SVC_FOLDER_PATH, or the deprecated single-file bundle at SVC_BUNDLE_PATH.
   --host <addr>   listen address (default 127.0.0.1)
   --watch         reload when the folder's files change (an invalid change keeps the last good config)
 
-Environment: SVC_UPSTREAM_SECRET (api_key and bearer), MCP_ALLOWED_ORIGINS (comma-separated),
+Environment: SVC_UPSTREAM_SECRET (api_key, bearer, basic), SVC_UPSTREAM_USER (basic), MCP_ALLOWED_ORIGINS (comma-separated),
 MCP_RUNTIME_PUBLIC_URL, SVC_SYNC_URL, SVC_DEPLOY_TOKEN, SVC_SYNC_INTERVAL.`,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('serve', argv, {

@@ -24,6 +24,7 @@ export interface InitialConfigInput {
 }
 
 export const UPSTREAM_SECRET_ENV = 'SVC_UPSTREAM_SECRET';
+export const UPSTREAM_USER_ENV = 'SVC_UPSTREAM_USER';
 
 export function serverIdFrom(text: string): string {
   const slug = text
@@ -77,7 +78,7 @@ export function initialConfig(input: InitialConfigInput): SvcConfig {
     }
   }
 
-  const auth: Auth = { mode, hasAuthSecret: mode === 'api_key' || mode === 'bearer' };
+  const auth: Auth = { mode, hasAuthSecret: mode === 'api_key' || mode === 'bearer' || mode === 'basic' };
   if (mode === 'api_key') {
     if (!input.auth?.apiKeyName) {
       throw new SvcError('USAGE', 'api_key auth needs the header or query parameter name (--api-key-name)', {
@@ -115,7 +116,13 @@ export function initialConfig(input: InitialConfigInput): SvcConfig {
     ...(input.compact ? { compact: true } : {}),
     // An OpenAPI app may leave it empty: the first import fills in the document's default.
     apiBaseUrl: input.baseUrl?.replace(/\/+$/, '') ?? '',
-    requiredEnv: auth.hasAuthSecret ? [UPSTREAM_SECRET_ENV] : [],
+    // basic: the user comes from SVC_UPSTREAM_USER, unless the secret is `user:password`.
+    requiredEnv:
+      mode === 'basic'
+        ? [UPSTREAM_SECRET_ENV, UPSTREAM_USER_ENV]
+        : auth.hasAuthSecret
+          ? [UPSTREAM_SECRET_ENV]
+          : [],
   };
   const checked = validate('config', {
     ...config,

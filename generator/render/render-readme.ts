@@ -22,6 +22,12 @@ function authSection(config: SvcConfig): string[] {
         `Auth mode \`api_key\`: the key is sent in the ${auth.apiKey?.in ?? 'header'} \`${auth.apiKey?.name ?? ''}\`.`,
         'Put the key in `SVC_UPSTREAM_SECRET` in `.env` (copy `.env.example`). It is never stored in this folder.',
       ];
+    case 'basic':
+      return [
+        'Auth mode `basic`: every upstream call carries `Authorization: Basic <base64 of user:password>`.',
+        'Put the user name in `SVC_UPSTREAM_USER` and the password in `SVC_UPSTREAM_SECRET` in `.env` (copy `.env.example`),',
+        'or leave `SVC_UPSTREAM_USER` empty and put `user:password` in `SVC_UPSTREAM_SECRET`. Neither is ever stored in this folder.',
+      ];
     case 'user_oauth':
       return [
         "Auth mode `user_oauth`: each call runs with the end user's own authorization.",
