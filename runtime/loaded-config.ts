@@ -8,6 +8,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { UriTemplate } from '@modelcontextprotocol/server';
 import type { FolderModel, ToolItem, WidgetItem } from '../folder/model.js';
+import { serverTitle } from '../folder/server-title.js';
 
 export const WIDGET_MIME = 'text/html;profile=mcp-app';
 
@@ -310,7 +311,8 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
     serverId,
     serverInfo: {
       name: serverId,
-      title: config.server.name,
+      // Clients display the title: the app's name, not "Default" (a branch keeps its name beside it).
+      title: serverTitle(config),
       version: RUNTIME_VERSION,
       ...(config.app.description ? { description: config.app.description } : {}),
       ...(config.app.website ? { websiteUrl: config.app.website } : {}),

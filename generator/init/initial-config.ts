@@ -4,6 +4,7 @@
  * (a URL carrying credentials) or leave the runtime unable to call the API.
  */
 import { SvcError } from '../../core/svc-error.js';
+import { DEFAULT_SERVER_NAME } from '../../folder/server-title.js';
 import type { Auth, Source, SvcConfig } from '../../schemas/types.js';
 import { validate, formatViolations } from '../../schemas/validate.js';
 
@@ -103,7 +104,7 @@ export function initialConfig(input: InitialConfigInput): SvcConfig {
 
   const config: SvcConfig = {
     schemaVersion: 1,
-    server: { id: input.serverId, name: 'Default', published: false },
+    server: { id: input.serverId, name: DEFAULT_SERVER_NAME, published: false },
     app: {
       name: input.name,
       ...(input.description ? { description: input.description } : {}),
