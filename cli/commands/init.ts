@@ -24,7 +24,7 @@ Options:
   --content <dir>             a checkout holding Skills/ Prompts/ Widgets/ Resources/ Docs/
   --manual                    no document: tools are authored with \`svc tool add\`
   --base-url <url>            API base URL (default: the document's server)
-  --auth <mode>               none | api_key | bearer | user_oauth (default none)
+  --auth <mode>               none | api_key | bearer | basic | user_oauth (default none)
   --api-key-in <where>        header | query (api_key only, default header)
   --api-key-name <name>       header or query parameter name (api_key only)
   --server-id <id>            id used in /mcp/<id> (default: from the folder name)
@@ -34,7 +34,8 @@ Options:
                               Recorded in config.yaml; one tool can ask with \`compact: true\`
   --json                      print the result as JSON (for CI)
 
-The upstream secret is never written: set SVC_UPSTREAM_SECRET where the runtime runs.`;
+The upstream secret is never written: set SVC_UPSTREAM_SECRET where the runtime runs (for
+basic auth also SVC_UPSTREAM_USER, or put user:password in SVC_UPSTREAM_SECRET).`;
 
 export const initCommand: Command = {
   name: 'init',
@@ -79,10 +80,10 @@ export const initCommand: Command = {
         );
       }
       const mode = values.auth ?? 'none';
-      if (!['none', 'api_key', 'bearer', 'user_oauth'].includes(mode)) {
+      if (!['none', 'api_key', 'bearer', 'basic', 'user_oauth'].includes(mode)) {
         throw new SvcError(
           'USAGE',
-          `svc init: --auth must be none, api_key, bearer or user_oauth, not "${mode}"`,
+          `svc init: --auth must be none, api_key, bearer, basic or user_oauth, not "${mode}"`,
         );
       }
       const apiKeyIn = values['api-key-in'];
@@ -133,12 +134,13 @@ export const initCommand: Command = {
       const result = await runImport({ dir, config });
       if (json) {
         io.stdout(
-          `${JSON.stringify({ ok: result.status === 'complete', dir, checklist: result.checklist, report: result.report, error: result.error?.toJSON() }, null, 2)}\n`,
+          `${JSON.stringify({ ok: result.status === 'complete', dir, checklist: result.checklist, report: result.report, error: result.error?.toJSON(), ...(result.authWarning ? { warnings: [result.authWarning] } : {}) }, null, 2)}\n`,
         );
       } else {
         io.stdout(`Importing "${config.app.name}" into ${dirArg}\n${formatChecklist(result.checklist)}`);
       }
       if (result.status === 'failed') return fail(io, result.error);
+      if (result.authWarning) io.stderr(`warning: ${result.authWarning}\n`);
       if (!json) {
         io.stdout(
           `Every tool arrives disabled: set \`enabled: true\` in ${dirArg}/Tools/<tool>.yaml, then \`svc serve ${dirArg}\`.\n`,

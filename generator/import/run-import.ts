@@ -30,6 +30,7 @@ import {
   WRITTEN_FILE,
 } from '../history/index.js';
 import { contentHashes, mergeImport } from '../merge/index.js';
+import { authWarning, declaredSchemes } from '../init/auth-suggestion.js';
 import { defaultBaseUrl, parseDocument } from '../parse/index.js';
 import { OPENAPI_FILE, renderFolder, renderFolderChecked } from '../render/index.js';
 import { buildReport } from '../report/index.js';
@@ -73,6 +74,8 @@ export interface ImportResult {
   files: FolderFiles;
   /** The history record appended (absent when nothing could be recorded). */
   record?: HistoryRecord;
+  /** auth: none for a document that declares security schemes: what to say and suggest. */
+  authWarning?: string;
 }
 
 const CONTENT_ROWS: ChecklistKind[] = ['resources', 'skills', 'prompts', 'widgets', 'docs'];
@@ -237,11 +240,14 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     let endpoints: Endpoint[];
     let baseUrl: string | undefined;
     let generated: ReturnType<typeof buildTools>;
+    let authNotice: string | undefined;
     try {
       const read = await readOpenApiSource(location, { cwd: opts.dir });
       text = read.text;
       const parsed = await parseDocument(read, { allowExternalRefs });
       endpoints = toEndpoints(parsed);
+      if (config.auth.mode === 'none')
+        authNotice = authWarning(declaredSchemes(parsed.document, parsed.version));
       baseUrl = defaultBaseUrl(parsed, read.origin);
       generated = buildTools(endpoints, compactOptions(config, previous));
     } catch (error) {
@@ -411,6 +417,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       checklist: checklist.snapshot(),
       files,
       record: book.record,
+      ...(authNotice ? { authWarning: authNotice } : {}),
     };
   } catch (error) {
     const step = error instanceof StepFailure ? error.step : 'tools';

@@ -1,6 +1,14 @@
 export {
+  type AuthSuggestion,
+  authWarning,
+  type DeclaredSchemes,
+  declaredSchemes,
+  suggestAuth,
+} from './auth-suggestion.js';
+export {
   type InitialConfigInput,
   initialConfig,
   serverIdFrom,
   UPSTREAM_SECRET_ENV,
+  UPSTREAM_USER_ENV,
 } from './initial-config.js';
