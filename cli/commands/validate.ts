@@ -1,9 +1,18 @@
 import path from 'node:path';
 import { loadFolder, readFolder } from '../../folder/index.js';
+import { compileConfig } from '../../runtime/loaded-config.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  const kib = bytes / 1024;
+  return kib < 1024
+    ? `${kib.toFixed(1)} KiB (${bytes} bytes)`
+    : `${(kib / 1024).toFixed(2)} MiB (${bytes} bytes)`;
+}
 
 export const validateCommand: Command = {
   name: 'validate',
@@ -12,16 +21,21 @@ export const validateCommand: Command = {
 
 Checks config.yaml, every Tools/*.yaml and every content file against schemas/ and the
 rules between files (unique tool names, widgets that exist). Exit 1 when a problem is found;
-each problem names the file, the line and the field.`,
+each problem names the file, the line and the field. Also reports the size of tools/list for
+the enabled tools (what every client loads; shorten it with \`svc import --compact\`).`,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('validate', argv, { json: { type: 'boolean' } });
     try {
       const dirArg = requirePositional('validate', positionals, 0, 'the folder to check');
       const files = await readFolder(path.resolve(io.cwd, dirArg));
       const loaded = loadFolder(files);
+      // What a client receives from tools/list, as the runtime builds it: the enabled tools only.
+      const listBytes = loaded.ok
+        ? Buffer.byteLength(JSON.stringify({ tools: compileConfig(loaded.folder, 1).toolList }))
+        : 0;
       if (values.json) {
         io.stdout(
-          `${JSON.stringify(loaded.ok ? { ok: true, tools: loaded.folder.tools.length } : { ok: false, errors: loaded.errors.map((e) => e.toJSON()) }, null, 2)}\n`,
+          `${JSON.stringify(loaded.ok ? { ok: true, tools: loaded.folder.tools.length, toolsListBytes: listBytes } : { ok: false, errors: loaded.errors.map((e) => e.toJSON()) }, null, 2)}\n`,
         );
       }
       if (!loaded.ok) {
@@ -34,7 +48,8 @@ each problem names the file, the line and the field.`,
         const enabled = tools.filter((t) => t.tool.enabled).length;
         io.stdout(
           `${dirArg} is valid: ${tools.length} tools (${enabled} enabled), ${skills.length} skills, ${prompts.length} prompts, ` +
-            `${resources.length} resources, ${docs.length} docs, ${widgets.length} widgets\n`,
+            `${resources.length} resources, ${docs.length} docs, ${widgets.length} widgets\n` +
+            `tools/list: ${formatBytes(listBytes)} for the ${enabled} enabled tool${enabled === 1 ? '' : 's'}\n`,
         );
       }
       return EXIT.ok;
