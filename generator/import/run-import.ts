@@ -36,7 +36,7 @@ import { OPENAPI_FILE, renderFolder, renderFolderChecked } from '../render/index
 import { buildReport } from '../report/index.js';
 import { readContentDir } from '../sources/content-source.js';
 import { readOpenApiSource } from '../sources/index.js';
-import { type BuildToolsOptions, buildTools } from '../tools/index.js';
+import { type BuildToolsOptions, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../tools/index.js';
 import { appendRecord } from './append-record.js';
 import { recordableLocation } from './recordable-location.js';
 import { Checklist, type ChecklistKind, type ChecklistRow, checklistKindOfPath } from './checklist.js';
@@ -249,7 +249,12 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       if (config.auth.mode === 'none')
         authNotice = authWarning(declaredSchemes(parsed.document, parsed.version));
       baseUrl = defaultBaseUrl(parsed, read.origin);
-      generated = buildTools(endpoints, compactOptions(config, previous));
+      // The converter's libraries load only when the document may hold HTML descriptions.
+      const markdown = mayContainHtml(text) ? await loadHtmlToMarkdown() : undefined;
+      generated = buildTools(endpoints, {
+        ...compactOptions(config, previous),
+        ...(markdown ? { markdown } : {}),
+      });
     } catch (error) {
       throw new StepFailure('tools', asSvcError(error));
     }

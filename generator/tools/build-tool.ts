@@ -19,12 +19,8 @@ import {
   stubMissingRefs,
   styleSchema,
 } from './compact-schema.js';
-import {
-  type DescriptionStyle,
-  MAX_PROPERTY_DESCRIPTION,
-  propertyDescription,
-  toolDescription,
-} from './describe.js';
+import { MAX_PROPERTY_DESCRIPTION, propertyDescription, type TextForm, toolDescription } from './describe.js';
+import { keepText, type MarkdownConverter } from './html-to-markdown.js';
 
 type BodyEncoding = NonNullable<SvcTool['body']>['contentType'];
 const LOCATION_ORDER = ['path', 'query', 'header', 'cookie'] as const;
@@ -32,12 +28,14 @@ const LOCATION_ORDER = ['path', 'query', 'header', 'cookie'] as const;
 export interface BuildToolOptions {
   /** Short descriptions (first sentence, capped) instead of whole ones. */
   compact?: boolean;
+  /** HTML descriptions → Markdown (loadHtmlToMarkdown); without it text is kept as written. */
+  markdown?: MarkdownConverter;
 }
 
 export function buildTool(endpoint: Endpoint, name: string, opts: BuildToolOptions = {}): SvcTool {
-  const style: DescriptionStyle = opts.compact ? 'compact' : 'full';
-  const description = toolDescription(endpoint, style);
-  const { inputSchema, locations, body } = buildInput(endpoint, style);
+  const form: TextForm = { style: opts.compact ? 'compact' : 'full', markdown: opts.markdown ?? keepText };
+  const description = toolDescription(endpoint, form);
+  const { inputSchema, locations, body } = buildInput(endpoint, form);
   const tool: SvcTool = {
     name,
     description,
@@ -87,7 +85,7 @@ interface BuiltInput {
   body?: SvcTool['body'];
 }
 
-function buildInput(endpoint: Endpoint, style: DescriptionStyle): BuiltInput {
+function buildInput(endpoint: Endpoint, form: TextForm): BuiltInput {
   const defs = endpoint.defs as Defs | undefined;
   const params = [...endpoint.parameters].sort(
     (a, b) => LOCATION_ORDER.indexOf(a.in) - LOCATION_ORDER.indexOf(b.in),
@@ -105,7 +103,7 @@ function buildInput(endpoint: Endpoint, style: DescriptionStyle): BuiltInput {
   for (const p of params) {
     let key = (counts.get(p.name) ?? 0) > 1 ? `${p.name}__${p.in}` : p.name;
     while (Object.hasOwn(properties, key)) key = `${key}_`;
-    properties[key] = withDescription(styleSchema(p.schema as Schema, style), p.description, style);
+    properties[key] = withDescription(styleSchema(p.schema as Schema, form), p.description, form);
     if (p.required) required.push(key);
     const location: Location = { in: p.in, name: p.name };
     if (p.style) location.style = p.style;
@@ -119,7 +117,7 @@ function buildInput(endpoint: Endpoint, style: DescriptionStyle): BuiltInput {
     body = { contentType: bodyEncoding(requestBody.contentType), required: requestBody.required };
     if (bodyProps) {
       for (const key of bodyProps.names) {
-        const schema = styleSchema(bodyProps.properties[key] as Schema, style);
+        const schema = styleSchema(bodyProps.properties[key] as Schema, form);
         properties[key] = body.contentType === 'multipart/form-data' ? declareBase64(schema) : schema;
         locations[key] = { in: 'body', name: key };
         if (requestBody.required && bodyProps.required.includes(key)) required.push(key);
@@ -132,7 +130,7 @@ function buildInput(endpoint: Endpoint, style: DescriptionStyle): BuiltInput {
       const plain = bodyProperties(endpoint, defs)
         ? resolveLocal(requestBody.schema as Schema, defs)
         : undefined;
-      let schema = styleSchema((plain ?? requestBody.schema) as Schema, style);
+      let schema = styleSchema((plain ?? requestBody.schema) as Schema, form);
       if (body.contentType === 'application/octet-stream') schema = declareBase64(schema);
       else if (
         body.contentType === 'multipart/form-data' &&
@@ -144,23 +142,23 @@ function buildInput(endpoint: Endpoint, style: DescriptionStyle): BuiltInput {
           fields[name] = declareBase64(field as Schema);
         schema = { ...schema, properties: fields };
       }
-      properties[key] = withDescription(schema, requestBody.description, style);
+      properties[key] = withDescription(schema, requestBody.description, form);
       locations[key] = { in: 'body', name: 'body', whole: true };
       if (requestBody.required) required.push(key);
     }
   }
 
-  const kept = selectDefs(Object.values(properties), defs, INPUT_DEFS_BUDGET, style);
+  const kept = selectDefs(Object.values(properties), defs, INPUT_DEFS_BUDGET, form);
   const finalProperties: Record<string, Schema> = {};
   for (const key of Object.keys(properties))
-    finalProperties[key] = stubMissingRefs(properties[key]!, kept, defs, style);
+    finalProperties[key] = stubMissingRefs(properties[key]!, kept, defs, form);
   const inputSchema: Record<string, unknown> = { type: 'object', properties: finalProperties };
   if (required.length > 0) inputSchema.required = required;
   inputSchema.additionalProperties = false;
   if (kept.size > 0) {
     const $defs: Record<string, Schema> = {};
     for (const name of [...kept.keys()].sort())
-      $defs[name] = stubMissingRefs(kept.get(name)!, kept, defs, style);
+      $defs[name] = stubMissingRefs(kept.get(name)!, kept, defs, form);
     inputSchema.$defs = $defs;
   }
   const built: BuiltInput = { inputSchema: inputSchema as SvcTool['inputSchema'], locations };
@@ -240,9 +238,9 @@ function declareBase64(schema: Schema): Schema {
   return { ...schema, contentEncoding: 'base64' };
 }
 
-function withDescription(schema: Schema, description: string | undefined, style: DescriptionStyle): Schema {
+function withDescription(schema: Schema, description: string | undefined, form: TextForm): Schema {
   if (!description) return schema;
-  const text = propertyDescription(description, style, MAX_PROPERTY_DESCRIPTION);
+  const text = propertyDescription(description, form, MAX_PROPERTY_DESCRIPTION);
   if (typeof schema === 'boolean') return schema ? { description: text } : schema;
   return { ...schema, description: text };
 }

@@ -6,6 +6,7 @@ import { endpointFingerprint, toEndpoints } from '../endpoints/index.js';
 import { parseFixture, parseInline } from '../endpoints/test-support.js';
 import { buildTool } from './build-tool.js';
 import { type BuiltTool, buildTools } from './build-tools.js';
+import { loadHtmlToMarkdown } from './html-to-markdown.js';
 
 const ok = { 200: { description: 'ok' } };
 
@@ -321,7 +322,7 @@ describe('buildTool', () => {
         },
       }),
     );
-    const tool = buildTool(endpoint!, 'PostCharges');
+    const tool = buildTool(endpoint!, 'PostCharges', { markdown: await loadHtmlToMarkdown() });
     expect(tool.description).toBe(
       'To charge a credit card, you create a `Charge` object.\n\nSee [the docs](https://stripe.example/docs).',
     );

@@ -1,5 +1,6 @@
 import type { Endpoint, SvcTool } from '../../schemas/types.js';
 import { buildTool } from './build-tool.js';
+import type { MarkdownConverter } from './html-to-markdown.js';
 import { MAX_TOOL_NAME_LENGTH, uniqueToolNames } from './tool-naming.js';
 
 export interface BuiltTool {
@@ -14,6 +15,8 @@ export interface BuildToolsOptions {
   compact?: boolean;
   /** Tools that asked for short descriptions themselves (`compact: true` in their file). */
   compactFor?: (endpoint: Endpoint) => boolean;
+  /** HTML descriptions → Markdown (loadHtmlToMarkdown); without it text is kept as written. */
+  markdown?: MarkdownConverter;
 }
 
 /** Every endpoint becomes a disabled tool with a unique, valid name; sortOrder = position. */
@@ -22,7 +25,10 @@ export function buildTools(endpoints: Endpoint[], opts: BuildToolsOptions = {}):
   return endpoints.map((endpoint, index) => {
     const name = names[index]!;
     const perTool = opts.compactFor?.(endpoint) === true;
-    const tool = buildTool(endpoint, name, opts.compact || perTool ? { compact: true } : {});
+    const tool = buildTool(endpoint, name, {
+      ...(opts.compact || perTool ? { compact: true } : {}),
+      ...(opts.markdown ? { markdown: opts.markdown } : {}),
+    });
     // The folder-wide setting lives in config.yaml; only a tool's own choice is written on it.
     if (perTool) tool.compact = true;
     tool.sortOrder = index;

@@ -6,7 +6,8 @@
  */
 import { DEFS_PREFIX } from '../endpoints/index.js';
 import { collectDefRefs } from '../endpoints/schema-convert.js';
-import { type DescriptionStyle, MAX_NESTED_DESCRIPTION, propertyDescription } from './describe.js';
+import { COMPACT_TEXT, MAX_NESTED_DESCRIPTION, propertyDescription, type TextForm } from './describe.js';
+import type { MarkdownConverter } from './html-to-markdown.js';
 
 export type Schema = Record<string, unknown> | boolean;
 export type Defs = Record<string, Schema | undefined>;
@@ -14,21 +15,24 @@ export type Defs = Record<string, Schema | undefined>;
 /** Bytes of $defs (measured in compact form) one tool's input schema may carry. */
 export const INPUT_DEFS_BUDGET = 700;
 
-const styledCache: Record<DescriptionStyle, WeakMap<object, Schema>> = {
-  full: new WeakMap(),
-  compact: new WeakMap(),
-};
+const styledCache = new WeakMap<MarkdownConverter, Record<string, WeakMap<object, Schema>>>();
 
-/** A schema with its descriptions in the given style (cached per shared object: defs are shared). */
-export function styleSchema(schema: Schema | undefined, style: DescriptionStyle): Schema {
+/** A schema with its descriptions in the given form (cached per shared object: defs are shared). */
+export function styleSchema(schema: Schema | undefined, form: TextForm): Schema {
   if (schema === undefined) return {};
   if (typeof schema === 'boolean') return schema;
-  const cache = styledCache[style];
+  let byStyle = styledCache.get(form.markdown);
+  if (byStyle === undefined) {
+    byStyle = {};
+    styledCache.set(form.markdown, byStyle);
+  }
+  byStyle[form.style] ??= new WeakMap();
+  const cache = byStyle[form.style]!;
   const cached = cache.get(schema);
   if (cached !== undefined) return cached;
   const out = mapSchema(schema, (node) => {
     if (typeof node.description !== 'string') return node;
-    const description = propertyDescription(node.description, style, MAX_NESTED_DESCRIPTION);
+    const description = propertyDescription(node.description, form, MAX_NESTED_DESCRIPTION);
     return description === node.description ? node : { ...node, description };
   });
   cache.set(schema, out);
@@ -37,7 +41,7 @@ export function styleSchema(schema: Schema | undefined, style: DescriptionStyle)
 
 /** The short form of a schema, which is what def budgets are measured on. */
 export function compactSchema(schema: Schema | undefined): Schema {
-  return styleSchema(schema, 'compact');
+  return styleSchema(schema, COMPACT_TEXT);
 }
 
 /**
@@ -101,11 +105,11 @@ export function selectDefs(
   roots: readonly unknown[],
   defs: Defs | undefined,
   budget: number,
-  style: DescriptionStyle | ((def: Schema) => Schema) = 'compact',
+  form: TextForm | ((def: Schema) => Schema) = COMPACT_TEXT,
 ): Map<string, Schema> {
   // A function gives the form a def is both measured and carried in (output schemas).
-  const measured = typeof style === 'function' ? style : compactSchema;
-  const carried = typeof style === 'function' ? style : (def: Schema) => styleSchema(def, style);
+  const measured = typeof form === 'function' ? form : compactSchema;
+  const carried = typeof form === 'function' ? form : (def: Schema) => styleSchema(def, form);
   const chosen = new Map<string, Schema>();
   if (!defs) return chosen;
   let used = 0;
@@ -138,7 +142,7 @@ export function stubMissingRefs(
   schema: Schema,
   kept: ReadonlyMap<string, unknown>,
   defs: Defs | undefined,
-  style: DescriptionStyle | 'none' = 'compact',
+  form: TextForm | 'none' = COMPACT_TEXT,
 ): Schema {
   return mapSchema(schema, (node) => {
     const ref = node.$ref;
@@ -146,17 +150,17 @@ export function stubMissingRefs(
     const name = ref.slice(DEFS_PREFIX.length);
     if (kept.has(name)) return node;
     const { $ref: _drop, ...rest } = node;
-    return { ...typeStub(defs?.[name], style), ...rest };
+    return { ...typeStub(defs?.[name], form), ...rest };
   });
 }
 
-export function typeStub(def: Schema | undefined, style: DescriptionStyle | 'none'): Record<string, unknown> {
+export function typeStub(def: Schema | undefined, form: TextForm | 'none'): Record<string, unknown> {
   if (!isRecord(def)) return {};
   const out: Record<string, unknown> = {};
   if (def.type !== undefined) out.type = def.type;
   else if (isRecord(def.properties)) out.type = 'object';
-  if (typeof def.description === 'string' && style !== 'none')
-    out.description = propertyDescription(def.description, style, MAX_NESTED_DESCRIPTION);
+  if (typeof def.description === 'string' && form !== 'none')
+    out.description = propertyDescription(def.description, form, MAX_NESTED_DESCRIPTION);
   return out;
 }
 

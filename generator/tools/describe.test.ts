@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { capText, firstSentence, propertyDescription, toolDescription } from './describe.js';
-import { htmlToMarkdown, looksLikeHtml } from './html-to-markdown.js';
+import {
+  COMPACT_TEXT,
+  capText,
+  FULL_TEXT,
+  firstSentence,
+  propertyDescription,
+  toolDescription,
+} from './describe.js';
+import { loadHtmlToMarkdown, looksLikeHtml, mayContainHtml } from './html-to-markdown.js';
 
 describe('descriptions', () => {
   it('combines summary and description, and falls back to method and path', () => {
@@ -33,17 +40,19 @@ describe('descriptions', () => {
     const base = { deprecated: false, method: 'GET', path: '/x' };
     const long = 'This endpoint lists pull requests. '.repeat(40).trim();
     expect(toolDescription({ ...base, description: long })).toBe(long);
-    expect(toolDescription({ ...base, description: long }, 'compact').length).toBeLessThanOrEqual(600);
-    expect(propertyDescription('First sentence here. Second one.', 'full', 90)).toBe(
+    expect(toolDescription({ ...base, description: long }, COMPACT_TEXT).length).toBeLessThanOrEqual(600);
+    expect(propertyDescription('First sentence here. Second one.', FULL_TEXT, 90)).toBe(
       'First sentence here. Second one.',
     );
-    expect(propertyDescription('First sentence here. Second one.', 'compact', 90)).toBe(
+    expect(propertyDescription('First sentence here. Second one.', COMPACT_TEXT, 90)).toBe(
       'First sentence here.',
     );
   });
 });
 
-describe('htmlToMarkdown', () => {
+describe('HTML to Markdown', async () => {
+  const htmlToMarkdown = await loadHtmlToMarkdown();
+
   it('converts a description that is HTML as a whole', () => {
     expect(htmlToMarkdown('<p>Create a <code>Charge</code>.</p><ul><li>one</li><li>two</li></ul>')).toBe(
       'Create a `Charge`.\n\n- one\n- two',
@@ -56,5 +65,11 @@ describe('htmlToMarkdown', () => {
       expect(looksLikeHtml(text)).toBe(false);
       expect(htmlToMarkdown(text)).toBe(text);
     }
+  });
+
+  it('tells which raw documents may hold HTML, also when JSON escapes the bracket', () => {
+    expect(mayContainHtml('{"description": "<p>Hi</p>"}')).toBe(true);
+    expect(mayContainHtml('{"description": "\\u003cp>Hi\\u003c/p>"}')).toBe(true);
+    expect(mayContainHtml('description: Plain text, a < b.')).toBe(false);
   });
 });

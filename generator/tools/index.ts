@@ -10,7 +10,12 @@ export {
   MAX_TOOL_DESCRIPTION,
   toolDescription,
 } from './describe.js';
-export { htmlToMarkdown } from './html-to-markdown.js';
+export {
+  keepText,
+  loadHtmlToMarkdown,
+  type MarkdownConverter,
+  mayContainHtml,
+} from './html-to-markdown.js';
 export {
   MAX_TOOL_NAME_LENGTH,
   sanitizeToolName,
