@@ -133,6 +133,11 @@ describe('svc init', () => {
     expect(await readFile(path.join(root, 'plain', 'Tools', 'UploadMedia.yaml'), 'utf8')).not.toMatch(
       /compact/,
     );
+    // svc import --compact turns it on for the whole folder, in config.yaml.
+    const plainConfig = path.join(root, 'plain', 'config.yaml');
+    expect(await readFile(plainConfig, 'utf8')).not.toMatch(/^compact:/m);
+    expect((await svc(['import', 'plain', '--compact'], { cwd: root })).code).toBe(0);
+    expect(await readFile(plainConfig, 'utf8')).toMatch(/^compact: true$/m);
   });
 });
 
