@@ -17,6 +17,7 @@ import { svc } from './helpers/run-cli.js';
 const FIXTURE = path.join(import.meta.dirname, '..', 'fixtures', 'fidelity', 'messages-3.0.json');
 const USER = 'AC0123456789abcdef0123456789abcdef';
 const SECRET = 'tw-secret-7c1d9e0f3b2a';
+const LEAKY = `AC${'f'.repeat(32)}`;
 type Content = { type: string; text?: string };
 
 let root: string;
@@ -43,8 +44,10 @@ async function allFiles(folder: string): Promise<string[]> {
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'svc-fidelity-'));
   upstream = await startEchoUpstream({
-    route: (_req, res) => {
-      const body = JSON.stringify({ sid: 'SM1', body: null, price: null, media: [], extra: 1 });
+    route: (req, res) => {
+      // An upstream that echoes the request headers: the credential must not come back.
+      const echo = req.url?.includes(LEAKY) ? { sid: 'SM2', headers: req.headers } : undefined;
+      const body = JSON.stringify(echo ?? { sid: 'SM1', body: null, price: null, media: [], extra: 1 });
       res.writeHead(201, { 'content-type': 'application/json' });
       res.end(body);
       return true;
@@ -220,6 +223,27 @@ describe('svc validate and the runtime', () => {
     });
     expect(good.isError, text(good)).toBeFalsy();
     expect(upstream.requests.at(-1)!.body).toContain('GIF89a-bytes');
+  });
+
+  it('redacts the Basic credential an upstream echoes back', async () => {
+    const result = await client.callTool({
+      name: 'CreateMessage',
+      arguments: { AccountSid: LEAKY, body: { To: '+15550001' } },
+    });
+    const basic = Buffer.from(`${USER}:${SECRET}`).toString('base64');
+    expect(upstream.requests.at(-1)!.headers.authorization).toBe(`Basic ${basic}`);
+    const answer = JSON.stringify(result);
+    expect(answer).toContain('[REDACTED]');
+    expect(answer).not.toContain(basic.replace(/=+$/, ''));
+  });
+
+  it('refuses to boot basic auth without a user name', async () => {
+    await expect(
+      startRuntime({
+        env: parseRuntimeEnv({ MCP_RUNTIME_PORT: '0', SVC_UPSTREAM_SECRET: SECRET }),
+        folderDir: dir,
+      }),
+    ).rejects.toMatchObject({ code: 'CONFIG_MISSING_ENV', place: { field: 'SVC_UPSTREAM_USER' } });
   });
 
   it('writes the credential nowhere in the folder', async () => {
