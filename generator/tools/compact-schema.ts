@@ -99,7 +99,7 @@ export function mapSchema(
  * The $defs a tool schema should carry: breadth-first from the schema's own references, each
  * def taken while the running size stays within the budget (nearest first, so the shape the
  * model sees first is the one it gets in full). Sizes are measured on the compact form, so
- * full descriptions never change which shapes a tool shares; the defs come back in `style`.
+ * full descriptions never change which shapes a tool shares; the defs come back in `form`.
  */
 export function selectDefs(
   roots: readonly unknown[],
