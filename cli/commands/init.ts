@@ -30,8 +30,8 @@ Options:
   --server-id <id>            id used in /mcp/<id> (default: from the folder name)
   --description <text>  --logo-url <url>  --website <url>
   --allow-external-refs       fetch external $refs of the document
-  --compact                   short tool descriptions (first sentence of each; default: whole).
-                              Recorded in config.yaml; one tool can ask with \`compact: true\`
+  --compact                   short tool descriptions (default: whole, HTML as Markdown);
+                              recorded in config.yaml. One tool: \`compact: true\` in its file
   --json                      print the result as JSON (for CI)
 
 The upstream secret is never written: set SVC_UPSTREAM_SECRET where the runtime runs (for
