@@ -15,6 +15,7 @@ import { buildMcpServer } from './mcp-server.js';
 import { buildOriginPolicy, checkOrigin } from './origin-policy.js';
 import { createRedactor } from './redact.js';
 import type { ToolCallDeps } from './tool-call.js';
+import { basicCredentials } from './upstream-request.js';
 import { fetchTransport, nodeHttpTransport } from './upstream-transport.js';
 
 export interface CreateAppOptions {
@@ -45,7 +46,9 @@ const noopLogger: Logger = { log() {} };
 export function createApp(opts: CreateAppOptions): RuntimeApp {
   const { store, env } = opts;
   const now = opts.now ?? (() => performance.timeOrigin + performance.now());
-  const redact = createRedactor([env.upstreamSecret]);
+  // basic auth sends base64("user:secret"), which contains no encoding of the secret alone.
+  const basicPair = env.upstreamSecret ? basicCredentials(env.upstreamSecret, env.upstreamUser) : undefined;
+  const redact = createRedactor([env.upstreamSecret, basicPair]);
   const logger = opts.logger ?? noopLogger;
   const deps: ToolCallDeps = {
     transport: opts.fetch ? fetchTransport(opts.fetch) : nodeHttpTransport,
@@ -55,6 +58,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     maxResponseBytes: env.maxResponseBytes,
     now: () => performance.now(),
     ...(env.upstreamSecret ? { secret: env.upstreamSecret } : {}),
+    ...(env.upstreamUser ? { user: env.upstreamUser } : {}),
   };
   const policy = buildOriginPolicy({
     listenHost: env.host,

@@ -52,6 +52,12 @@ describe('parseRuntimeEnv', () => {
     });
   });
 
+  it('reads the basic-auth user name beside the secret', () => {
+    const env = parseRuntimeEnv({ SVC_UPSTREAM_USER: ' ACcount ', SVC_UPSTREAM_SECRET: 'token' });
+    expect(env).toMatchObject({ upstreamUser: 'ACcount', upstreamSecret: 'token' });
+    expect(parseRuntimeEnv({ SVC_UPSTREAM_USER: '' }).upstreamUser).toBeUndefined();
+  });
+
   it('accepts the original FLOWCP_BUNDLE_PATH name for the legacy bundle', () => {
     expect(parseRuntimeEnv({ FLOWCP_BUNDLE_PATH: '/b.json' }).bundlePath).toBe('/b.json');
   });

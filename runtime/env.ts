@@ -11,8 +11,10 @@ export interface RuntimeEnv {
   bundlePath?: string;
   /** SVC_RUNTIME_MODE: only `standalone` exists. */
   mode: 'standalone';
-  /** SVC_UPSTREAM_SECRET: the shared api_key / bearer credential. Never logged. */
+  /** SVC_UPSTREAM_SECRET: the shared api_key / bearer / basic credential. Never logged. */
   upstreamSecret?: string;
+  /** SVC_UPSTREAM_USER: the user name of basic auth (else SVC_UPSTREAM_SECRET is user:password). */
+  upstreamUser?: string;
   /** MCP_RUNTIME_PORT, default 3002. 0 picks a free port (tests). */
   port: number;
   /** MCP_RUNTIME_HOST, default 127.0.0.1 (the Dockerfile sets 0.0.0.0). */
@@ -40,6 +42,7 @@ export const RUNTIME_ENV_VARIABLES = [
   'FLOWCP_BUNDLE_PATH',
   'SVC_RUNTIME_MODE',
   'SVC_UPSTREAM_SECRET',
+  'SVC_UPSTREAM_USER',
   'MCP_RUNTIME_PORT',
   'MCP_RUNTIME_HOST',
   'MCP_RUNTIME_PUBLIC_URL',
@@ -155,6 +158,8 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
   // The secret is kept verbatim (no trim of inner content), but surrounding whitespace from .env files is not part of it.
   const secret = env.SVC_UPSTREAM_SECRET?.trim();
   if (secret) result.upstreamSecret = secret;
+  const user = nonEmpty(env.SVC_UPSTREAM_USER);
+  if (user !== undefined) result.upstreamUser = user;
   if (publicUrl !== undefined) result.publicUrl = publicUrl;
   if (allowedOrigins !== undefined) result.allowedOrigins = allowedOrigins;
   if (syncUrl !== undefined) result.syncUrl = syncUrl;

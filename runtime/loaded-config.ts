@@ -9,6 +9,7 @@ import { UriTemplate } from '@modelcontextprotocol/server';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { compileToolSchema, isServed } from '../folder/check-tools.js';
 import type { FolderModel, ToolItem, WidgetItem } from '../folder/model.js';
+import { serverTitle } from '../folder/server-title.js';
 
 export const WIDGET_MIME = 'text/html;profile=mcp-app';
 
@@ -98,7 +99,7 @@ export interface LoadedConfig {
   templateList: readonly ListedTemplate[];
   /** user_oauth: calls are refused (standalone cannot authorize end users). */
   callsRefused?: string;
-  /** The folder needs SVC_UPSTREAM_SECRET (api_key / bearer with hasAuthSecret). */
+  /** The folder needs SVC_UPSTREAM_SECRET (api_key / bearer / basic with hasAuthSecret). */
   needsSecret: boolean;
 }
 
@@ -315,7 +316,8 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
     serverId,
     serverInfo: {
       name: serverId,
-      title: config.server.name,
+      // Clients display the title: the app's name, not "Default" (a branch keeps its name beside it).
+      title: serverTitle(config),
       version: RUNTIME_VERSION,
       ...(config.app.description ? { description: config.app.description } : {}),
       ...(config.app.website ? { websiteUrl: config.app.website } : {}),
@@ -328,7 +330,8 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
     resourceList,
     templates,
     templateList: templates.map((t) => t.listed),
-    needsSecret: (auth.mode === 'api_key' || auth.mode === 'bearer') && auth.hasAuthSecret,
+    needsSecret:
+      (auth.mode === 'api_key' || auth.mode === 'bearer' || auth.mode === 'basic') && auth.hasAuthSecret,
   };
   if (instructionParts.length > 0) loaded.instructions = instructionParts.join('\n\n');
   if (auth.mode === 'user_oauth') {

@@ -15,6 +15,7 @@ import { type ConfigStore, createConfigStore } from './config-store.js';
 import type { RuntimeEnv } from './env.js';
 import { loadBundle, loadFolderDir } from './load-source.js';
 import { jsonLineLogger, type Logger, redactingLogger } from './logger.js';
+import { basicCredentials } from './upstream-request.js';
 import { createRedactor } from './redact.js';
 import { createSnapshotPoller, type SnapshotPoller } from './sync/index.js';
 
@@ -56,11 +57,19 @@ function displayHost(host: string): string {
 
 function checkBootConfig(folder: FolderModel, env: RuntimeEnv, logger: Logger): void {
   const auth = folder.config.auth;
-  if ((auth.mode === 'api_key' || auth.mode === 'bearer') && auth.hasAuthSecret && !env.upstreamSecret) {
+  const secretModes = ['api_key', 'bearer', 'basic'];
+  if (secretModes.includes(auth.mode) && auth.hasAuthSecret && !env.upstreamSecret) {
     throw new SvcError(
       'CONFIG_MISSING_ENV',
       `SVC_UPSTREAM_SECRET is not set: config.yaml uses auth mode "${auth.mode}", whose credential comes only from that variable`,
       { place: { file: 'config.yaml', field: 'SVC_UPSTREAM_SECRET' } },
+    );
+  }
+  if (auth.mode === 'basic' && env.upstreamSecret && !env.upstreamUser && !env.upstreamSecret.includes(':')) {
+    throw new SvcError(
+      'CONFIG_MISSING_ENV',
+      'SVC_UPSTREAM_USER is not set and SVC_UPSTREAM_SECRET is not "user:password": basic auth needs a user name',
+      { place: { file: 'config.yaml', field: 'SVC_UPSTREAM_USER' } },
     );
   }
   if (auth.mode === 'user_oauth') {
@@ -73,7 +82,8 @@ function checkBootConfig(folder: FolderModel, env: RuntimeEnv, logger: Logger): 
 
 export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   const { env } = opts;
-  const redact = createRedactor([env.upstreamSecret, env.deployToken]);
+  const basicPair = env.upstreamSecret ? basicCredentials(env.upstreamSecret, env.upstreamUser) : undefined;
+  const redact = createRedactor([env.upstreamSecret, basicPair, env.deployToken]);
   const logger = redactingLogger(opts.logger ?? jsonLineLogger({ redact }), redact);
 
   const dir = opts.folderDir ?? env.folderPath;

@@ -17,6 +17,8 @@ export interface ToolCallDeps {
   logger: Logger;
   redact: Redactor;
   secret?: string;
+  /** SVC_UPSTREAM_USER, for basic auth. */
+  user?: string;
   timeoutMs: number;
   maxResponseBytes: number;
   now: () => number;
@@ -62,6 +64,7 @@ export async function callTool(
   const built = buildUpstreamRequest(tool.item.tool, args, {
     config: loaded.folder.config,
     ...(deps.secret ? { secret: deps.secret } : {}),
+    ...(deps.user ? { user: deps.user } : {}),
   });
   if (!built.ok) {
     return toolError(

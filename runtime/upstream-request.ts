@@ -140,13 +140,43 @@ function propertySchema(tool: SvcTool, prop: string): Record<string, unknown> | 
   return isPlainObject(schema) ? schema : undefined;
 }
 
-function isBase64Property(tool: SvcTool, prop: string): boolean {
-  const schema = propertySchema(tool, prop);
-  return schema?.contentEncoding === 'base64' || schema?.format === 'byte' || schema?.format === 'binary';
+function isBase64Schema(schema: unknown): boolean {
+  if (!isPlainObject(schema)) return false;
+  return schema.contentEncoding === 'base64' || schema.format === 'byte' || schema.format === 'binary';
 }
 
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  return Uint8Array.from(Buffer.from(text, 'base64'));
+function isBase64Property(tool: SvcTool, prop: string): boolean {
+  return isBase64Schema(propertySchema(tool, prop));
+}
+
+/** The schema of one field of a whole-body argument (through one local $ref). */
+function bodyFieldSchema(tool: SvcTool, prop: string, field: string): unknown {
+  let schema: unknown = propertySchema(tool, prop);
+  const ref = isPlainObject(schema) ? schema.$ref : undefined;
+  if (typeof ref === 'string' && ref.startsWith('#/$defs/')) {
+    const defs = (tool.inputSchema as { $defs?: Record<string, unknown> }).$defs;
+    schema = defs?.[ref.slice('#/$defs/'.length)];
+  }
+  const properties = isPlainObject(schema) ? schema.properties : undefined;
+  return isPlainObject(properties) ? properties[field] : undefined;
+}
+
+// Standard or URL-safe alphabet, padding optional; line breaks and spaces are ignored.
+const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+
+/**
+ * Bytes of a base64 argument. Buffer.from would skip any character it does not know and send
+ * whatever is left, so a file passed as plain text would reach the API as garbage: refused.
+ */
+function decodeBase64(argument: string, text: string, problems: string[]): Uint8Array<ArrayBuffer> {
+  const compact = text.replace(/\s+/g, '');
+  if (!BASE64.test(compact) || compact.replace(/=+$/, '').length % 4 === 1) {
+    problems.push(
+      `argument "${argument}" must be base64-encoded bytes (contentEncoding: base64), and it is not valid base64`,
+    );
+    return new Uint8Array(0);
+  }
+  return Uint8Array.from(Buffer.from(compact.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
 }
 
 function formValue(value: unknown): string {
@@ -174,6 +204,13 @@ function parsedBase(apiBaseUrl: string): { origin: string; path: string } | null
 export interface AuthPlacement {
   config: SvcConfig;
   secret?: string;
+  /** basic only: the user name (SVC_UPSTREAM_USER); without it the secret is `user:password`. */
+  user?: string;
+}
+
+/** The `user:password` pair of basic auth: from the user and secret, or the secret alone. */
+export function basicCredentials(secret: string, user: string | undefined): string {
+  return user === undefined ? secret : `${user}:${secret}`;
 }
 
 export function buildUpstreamRequest(
@@ -295,12 +332,25 @@ export function buildUpstreamRequest(
         const fields = isPlainObject(payload) ? payload : { [wholeBody?.prop ?? 'file']: payload };
         for (const [k, v] of Object.entries(fields)) {
           if (v === undefined) continue;
-          const prop =
-            Object.entries(tool.locations).find(([, l]) => l?.in === 'body' && l.name === k)?.[0] ?? k;
-          if (typeof v === 'string' && isBase64Property(tool, prop)) {
-            form.append(k, new Blob([decodeBase64(v)]), k);
+          let argument: string;
+          let schema: unknown;
+          if (wholeBody && isPlainObject(payload)) {
+            argument = `${wholeBody.prop}.${k}`;
+            schema = bodyFieldSchema(tool, wholeBody.prop, k);
+          } else {
+            argument =
+              Object.entries(tool.locations).find(([, l]) => l?.in === 'body' && l.name === k)?.[0] ?? k;
+            schema = propertySchema(tool, argument);
+          }
+          const items = isPlainObject(schema) ? schema.items : undefined;
+          if (typeof v === 'string' && isBase64Schema(schema)) {
+            form.append(k, new Blob([decodeBase64(argument, v, problems)]), k);
           } else if (Array.isArray(v)) {
-            for (const item of v) form.append(k, formValue(item));
+            v.forEach((item, i) => {
+              if (typeof item === 'string' && isBase64Schema(items)) {
+                form.append(k, new Blob([decodeBase64(`${argument}[${i}]`, item, problems)]), k);
+              } else form.append(k, formValue(item));
+            });
           } else form.append(k, formValue(v));
         }
         body = form; // fetch sets the multipart content-type with its boundary.
@@ -314,7 +364,7 @@ export function buildUpstreamRequest(
         body =
           typeof payload === 'string'
             ? wholeBody && isBase64Property(tool, wholeBody.prop)
-              ? decodeBase64(payload)
+              ? decodeBase64(wholeBody.prop, payload, problems)
               : new TextEncoder().encode(payload)
             : new TextEncoder().encode(JSON.stringify(payload));
         headers['content-type'] = 'application/octet-stream';
@@ -326,6 +376,9 @@ export function buildUpstreamRequest(
 
   if (config.auth.mode === 'bearer' && auth.secret) {
     headers.authorization = `Bearer ${auth.secret}`;
+  } else if (config.auth.mode === 'basic' && auth.secret) {
+    const pair = basicCredentials(auth.secret, auth.user);
+    headers.authorization = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
   } else if (config.auth.mode === 'api_key' && config.auth.apiKey?.in === 'header' && auth.secret) {
     headers[config.auth.apiKey.name.toLowerCase()] = auth.secret;
   }

@@ -66,6 +66,10 @@ export interface SvcConfig {
    */
   apiBaseUrl: string;
   /**
+   * Short descriptions for every imported tool (svc init/import --compact); without it descriptions are kept whole. A tool can ask for it alone with `compact: true` in its file.
+   */
+  compact?: boolean;
+  /**
    * Environment variables the runtime needs for this folder (names only).
    */
   requiredEnv: string[];
@@ -79,7 +83,10 @@ export interface SvcConfig {
   };
 }
 export interface Auth {
-  mode: "none" | "api_key" | "bearer" | "user_oauth";
+  /**
+   * How the runtime authenticates upstream. basic: `Authorization: Basic` from SVC_UPSTREAM_USER and SVC_UPSTREAM_SECRET, or SVC_UPSTREAM_SECRET holding user:password.
+   */
+  mode: "none" | "api_key" | "bearer" | "basic" | "user_oauth";
   /**
    * Placement of the shared key (api_key mode only).
    */
@@ -88,7 +95,7 @@ export interface Auth {
     name: string;
   };
   /**
-   * Whether a shared credential exists (its value lives only in SVC_UPSTREAM_SECRET).
+   * Whether a shared credential exists (its value lives only in SVC_UPSTREAM_SECRET, and SVC_UPSTREAM_USER for basic).
    */
   hasAuthSecret: boolean;
 }
@@ -437,6 +444,10 @@ export interface SvcTool {
   enabled: boolean;
   sortOrder: number;
   origin: "imported" | "manual";
+  /**
+   * Short descriptions for this tool: its description capped and each property's cut to the first sentence. Applied by the next svc import; without it descriptions are kept whole.
+   */
+  compact?: boolean;
   /**
    * Set by re-import when the endpoint disappeared from the source but the tool was kept.
    */

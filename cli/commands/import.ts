@@ -17,11 +17,14 @@ export const importCommand: Command = {
   name: 'import',
   summary: 're-import the source into a server folder (keeps enabled flags and customizations)',
   usage: [
-    'Usage: svc import <dir> [--openapi <url|file>] [--content <dir>] [--allow-external-refs] [--json]',
+    'Usage: svc import <dir> [--openapi <url|file>] [--content <dir>] [--allow-external-refs] [--compact] [--json]',
     '',
     'Re-reads the document recorded in <dir>/config.yaml (or the one given with --openapi),',
     'merges it into the folder, records the import in <dir>/.svc/history/ and prints the checklist',
     'and the per-endpoint report. A failed import changes nothing but the history.',
+    '',
+    '--compact shortens every tool description (first sentence of each) and records it in',
+    'config.yaml; remove `compact: true` there to get whole descriptions back.',
   ].join('\n'),
   async run(argv, io) {
     let json = false;
@@ -30,6 +33,7 @@ export const importCommand: Command = {
         openapi: { type: 'string' },
         content: { type: 'string' },
         'allow-external-refs': { type: 'boolean' },
+        compact: { type: 'boolean' },
         json: { type: 'boolean' },
       });
       json = values.json === true;
@@ -42,6 +46,7 @@ export const importCommand: Command = {
         ...(location ? { location } : {}),
         ...(contentDir ? { contentDir } : {}),
         ...(values['allow-external-refs'] ? { allowExternalRefs: true } : {}),
+        ...(values.compact ? { compact: true } : {}),
       });
       if (json) {
         io.stdout(

@@ -25,7 +25,7 @@ Options:
   --content <dir>             a checkout holding Skills/ Prompts/ Widgets/ Resources/ Docs/
   --manual                    no document: tools are authored with \`svc tool add\`
   --base-url <url>            API base URL (default: the document's server)
-  --auth <mode>               none | api_key | bearer | user_oauth (default none)
+  --auth <mode>               none | api_key | bearer | basic | user_oauth (default none)
   --api-key-in <where>        header | query (api_key only, default header)
   --api-key-name <name>       header or query parameter name (api_key only)
   --server-id <id>            id used in /mcp/<id> (default: from the folder name)
@@ -34,9 +34,12 @@ Options:
                               files under its directory for a file
   --force                     write into a directory that already holds files; every file
                               there is kept as it is, even where svc would write its own
+  --compact                   short tool descriptions (default: whole, HTML as Markdown);
+                              recorded in config.yaml. One tool: \`compact: true\` in its file
   --json                      print the result as JSON (for CI)
 
-The upstream secret is never written: set SVC_UPSTREAM_SECRET where the runtime runs.`;
+The upstream secret is never written: set SVC_UPSTREAM_SECRET where the runtime runs (for
+basic auth also SVC_UPSTREAM_USER, or put user:password in SVC_UPSTREAM_SECRET).`;
 
 /** How many of the files found a refusal names. */
 const NAMED_FILES = 5;
@@ -67,6 +70,7 @@ export const initCommand: Command = {
       website: { type: 'string' },
       'allow-external-refs': { type: 'boolean' },
       force: { type: 'boolean' },
+      compact: { type: 'boolean' },
       json: { type: 'boolean' },
     });
     const json = values.json ?? false;
@@ -100,10 +104,10 @@ export const initCommand: Command = {
       }
       const user = found.length > 0 ? await readUserFiles(dir) : undefined;
       const mode = values.auth ?? 'none';
-      if (!['none', 'api_key', 'bearer', 'user_oauth'].includes(mode)) {
+      if (!['none', 'api_key', 'bearer', 'basic', 'user_oauth'].includes(mode)) {
         throw new SvcError(
           'USAGE',
-          `svc init: --auth must be none, api_key, bearer or user_oauth, not "${mode}"`,
+          `svc init: --auth must be none, api_key, bearer, basic or user_oauth, not "${mode}"`,
         );
       }
       const apiKeyIn = values['api-key-in'];
@@ -127,6 +131,7 @@ export const initCommand: Command = {
           ...(values['api-key-name'] ? { apiKeyName: values['api-key-name'] } : {}),
         },
         ...(values.description ? { description: values.description } : {}),
+        ...(values.compact ? { compact: true } : {}),
         ...(values['logo-url'] ? { logoUrl: values['logo-url'] } : {}),
         ...(values.website ? { website: values.website } : {}),
       });
@@ -162,13 +167,14 @@ export const initCommand: Command = {
       const kept = result.keptUserFiles;
       if (json) {
         io.stdout(
-          `${JSON.stringify({ ok: result.status === 'complete', dir, checklist: result.checklist, report: result.report, error: result.error?.toJSON(), ...(kept ? { kept } : {}) }, null, 2)}\n`,
+          `${JSON.stringify({ ok: result.status === 'complete', dir, checklist: result.checklist, report: result.report, error: result.error?.toJSON(), ...(kept ? { kept } : {}), ...(result.authWarning ? { warnings: [result.authWarning] } : {}) }, null, 2)}\n`,
         );
       } else {
         io.stdout(`Importing "${config.app.name}" into ${dirArg}\n${formatChecklist(result.checklist)}`);
         if (result.status === 'complete') io.stdout(keptNote(kept));
       }
       if (result.status === 'failed') return fail(io, result.error);
+      if (result.authWarning) io.stderr(`warning: ${result.authWarning}\n`);
       if (!json) {
         io.stdout(
           `Every tool arrives disabled: set \`enabled: true\` in ${dirArg}/Tools/<tool>.yaml, then \`svc serve ${dirArg}\`.\n`,

@@ -7,13 +7,15 @@ import { fail } from '../fail.js';
 import { parseCommandArgs } from '../parse-args.js';
 import { waitForSignal } from '../wait-for-signal.js';
 
-/** One line per variable the runtime reads; a variable added to RUNTIME_ENV_VARIABLES is listed even before it gets a line here. */
-const VARIABLE_HELP: Partial<Record<(typeof RUNTIME_ENV_VARIABLES)[number], string>> = {
+/** One line per variable the runtime reads: a variable added to RUNTIME_ENV_VARIABLES fails the type-check until it has one. */
+const VARIABLE_HELP: Record<(typeof RUNTIME_ENV_VARIABLES)[number], string> = {
   SVC_FOLDER_PATH: 'the server folder to serve when <dir> is not given',
   SVC_BUNDLE_PATH: 'a single-file {server, files} export to serve instead (deprecated)',
   FLOWCP_BUNDLE_PATH: 'former name of SVC_BUNDLE_PATH (deprecated)',
   SVC_RUNTIME_MODE: 'standalone (the only mode)',
-  SVC_UPSTREAM_SECRET: 'the credential sent to the upstream API (auth modes api_key and bearer)',
+  SVC_UPSTREAM_SECRET:
+    'the credential sent to the upstream API (api_key, bearer; basic: the password, or user:password)',
+  SVC_UPSTREAM_USER: 'the user name of basic auth (else SVC_UPSTREAM_SECRET holds user:password)',
   MCP_RUNTIME_PORT: 'listen port (default 3002; 0 picks a free one)',
   MCP_RUNTIME_HOST: 'listen address (default 127.0.0.1)',
   MCP_RUNTIME_PUBLIC_URL: "the server's public origin, for the Origin check behind a proxy",

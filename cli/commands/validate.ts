@@ -1,9 +1,18 @@
 import path from 'node:path';
 import { checkTools, loadFolder, readFolder } from '../../folder/index.js';
+import { compileConfig } from '../../runtime/loaded-config.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  const kib = bytes / 1024;
+  return kib < 1024
+    ? `${kib.toFixed(1)} KiB (${bytes} bytes)`
+    : `${(kib / 1024).toFixed(2)} MiB (${bytes} bytes)`;
+}
 
 export const validateCommand: Command = {
   name: 'validate',
@@ -15,7 +24,8 @@ the rules between files (unique tool names, widgets that exist), then what makes
 its input and output schemas compile, every required name is a declared property, every
 {var} of the endpoint path has a path location. The same checks gate what \`svc serve\` loads.
 Exit 1 when a problem is found; each problem names the file, the line and the field.
-Warnings (a stale tool, which is never served) do not fail the check.`,
+Warnings (a stale tool, which is never served) do not fail the check. Also reports the size of
+tools/list for the enabled tools (what every client loads; shorten it with \`svc import --compact\`).`,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('validate', argv, { json: { type: 'boolean' } });
     try {
@@ -26,10 +36,15 @@ Warnings (a stale tool, which is never served) do not fail the check.`,
         ? checkTools(loaded.folder, { files, compile: true })
         : { errors: [], warnings: [] };
       const errors = loaded.ok ? checked.errors : loaded.errors;
+      // What a client receives from tools/list, as the runtime builds it: the enabled tools only.
+      const listBytes =
+        loaded.ok && errors.length === 0
+          ? Buffer.byteLength(JSON.stringify({ tools: compileConfig(loaded.folder, 1).toolList }))
+          : 0;
       if (values.json) {
         const warnings = checked.warnings.map((w) => w.toJSON());
         io.stdout(
-          `${JSON.stringify(errors.length === 0 && loaded.ok ? { ok: true, tools: loaded.folder.tools.length, warnings } : { ok: false, errors: errors.map((e) => e.toJSON()), warnings }, null, 2)}\n`,
+          `${JSON.stringify(errors.length === 0 && loaded.ok ? { ok: true, tools: loaded.folder.tools.length, toolsListBytes: listBytes, warnings } : { ok: false, errors: errors.map((e) => e.toJSON()), warnings }, null, 2)}\n`,
         );
       }
       for (const warning of checked.warnings) io.stderr(`warning: ${warning.describe()}\n`);
@@ -43,7 +58,8 @@ Warnings (a stale tool, which is never served) do not fail the check.`,
         const enabled = tools.filter((t) => t.tool.enabled).length;
         io.stdout(
           `${dirArg} is valid: ${tools.length} tools (${enabled} enabled), ${skills.length} skills, ${prompts.length} prompts, ` +
-            `${resources.length} resources, ${docs.length} docs, ${widgets.length} widgets\n`,
+            `${resources.length} resources, ${docs.length} docs, ${widgets.length} widgets\n` +
+            `tools/list: ${formatBytes(listBytes)} for the ${enabled} enabled tool${enabled === 1 ? '' : 's'}\n`,
         );
       }
       return EXIT.ok;

@@ -157,11 +157,12 @@ export class SchemaConverter {
     const out: Record<string, unknown> = {};
     if (typeof s.$ref === 'string') {
       const name = s.$ref.startsWith('#') ? this.defName(s.$ref) : undefined;
-      // 3.0 and 2.0 ignore siblings of $ref; 3.1 keeps them, but only a description is worth the bytes.
       if (name === undefined) return {};
       out.$ref = DEFS_PREFIX + name;
-      if (this.version === 'openapi-3.1' && typeof s.description === 'string')
-        out.description = s.description;
+      // 3.1 allows siblings of $ref; 3.0 and 2.0 documents write a description beside one all
+      // the same (Twilio, GitHub), and it is the only text saying what this use of the shared
+      // shape means. Other siblings are left out: they would restate or contradict the target.
+      if (typeof s.description === 'string' && s.description.trim()) out.description = s.description;
       return out;
     }
     let groups = 0;

@@ -58,8 +58,9 @@ export const UNSUPPORTED_LEDGER: readonly LedgerEntry[] = [
   {
     id: 'ref-siblings',
     feature: 'keywords beside a schema `$ref`',
-    what_happens: 'dropped, except a description in OpenAPI 3.1',
-    reason: 'OpenAPI 3.0 and Swagger 2.0 ignore them by definition',
+    what_happens: 'dropped, except a description (kept in every version)',
+    reason:
+      'OpenAPI 3.0 and Swagger 2.0 ignore them by definition; constraints beside a $ref would restate or contradict the shared shape, while a description says what this use of it means',
   },
   {
     id: 'schema-noise',

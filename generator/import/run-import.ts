@@ -14,6 +14,7 @@ import type { ContentItems, FolderFiles, FolderModel } from '../../folder/model.
 import type { Endpoint, HistoryRecord, ImportReport, SvcConfig } from '../../schemas/types.js';
 import { parseContent } from '../content/index.js';
 import { diffEndpoints } from '../diff/index.js';
+import { endpointMatchKey } from '../diff/endpoint-key.js';
 import { toEndpoints } from '../endpoints/index.js';
 import {
   compactCanonicalJson,
@@ -30,12 +31,13 @@ import {
 } from '../history/index.js';
 import { keepUserFiles } from '../init/keep-user-files.js';
 import { contentHashes, mergeImport } from '../merge/index.js';
+import { authWarning, declaredSchemes } from '../init/auth-suggestion.js';
 import { defaultBaseUrl, parseDocument } from '../parse/index.js';
 import { OPENAPI_FILE, README_SIGNATURE, renderFolder, renderFolderChecked } from '../render/index.js';
 import { buildReport } from '../report/index.js';
 import { readContentDir } from '../sources/content-source.js';
 import { readOpenApiSource } from '../sources/index.js';
-import { buildTools } from '../tools/index.js';
+import { type BuildToolsOptions, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../tools/index.js';
 import { appendRecord } from './append-record.js';
 import { recordableLocation } from './recordable-location.js';
 import { Checklist, type ChecklistKind, type ChecklistRow, checklistKindOfPath } from './checklist.js';
@@ -55,6 +57,8 @@ export interface ImportOptions {
    * is and wins over a generated file of the same path (`keptUserFiles` in the result names those).
    */
   userFiles?: FolderFiles;
+  /** --compact: short descriptions from now on (recorded in config.yaml, so later imports keep it). */
+  compact?: boolean;
   /** svc diff: compute everything, write nothing. */
   dryRun?: boolean;
   /** Injectable clock for deterministic tests. */
@@ -78,6 +82,8 @@ export interface ImportResult {
   keptUserFiles?: string[];
   /** The history record appended (absent when nothing could be recorded). */
   record?: HistoryRecord;
+  /** auth: none for a document that declares security schemes: what to say and suggest. */
+  authWarning?: string;
 }
 
 const CONTENT_ROWS: ChecklistKind[] = ['resources', 'skills', 'prompts', 'widgets', 'docs'];
@@ -217,6 +223,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     return failed(asSvcError(error), 'tools');
   }
 
+  if (opts.compact && config.compact !== true) config = { ...config, compact: true };
   const source = config.source;
   if (!location) location = source.kind === 'openapi' ? source.location : '';
   contentDir = opts.contentDir ?? (source.kind === 'openapi' ? source.contentDir : undefined);
@@ -241,13 +248,21 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     let endpoints: Endpoint[];
     let baseUrl: string | undefined;
     let generated: ReturnType<typeof buildTools>;
+    let authNotice: string | undefined;
     try {
       const read = await readOpenApiSource(location, { cwd: opts.dir });
       text = read.text;
       const parsed = await parseDocument(read, { allowExternalRefs });
       endpoints = toEndpoints(parsed);
+      if (config.auth.mode === 'none')
+        authNotice = authWarning(declaredSchemes(parsed.document, parsed.version));
       baseUrl = defaultBaseUrl(parsed, read.origin);
-      generated = buildTools(endpoints);
+      // The converter's libraries load only when the document may hold HTML descriptions.
+      const markdown = mayContainHtml(text) ? await loadHtmlToMarkdown() : undefined;
+      generated = buildTools(endpoints, {
+        ...compactOptions(config, previous),
+        ...(markdown ? { markdown } : {}),
+      });
     } catch (error) {
       throw new StepFailure('tools', asSvcError(error));
     }
@@ -421,11 +436,28 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       files,
       record: book.record,
       ...(userKept ? { keptUserFiles: userKept.kept } : {}),
+      ...(authNotice ? { authWarning: authNotice } : {}),
     };
   } catch (error) {
     const step = error instanceof StepFailure ? error.step : 'tools';
     return failed(asSvcError(error), step);
   }
+}
+
+/**
+ * Short descriptions when config.yaml asks for them for every tool, or a tool's file for itself
+ * (matched by endpoint, as the merge matches tools).
+ */
+function compactOptions(config: SvcConfig, previous: FolderModel | undefined): BuildToolsOptions {
+  const own = new Set(
+    (previous?.tools ?? [])
+      .filter((t) => t.tool.origin === 'imported' && t.tool.compact === true)
+      .map((t) => endpointMatchKey(t.tool.endpoint.method, t.tool.endpoint.path)),
+  );
+  return {
+    ...(config.compact ? { compact: true } : {}),
+    ...(own.size > 0 ? { compactFor: (e: Endpoint) => own.has(endpointMatchKey(e.method, e.path)) } : {}),
+  };
 }
 
 /**

@@ -69,4 +69,18 @@ describe('initialConfig', () => {
     expect(serverIdFrom('My Pet Store!')).toBe('my-pet-store');
     expect(serverIdFrom('***')).toBe('default');
   });
+
+  it('records basic auth with the variables it reads, and --compact', () => {
+    const config = initialConfig({
+      name: 'Twilio',
+      serverId: 'twilio',
+      baseUrl: 'https://api.twilio.example',
+      auth: { mode: 'basic' },
+      compact: true,
+    });
+    expect(config.auth).toEqual({ mode: 'basic', hasAuthSecret: true });
+    expect(config.requiredEnv).toEqual(['SVC_UPSTREAM_SECRET', 'SVC_UPSTREAM_USER']);
+    expect(config.compact).toBe(true);
+    expect(initialConfig({ name: 'X', serverId: 'x', baseUrl: 'https://a.test' }).compact).toBeUndefined();
+  });
 });

@@ -4,6 +4,7 @@
  * (a URL carrying credentials) or leave the runtime unable to call the API.
  */
 import { SvcError } from '../../core/svc-error.js';
+import { DEFAULT_SERVER_NAME } from '../../folder/server-title.js';
 import type { Auth, Source, SvcConfig } from '../../schemas/types.js';
 import { validate, formatViolations } from '../../schemas/validate.js';
 
@@ -17,11 +18,14 @@ export interface InitialConfigInput {
   baseUrl?: string;
   auth?: { mode: Auth['mode']; apiKeyIn?: 'header' | 'query'; apiKeyName?: string };
   description?: string;
+  /** Short tool descriptions (--compact); recorded so every later import keeps them short. */
+  compact?: boolean;
   logoUrl?: string;
   website?: string;
 }
 
 export const UPSTREAM_SECRET_ENV = 'SVC_UPSTREAM_SECRET';
+export const UPSTREAM_USER_ENV = 'SVC_UPSTREAM_USER';
 
 export function serverIdFrom(text: string): string {
   const slug = text
@@ -75,7 +79,7 @@ export function initialConfig(input: InitialConfigInput): SvcConfig {
     }
   }
 
-  const auth: Auth = { mode, hasAuthSecret: mode === 'api_key' || mode === 'bearer' };
+  const auth: Auth = { mode, hasAuthSecret: mode === 'api_key' || mode === 'bearer' || mode === 'basic' };
   if (mode === 'api_key') {
     if (!input.auth?.apiKeyName) {
       throw new SvcError('USAGE', 'api_key auth needs the header or query parameter name (--api-key-name)', {
@@ -100,7 +104,7 @@ export function initialConfig(input: InitialConfigInput): SvcConfig {
 
   const config: SvcConfig = {
     schemaVersion: 1,
-    server: { id: input.serverId, name: 'Default', published: false },
+    server: { id: input.serverId, name: DEFAULT_SERVER_NAME, published: false },
     app: {
       name: input.name,
       ...(input.description ? { description: input.description } : {}),
@@ -110,9 +114,16 @@ export function initialConfig(input: InitialConfigInput): SvcConfig {
     },
     source,
     auth,
+    ...(input.compact ? { compact: true } : {}),
     // An OpenAPI app may leave it empty: the first import fills in the document's default.
     apiBaseUrl: input.baseUrl?.replace(/\/+$/, '') ?? '',
-    requiredEnv: auth.hasAuthSecret ? [UPSTREAM_SECRET_ENV] : [],
+    // basic: the user comes from SVC_UPSTREAM_USER, unless the secret is `user:password`.
+    requiredEnv:
+      mode === 'basic'
+        ? [UPSTREAM_SECRET_ENV, UPSTREAM_USER_ENV]
+        : auth.hasAuthSecret
+          ? [UPSTREAM_SECRET_ENV]
+          : [],
   };
   const checked = validate('config', {
     ...config,

@@ -11,14 +11,21 @@ interface EnvVar {
 
 export function envVariables(config: SvcConfig): EnvVar[] {
   const mode = config.auth.mode;
-  const secretNeeded = mode === 'api_key' || mode === 'bearer';
-  const secretComment = secretNeeded
-    ? mode === 'api_key'
+  const secretComment =
+    mode === 'api_key'
       ? `REQUIRED (auth api_key): the key sent upstream in ${config.auth.apiKey?.in ?? 'header'} "${config.auth.apiKey?.name ?? ''}".`
-      : 'REQUIRED (auth bearer): the token sent upstream as "Authorization: Bearer <token>".'
-    : `Not used (auth mode ${mode}): the token or key for api_key or bearer auth.`;
+      : mode === 'bearer'
+        ? 'REQUIRED (auth bearer): the token sent upstream as "Authorization: Bearer <token>".'
+        : mode === 'basic'
+          ? 'REQUIRED (auth basic): the password, or "user:password" when SVC_UPSTREAM_USER is empty.'
+          : `Not used (auth mode ${mode}): the token, key or password for api_key, bearer or basic auth.`;
+  const userComment =
+    mode === 'basic'
+      ? 'REQUIRED (auth basic) unless SVC_UPSTREAM_SECRET is "user:password": the user name sent with it.'
+      : `Not used (auth mode ${mode}): the user name for basic auth.`;
   const vars: EnvVar[] = [
     { name: 'SVC_UPSTREAM_SECRET', comment: secretComment },
+    { name: 'SVC_UPSTREAM_USER', comment: userComment },
     { name: 'MCP_RUNTIME_PORT', comment: 'Optional: the port the runtime listens on (default 3002).' },
     {
       name: 'MCP_RUNTIME_PUBLIC_URL',

@@ -6,6 +6,7 @@
  */
 import { NPX_SVC, PACKAGE_NAME } from '../../core/package-name.js';
 import type { FolderModel } from '../../folder/model.js';
+import { serverTitle } from '../../folder/server-title.js';
 import type { SvcConfig } from '../../schemas/types.js';
 
 /**
@@ -28,6 +29,12 @@ function authSection(config: SvcConfig): string[] {
       return [
         `Auth mode \`api_key\`: the key is sent in the ${auth.apiKey?.in ?? 'header'} \`${auth.apiKey?.name ?? ''}\`.`,
         'Put the key in `SVC_UPSTREAM_SECRET` in `.env` (copy `.env.example`). It is never stored in this folder.',
+      ];
+    case 'basic':
+      return [
+        'Auth mode `basic`: every upstream call carries `Authorization: Basic <base64 of user:password>`.',
+        'Put the user name in `SVC_UPSTREAM_USER` and the password in `SVC_UPSTREAM_SECRET` in `.env` (copy `.env.example`),',
+        'or leave `SVC_UPSTREAM_USER` empty and put `user:password` in `SVC_UPSTREAM_SECRET`. Neither is ever stored in this folder.',
       ];
     case 'user_oauth':
       return [
@@ -62,7 +69,7 @@ export function renderReadme(folder: FolderModel): string {
     ['`.svc/`', 'import bookkeeping; ignored by the runtime and left out of exports'],
   );
   const lines = [
-    `# ${config.server.name}`,
+    `# ${serverTitle(config)}`,
     '',
     ...(description ? [description, ''] : []),
     `${README_SIGNATURE} Every change to it is a reviewable diff.`,

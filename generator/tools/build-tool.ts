@@ -7,28 +7,35 @@
 import type { Endpoint, Location, SvcTool } from '../../schemas/types.js';
 import { endpointFingerprint, isJsonMediaType } from '../endpoints/index.js';
 import { annotationsFor } from './annotations.js';
+import { buildOutputSchema } from './output-schema.js';
 import { classify } from './classify.js';
 import {
-  compactSchema,
   type Defs,
   INPUT_DEFS_BUDGET,
   isRecord,
-  lenientShape,
   resolveLocal,
   type Schema,
   selectDefs,
   stubMissingRefs,
+  styleSchema,
 } from './compact-schema.js';
-import { firstSentence, MAX_PROPERTY_DESCRIPTION, toolDescription } from './describe.js';
+import { MAX_PROPERTY_DESCRIPTION, propertyDescription, type TextForm, toolDescription } from './describe.js';
+import { keepText, type MarkdownConverter } from './html-to-markdown.js';
 
-/** Property levels an output schema describes. */
-const OUTPUT_DEPTH = 1;
 type BodyEncoding = NonNullable<SvcTool['body']>['contentType'];
 const LOCATION_ORDER = ['path', 'query', 'header', 'cookie'] as const;
 
-export function buildTool(endpoint: Endpoint, name: string): SvcTool {
-  const description = toolDescription(endpoint);
-  const { inputSchema, locations, body } = buildInput(endpoint);
+export interface BuildToolOptions {
+  /** Short descriptions (first sentence, capped) instead of whole ones. */
+  compact?: boolean;
+  /** HTML descriptions → Markdown (loadHtmlToMarkdown); without it text is kept as written. */
+  markdown?: MarkdownConverter;
+}
+
+export function buildTool(endpoint: Endpoint, name: string, opts: BuildToolOptions = {}): SvcTool {
+  const form: TextForm = { style: opts.compact ? 'compact' : 'full', markdown: opts.markdown ?? keepText };
+  const description = toolDescription(endpoint, form);
+  const { inputSchema, locations, body } = buildInput(endpoint, form);
   const tool: SvcTool = {
     name,
     description,
@@ -78,12 +85,12 @@ interface BuiltInput {
   body?: SvcTool['body'];
 }
 
-function buildInput(endpoint: Endpoint): BuiltInput {
+function buildInput(endpoint: Endpoint, form: TextForm): BuiltInput {
   const defs = endpoint.defs as Defs | undefined;
   const params = [...endpoint.parameters].sort(
     (a, b) => LOCATION_ORDER.indexOf(a.in) - LOCATION_ORDER.indexOf(b.in),
   );
-  const bodyProps = bodyProperties(endpoint, defs);
+  const bodyProps = flattenableBody(endpoint, defs);
   // A name used twice (parameter vs parameter, or parameter vs body property) is suffixed on
   // the parameter side with its location, FastMCP style: nothing is lost.
   const counts = new Map<string, number>();
@@ -96,7 +103,7 @@ function buildInput(endpoint: Endpoint): BuiltInput {
   for (const p of params) {
     let key = (counts.get(p.name) ?? 0) > 1 ? `${p.name}__${p.in}` : p.name;
     while (Object.hasOwn(properties, key)) key = `${key}_`;
-    properties[key] = withDescription(compactSchema(p.schema as Schema), p.description);
+    properties[key] = withDescription(styleSchema(p.schema as Schema, form), p.description, form);
     if (p.required) required.push(key);
     const location: Location = { in: p.in, name: p.name };
     if (p.style) location.style = p.style;
@@ -110,34 +117,68 @@ function buildInput(endpoint: Endpoint): BuiltInput {
     body = { contentType: bodyEncoding(requestBody.contentType), required: requestBody.required };
     if (bodyProps) {
       for (const key of bodyProps.names) {
-        properties[key] = compactSchema(bodyProps.properties[key] as Schema);
+        const schema = styleSchema(bodyProps.properties[key] as Schema, form);
+        properties[key] = body.contentType === 'multipart/form-data' ? declareBase64(schema) : schema;
         locations[key] = { in: 'body', name: key };
         if (requestBody.required && bodyProps.required.includes(key)) required.push(key);
       }
     } else {
       let key = 'body';
       while (Object.hasOwn(properties, key)) key = `${key}_`;
-      properties[key] = withDescription(compactSchema(requestBody.schema as Schema), requestBody.description);
+      // A plain object body sent whole shows its own properties and `required` at once, not
+      // behind a $ref that the defs budget might turn into an open stub.
+      const plain = bodyProperties(endpoint, defs)
+        ? resolveLocal(requestBody.schema as Schema, defs)
+        : undefined;
+      let schema = styleSchema((plain ?? requestBody.schema) as Schema, form);
+      if (body.contentType === 'application/octet-stream') schema = declareBase64(schema);
+      else if (
+        body.contentType === 'multipart/form-data' &&
+        isRecord(schema) &&
+        isRecord(schema.properties)
+      ) {
+        const fields: Record<string, unknown> = {};
+        for (const [name, field] of Object.entries(schema.properties))
+          fields[name] = declareBase64(field as Schema);
+        schema = { ...schema, properties: fields };
+      }
+      properties[key] = withDescription(schema, requestBody.description, form);
       locations[key] = { in: 'body', name: 'body', whole: true };
       if (requestBody.required) required.push(key);
     }
   }
 
-  const kept = selectDefs(Object.values(properties), defs, INPUT_DEFS_BUDGET);
+  const kept = selectDefs(Object.values(properties), defs, INPUT_DEFS_BUDGET, form);
   const finalProperties: Record<string, Schema> = {};
   for (const key of Object.keys(properties))
-    finalProperties[key] = stubMissingRefs(properties[key]!, kept, defs);
+    finalProperties[key] = stubMissingRefs(properties[key]!, kept, defs, form);
   const inputSchema: Record<string, unknown> = { type: 'object', properties: finalProperties };
   if (required.length > 0) inputSchema.required = required;
   inputSchema.additionalProperties = false;
   if (kept.size > 0) {
     const $defs: Record<string, Schema> = {};
-    for (const name of [...kept.keys()].sort()) $defs[name] = stubMissingRefs(kept.get(name)!, kept, defs);
+    for (const name of [...kept.keys()].sort())
+      $defs[name] = stubMissingRefs(kept.get(name)!, kept, defs, form);
     inputSchema.$defs = $defs;
   }
   const built: BuiltInput = { inputSchema: inputSchema as SvcTool['inputSchema'], locations };
   if (body) built.body = body;
   return built;
+}
+
+/**
+ * An object body whose properties can sit beside the parameters. Not so for an optional body
+ * that requires some of its properties (Twilio's CreateMessage requires `To` yet marks its body
+ * optional): flattened, `To` could only be optional, and the rule "when the body is sent, `To`
+ * is" would need `dependentRequired` or `if`/`then` at the root, which hosts that pass schemas
+ * to models drop or refuse (several accept only plain properties/required at the root). As one
+ * optional `body` object its own `required` says it in the one form every MCP client and the
+ * runtime's Ajv understand.
+ */
+function flattenableBody(endpoint: Endpoint, defs: Defs | undefined): FlatBody | undefined {
+  const flat = bodyProperties(endpoint, defs);
+  if (flat && !endpoint.requestBody?.required && flat.required.length > 0) return undefined;
+  return flat;
 }
 
 interface FlatBody {
@@ -182,22 +223,24 @@ export function bodyEncoding(contentType: string): BodyEncoding {
   return 'application/octet-stream';
 }
 
-function withDescription(schema: Schema, description: string | undefined): Schema {
-  if (!description) return schema;
-  const text = firstSentence(description, MAX_PROPERTY_DESCRIPTION);
-  if (typeof schema === 'boolean') return schema ? { description: text } : schema;
-  return { ...schema, description: text };
+/**
+ * The runtime sends a multipart file field, or an octet-stream body, as the bytes its base64
+ * argument decodes to (JSON-RPC carries text only); the schema says so, so that clients and
+ * models send base64 and not raw text. An array of files says it of its items.
+ */
+function declareBase64(schema: Schema): Schema {
+  if (!isRecord(schema)) return schema;
+  if (schema.type === 'array' && isRecord(schema.items)) {
+    const items = declareBase64(schema.items);
+    return items === schema.items ? schema : { ...schema, items };
+  }
+  if (schema.format !== 'binary' || schema.contentEncoding !== undefined) return schema;
+  return { ...schema, contentEncoding: 'base64' };
 }
 
-function buildOutputSchema(endpoint: Endpoint): SvcTool['outputSchema'] | undefined {
-  const response = endpoint.response;
-  if (!response || response.schema === undefined) return undefined;
-  if (response.contentType !== undefined && !isJsonMediaType(response.contentType)) return undefined;
-  const defs = endpoint.defs as Defs | undefined;
-  const schema = resolveLocal(response.schema as Schema, defs);
-  if (!isRecord(schema)) return undefined;
-  const objectType = schema.type === 'object' || (schema.type === undefined && isRecord(schema.properties));
-  if (!objectType || schema.oneOf || schema.anyOf || schema.allOf) return undefined;
-  const shape = lenientShape(schema, defs, OUTPUT_DEPTH);
-  return { ...shape, type: 'object' } as SvcTool['outputSchema'];
+function withDescription(schema: Schema, description: string | undefined, form: TextForm): Schema {
+  if (!description) return schema;
+  const text = propertyDescription(description, form, MAX_PROPERTY_DESCRIPTION);
+  if (typeof schema === 'boolean') return schema ? { description: text } : schema;
+  return { ...schema, description: text };
 }

@@ -6,6 +6,9 @@ import { endpointFingerprint, toEndpoints } from '../endpoints/index.js';
 import { parseFixture, parseInline } from '../endpoints/test-support.js';
 import { buildTool } from './build-tool.js';
 import { type BuiltTool, buildTools } from './build-tools.js';
+import { loadHtmlToMarkdown } from './html-to-markdown.js';
+
+const ok = { 200: { description: 'ok' } };
 
 type Schema = {
   type: string;
@@ -97,8 +100,10 @@ describe('buildTools on the fixtures', async () => {
     const replace = byName(fixtures.catalog, 'products_replace');
     expect(replace.locations.sku__path).toEqual({ in: 'path', name: 'sku' });
     expect(replace.locations.sku__query).toEqual({ in: 'query', name: 'sku' });
-    // The body (Product) has a `sku` property too: kept, under its own name.
-    expect(replace.locations.sku).toEqual({ in: 'body', name: 'sku' });
+    // The optional body (Product) requires `sku` and `name`: it travels whole, so that sending
+    // it without them is refused.
+    expect(replace.locations.body).toEqual({ in: 'body', name: 'body', whole: true });
+    expect((replace.inputSchema as Schema).properties.body).toMatchObject({ required: ['sku', 'name'] });
     expect((replace.inputSchema as Schema).required).toEqual(['sku__path']);
   });
 
@@ -129,12 +134,63 @@ describe('buildTools on the fixtures', async () => {
     expect(archive.classification).toBe('action');
     const upload = byName(fixtures.legacy, 'uploadAvatar');
     expect(upload.body).toEqual({ contentType: 'multipart/form-data', required: true });
+    // The runtime decodes the argument from base64, and the schema says so.
     expect((upload.inputSchema as Schema).properties.file).toEqual({
       type: 'string',
       format: 'binary',
+      contentEncoding: 'base64',
       description: 'The image.',
     });
     expect((upload.inputSchema as Schema).required).toEqual(['id', 'file']);
+  });
+
+  it('declares base64 for files in whole multipart and octet-stream bodies', async () => {
+    const binary = { type: 'string', format: 'binary' };
+    const tools = buildTools(
+      toEndpoints(
+        await parseInline({
+          openapi: '3.0.3',
+          info: { title: 'T', version: '1' },
+          paths: {
+            '/raw': {
+              put: {
+                operationId: 'putRaw',
+                requestBody: { required: true, content: { 'application/octet-stream': { schema: binary } } },
+                responses: ok,
+              },
+            },
+            '/files': {
+              post: {
+                operationId: 'postFiles',
+                requestBody: {
+                  content: {
+                    'multipart/form-data': {
+                      schema: {
+                        type: 'object',
+                        required: ['files'],
+                        properties: { files: { type: 'array', items: binary }, note: { type: 'string' } },
+                      },
+                    },
+                  },
+                },
+                responses: ok,
+              },
+            },
+          },
+        }),
+      ),
+    );
+    const raw = byName(tools, 'putRaw').inputSchema as Schema;
+    expect(raw.properties.body).toEqual({ ...binary, contentEncoding: 'base64' });
+    const files = byName(tools, 'postFiles').inputSchema as Schema;
+    expect(files.properties.body).toEqual({
+      type: 'object',
+      required: ['files'],
+      properties: {
+        files: { type: 'array', items: { ...binary, contentEncoding: 'base64' } },
+        note: { type: 'string' },
+      },
+    });
   });
 
   it('names a tool without operationId from method and path', () => {
@@ -144,13 +200,26 @@ describe('buildTools on the fixtures', async () => {
     });
   });
 
-  it('adds a lenient output schema only for JSON object responses', () => {
+  it('adds a lenient output schema that keeps the structure, only for JSON object responses', () => {
     const get = byName(fixtures.petstore, 'listPets');
-    expect(get.outputSchema).toEqual({
-      type: 'object',
-      properties: { items: { type: ['array', 'null'] }, next: { type: ['string', 'null'] } },
+    const output = get.outputSchema as Schema;
+    // Structure kept: nested items through shared $defs; null only where the document says so.
+    expect(output.properties).toEqual({
+      items: { type: 'array', items: { $ref: '#/$defs/Pet' } },
+      next: { type: ['string', 'null'] },
     });
-    expect(JSON.stringify(get.outputSchema)).not.toMatch(/required|additionalProperties/);
+    expect(output.$defs?.Owner).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string' }, friends: { type: 'array', items: { $ref: '#/$defs/Owner' } } },
+    });
+    expect(output.$defs?.PetStatus).toEqual({ type: 'string' });
+    expect(JSON.stringify(get.outputSchema)).not.toMatch(/required|additionalProperties|enum|description/);
+    const ajv = new Ajv2020({ strict: false });
+    const check = ajv.compile(get.outputSchema!);
+    const pet = { id: 1, name: 'Rex', nickname: null, status: 'adopted', owner: { name: 'A', friends: [] } };
+    expect(check({ items: [pet, { ...pet, extra: true }], next: null })).toBe(true);
+    expect(check({ items: [{ ...pet, owner: { friends: [{ name: 3 }] } }] })).toBe(false);
+    expect(check({ items: 'not a list' })).toBe(false);
     expect(byName(fixtures.catalog, 'products_list').outputSchema).toBeUndefined();
     expect(byName(fixtures.petstore, 'deletePet').outputSchema).toBeUndefined();
     expect(byName(fixtures.petstore, 'deletePet').description).toBe('(deprecated) Delete a pet');
@@ -178,8 +247,8 @@ describe('buildTools on the fixtures', async () => {
 });
 
 describe('buildTool', () => {
-  it('caps a long description and keeps the fingerprint of the endpoint', async () => {
-    const [endpoint] = toEndpoints(
+  const longDocument = async () =>
+    toEndpoints(
       await parseInline({
         openapi: '3.0.3',
         info: { title: 'T', version: '1' },
@@ -196,13 +265,167 @@ describe('buildTool', () => {
           },
         },
       }),
-    );
-    const tool = buildTool(endpoint!, 'x');
+    )[0]!;
+
+  it('keeps descriptions whole by default and keeps the fingerprint of the endpoint', async () => {
+    const endpoint = await longDocument();
+    const tool = buildTool(endpoint, 'x');
+    expect(tool.description).toBe(`Short summary\n\n${'A sentence that goes on. '.repeat(100).trim()}`);
+    expect((tool.inputSchema as Schema).properties.q?.description).toBe(`${'word '.repeat(60)}. Second.`);
+    expect(tool.compact).toBeUndefined();
+    expect(tool.generated?.fingerprint).toBe(endpointFingerprint(endpoint));
+    expect(tool.name).toBe('x');
+  });
+
+  it('caps descriptions when compact', async () => {
+    const tool = buildTool(await longDocument(), 'x', { compact: true });
     expect(tool.description.length).toBeLessThanOrEqual(600);
     expect(tool.description.startsWith('Short summary\n\nA sentence')).toBe(true);
     expect(String((tool.inputSchema as Schema).properties.q?.description).length).toBeLessThanOrEqual(90);
-    expect(tool.generated?.fingerprint).toBe(endpointFingerprint(endpoint!));
-    expect(tool.name).toBe('x');
+  });
+
+  it('turns HTML descriptions into Markdown, in the tool and inside its schema', async () => {
+    const [endpoint] = toEndpoints(
+      await parseInline({
+        openapi: '3.0.0',
+        info: { title: 'Stripe-like', version: '1' },
+        paths: {
+          '/v1/charges': {
+            post: {
+              operationId: 'PostCharges',
+              description:
+                '<p>To charge a credit card, you create a <code>Charge</code> object.</p><p>See <a href="https://stripe.example/docs">the docs</a>.</p>',
+              parameters: [
+                {
+                  name: 'expand',
+                  in: 'query',
+                  description: '<p>Fields to <strong>expand</strong>.</p>',
+                  schema: {},
+                },
+              ],
+              requestBody: {
+                content: {
+                  'application/x-www-form-urlencoded': {
+                    schema: {
+                      type: 'object',
+                      properties: {
+                        amount: { type: 'integer', description: '<p>Amount in <em>cents</em>.</p>' },
+                        note: { type: 'string', description: 'Markdown with `code` and a <br> stays.' },
+                      },
+                    },
+                  },
+                },
+              },
+              responses: { 200: { description: 'ok' } },
+            },
+          },
+        },
+      }),
+    );
+    const tool = buildTool(endpoint!, 'PostCharges', { markdown: await loadHtmlToMarkdown() });
+    expect(tool.description).toBe(
+      'To charge a credit card, you create a `Charge` object.\n\nSee [the docs](https://stripe.example/docs).',
+    );
+    const properties = (tool.inputSchema as Schema).properties;
+    expect(properties.expand?.description).toBe('Fields to **expand**.');
+    expect(properties.amount?.description).toBe('Amount in _cents_.');
+    expect(properties.note?.description).toBe('Markdown with `code` and a <br> stays.');
+    expect(tool.generated?.description).toBe(tool.description);
+  });
+
+  it('keeps a description written beside a $ref (OpenAPI 3.0, Twilio-like)', async () => {
+    const [endpoint] = toEndpoints(
+      await parseInline({
+        openapi: '3.0.1',
+        info: { title: 'Twilio-like', version: '1' },
+        paths: {
+          '/Messages.json': {
+            get: {
+              parameters: [
+                {
+                  name: 'Status',
+                  in: 'query',
+                  schema: { $ref: '#/components/schemas/status', description: 'The status to filter by.' },
+                },
+              ],
+              responses: { 200: { description: 'ok' } },
+            },
+          },
+        },
+        components: { schemas: { status: { type: 'string', enum: ['queued', 'sent'] } } },
+      }),
+    );
+    const tool = buildTool(endpoint!, 'ListMessage');
+    expect((tool.inputSchema as Schema).properties.Status).toEqual({
+      $ref: '#/$defs/status',
+      description: 'The status to filter by.',
+    });
+  });
+
+  it('marks and shortens only the tools that asked for compact descriptions', async () => {
+    const endpoint = await longDocument();
+    const [own] = buildTools([endpoint], { compactFor: (e) => e.path === '/x' });
+    expect(own!.tool.compact).toBe(true);
+    expect(own!.tool.description.length).toBeLessThanOrEqual(600);
+    const [folderWide] = buildTools([endpoint], { compact: true });
+    expect(folderWide!.tool.compact).toBeUndefined();
+    expect(folderWide!.tool.description).toBe(own!.tool.description);
+    const [full] = buildTools([endpoint]);
+    expect(full!.tool.description.length).toBeGreaterThan(2000);
+  });
+
+  it("keeps an optional body's required properties required when the body is sent", async () => {
+    const form = (schema: Record<string, unknown>, required?: boolean) => ({
+      ...(required === undefined ? {} : { required }),
+      content: { 'application/x-www-form-urlencoded': { schema } },
+    });
+    const message = {
+      type: 'object',
+      required: ['To'],
+      properties: { To: { type: 'string' }, Body: { type: 'string' } },
+    };
+    const endpoints = toEndpoints(
+      await parseInline({
+        openapi: '3.0.1',
+        info: { title: 'Twilio-like', version: '1' },
+        paths: {
+          '/Accounts/{AccountSid}/Messages.json': {
+            parameters: [{ name: 'AccountSid', in: 'path', required: true, schema: { type: 'string' } }],
+            post: { operationId: 'CreateMessage', requestBody: form(message), responses: ok },
+            put: { operationId: 'ReplaceMessage', requestBody: form(message, true), responses: ok },
+            patch: {
+              operationId: 'UpdateMessage',
+              requestBody: form({ $ref: '#/components/schemas/Update' }),
+              responses: ok,
+            },
+          },
+        },
+        components: { schemas: { Update: { ...message, required: ['Body'] } } },
+      }),
+    );
+    const tools = buildTools(endpoints);
+    assertUsable(tools);
+    const ajv = new Ajv2020({ strict: false });
+    const create = byName(tools, 'CreateMessage');
+    const schema = create.inputSchema as Schema;
+    expect(schema.required).toEqual(['AccountSid']);
+    expect(schema.properties.body).toEqual({
+      type: 'object',
+      required: ['To'],
+      properties: { To: { type: 'string' }, Body: { type: 'string' } },
+    });
+    expect(create.locations.body).toEqual({ in: 'body', name: 'body', whole: true });
+    const check = ajv.compile(create.inputSchema);
+    expect(check({ AccountSid: 'AC1' })).toBe(true);
+    expect(check({ AccountSid: 'AC1', body: { To: '+15550001' } })).toBe(true);
+    expect(check({ AccountSid: 'AC1', body: { Body: 'hi' } })).toBe(false);
+    // A $ref'd optional body is shown inline, so its `required` cannot fall to the defs budget.
+    const update = byName(tools, 'UpdateMessage').inputSchema as Schema;
+    expect(update.properties.body).toMatchObject({ type: 'object', required: ['Body'] });
+    // A required body still flattens: its required properties are simply required.
+    const replace = byName(tools, 'ReplaceMessage');
+    expect((replace.inputSchema as Schema).required).toEqual(['AccountSid', 'To']);
+    expect(replace.locations.To).toEqual({ in: 'body', name: 'To' });
   });
 
   it('gives a 200-operation document unique names even when operationIds repeat', async () => {

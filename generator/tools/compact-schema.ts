@@ -1,42 +1,57 @@
 /**
- * Keeps tool schemas small without losing a parameter: descriptions inside schemas are
- * capped, each tool carries only the $defs its schema reaches within a byte budget, and a
- * reference beyond the budget becomes an open schema that keeps the target's type.
+ * Keeps tool schemas small without losing a parameter: each tool carries only the $defs its
+ * schema reaches within a byte budget, and a reference beyond the budget becomes an open
+ * schema that keeps the target's type. Descriptions inside schemas take the tool's style:
+ * whole (HTML as Markdown) by default, cut to a first sentence when compact.
  */
 import { DEFS_PREFIX } from '../endpoints/index.js';
 import { collectDefRefs } from '../endpoints/schema-convert.js';
-import { firstSentence } from './describe.js';
+import { COMPACT_TEXT, MAX_NESTED_DESCRIPTION, propertyDescription, type TextForm } from './describe.js';
+import type { MarkdownConverter } from './html-to-markdown.js';
 
 export type Schema = Record<string, unknown> | boolean;
 export type Defs = Record<string, Schema | undefined>;
 
-/** Bytes of $defs one tool's input schema may carry. */
+/** Bytes of $defs (measured in compact form) one tool's input schema may carry. */
 export const INPUT_DEFS_BUDGET = 700;
-const NESTED_DESCRIPTION = 100;
 
-const compactCache = new WeakMap<object, Schema>();
+const styledCache = new WeakMap<MarkdownConverter, Record<string, WeakMap<object, Schema>>>();
 
-/** A schema with long descriptions cut (cached per shared object: defs are shared). */
-export function compactSchema(schema: Schema | undefined, max = NESTED_DESCRIPTION): Schema {
+/** A schema with its descriptions in the given form (cached per shared object: defs are shared). */
+export function styleSchema(schema: Schema | undefined, form: TextForm): Schema {
   if (schema === undefined) return {};
   if (typeof schema === 'boolean') return schema;
-  const cached = compactCache.get(schema);
+  let byStyle = styledCache.get(form.markdown);
+  if (byStyle === undefined) {
+    byStyle = {};
+    styledCache.set(form.markdown, byStyle);
+  }
+  byStyle[form.style] ??= new WeakMap();
+  const cache = byStyle[form.style]!;
+  const cached = cache.get(schema);
   if (cached !== undefined) return cached;
   const out = mapSchema(schema, (node) => {
-    if (typeof node.description === 'string' && node.description !== firstSentence(node.description, max)) {
-      return { ...node, description: firstSentence(node.description, max) };
-    }
-    return node;
+    if (typeof node.description !== 'string') return node;
+    const description = propertyDescription(node.description, form, MAX_NESTED_DESCRIPTION);
+    return description === node.description ? node : { ...node, description };
   });
-  compactCache.set(schema, out);
+  cache.set(schema, out);
   return out;
+}
+
+/** The short form of a schema, which is what def budgets are measured on. */
+export function compactSchema(schema: Schema | undefined): Schema {
+  return styleSchema(schema, COMPACT_TEXT);
 }
 
 /**
  * Applies fn bottom-up to every subschema; returns the same object when nothing changed so
  * shared structure stays shared.
  */
-function mapSchema(schema: Schema, fn: (node: Record<string, unknown>) => Record<string, unknown>): Schema {
+export function mapSchema(
+  schema: Schema,
+  fn: (node: Record<string, unknown>) => Record<string, unknown>,
+): Schema {
   if (typeof schema === 'boolean') return schema;
   let changed = false;
   const copy: Record<string, unknown> = {};
@@ -83,13 +98,18 @@ function mapSchema(schema: Schema, fn: (node: Record<string, unknown>) => Record
 /**
  * The $defs a tool schema should carry: breadth-first from the schema's own references, each
  * def taken while the running size stays within the budget (nearest first, so the shape the
- * model sees first is the one it gets in full).
+ * model sees first is the one it gets in full). Sizes are measured on the compact form, so
+ * full descriptions never change which shapes a tool shares; the defs come back in `form`.
  */
 export function selectDefs(
   roots: readonly unknown[],
   defs: Defs | undefined,
   budget: number,
+  form: TextForm | ((def: Schema) => Schema) = COMPACT_TEXT,
 ): Map<string, Schema> {
+  // A function gives the form a def is both measured and carried in (output schemas).
+  const measured = typeof form === 'function' ? form : compactSchema;
+  const carried = typeof form === 'function' ? form : (def: Schema) => styleSchema(def, form);
   const chosen = new Map<string, Schema>();
   if (!defs) return chosen;
   let used = 0;
@@ -100,11 +120,11 @@ export function selectDefs(
     for (const name of frontier) {
       const def = defs[name];
       if (def === undefined) continue;
-      const compact = compactSchema(def);
+      const compact = measured(def);
       const size = JSON.stringify(compact).length + name.length + 4;
       if (used + size > budget) continue;
       used += size;
-      chosen.set(name, compact);
+      chosen.set(name, carried(def));
       for (const ref of collectDefRefs(compact)) {
         if (!seen.has(ref)) {
           seen.add(ref);
@@ -122,6 +142,7 @@ export function stubMissingRefs(
   schema: Schema,
   kept: ReadonlyMap<string, unknown>,
   defs: Defs | undefined,
+  form: TextForm | 'none' = COMPACT_TEXT,
 ): Schema {
   return mapSchema(schema, (node) => {
     const ref = node.$ref;
@@ -129,17 +150,17 @@ export function stubMissingRefs(
     const name = ref.slice(DEFS_PREFIX.length);
     if (kept.has(name)) return node;
     const { $ref: _drop, ...rest } = node;
-    return { ...typeStub(defs?.[name]), ...rest };
+    return { ...typeStub(defs?.[name], form), ...rest };
   });
 }
 
-export function typeStub(def: Schema | undefined): Record<string, unknown> {
+export function typeStub(def: Schema | undefined, form: TextForm | 'none'): Record<string, unknown> {
   if (!isRecord(def)) return {};
   const out: Record<string, unknown> = {};
   if (def.type !== undefined) out.type = def.type;
   else if (isRecord(def.properties)) out.type = 'object';
-  if (typeof def.description === 'string')
-    out.description = firstSentence(def.description, NESTED_DESCRIPTION);
+  if (typeof def.description === 'string' && form !== 'none')
+    out.description = propertyDescription(def.description, form, MAX_NESTED_DESCRIPTION);
   return out;
 }
 
@@ -156,40 +177,10 @@ export function resolveLocal(schema: Schema | undefined, defs: Defs | undefined)
   return node;
 }
 
-/**
- * A lenient description of a JSON response's shape for outputSchema: types and property names
- * `depth` levels deep, every type also allowing null, no descriptions (the tool description
- * says what comes back), no required, no additionalProperties:false, no formats or enums — MCP clients validate structuredContent against it and real APIs
- * rarely match their documents exactly.
- */
-export function lenientShape(
-  schema: Schema | undefined,
-  defs: Defs | undefined,
-  depth: number,
-): Record<string, unknown> {
-  const node = resolveLocal(schema, defs);
-  if (!isRecord(node)) return {};
-  const out: Record<string, unknown> = {};
-  const types = Array.isArray(node.type) ? node.type : typeof node.type === 'string' ? [node.type] : [];
-  if (types.length > 0) out.type = types.includes('null') ? [...types] : [...types, 'null'];
-  if (depth > 0 && isRecord(node.properties)) {
-    const properties: Record<string, unknown> = {};
-    for (const key of Object.keys(node.properties)) {
-      properties[key] = lenientShape(node.properties[key] as Schema, defs, depth - 1);
-    }
-    out.properties = properties;
-  }
-  if (depth > 0 && isSchema(node.items) && types.includes('array')) {
-    const items = lenientShape(node.items, defs, depth - 1);
-    if (Object.keys(items).length > 0) out.items = items;
-  }
-  return out;
-}
-
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function isSchema(value: unknown): value is Schema {
+export function isSchema(value: unknown): value is Schema {
   return typeof value === 'boolean' || isRecord(value);
 }

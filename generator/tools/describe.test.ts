@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { capText, firstSentence, toolDescription } from './describe.js';
+import {
+  COMPACT_TEXT,
+  capText,
+  FULL_TEXT,
+  firstSentence,
+  propertyDescription,
+  toolDescription,
+} from './describe.js';
+import { loadHtmlToMarkdown, looksLikeHtml, mayContainHtml } from './html-to-markdown.js';
 
 describe('descriptions', () => {
   it('combines summary and description, and falls back to method and path', () => {
@@ -26,5 +34,42 @@ describe('descriptions', () => {
     expect(firstSentence('Limit the page size. Defaults to 30.', 90)).toBe('Limit the page size.');
     expect(firstSentence('e.g. short. The rest.', 90)).toBe('e.g. short. The rest.');
     expect(firstSentence(`${'long '.repeat(40)}end.`, 90).length).toBeLessThanOrEqual(90);
+  });
+
+  it('keeps a long description whole unless compact', () => {
+    const base = { deprecated: false, method: 'GET', path: '/x' };
+    const long = 'This endpoint lists pull requests. '.repeat(40).trim();
+    expect(toolDescription({ ...base, description: long })).toBe(long);
+    expect(toolDescription({ ...base, description: long }, COMPACT_TEXT).length).toBeLessThanOrEqual(600);
+    expect(propertyDescription('First sentence here. Second one.', FULL_TEXT, 90)).toBe(
+      'First sentence here. Second one.',
+    );
+    expect(propertyDescription('First sentence here. Second one.', COMPACT_TEXT, 90)).toBe(
+      'First sentence here.',
+    );
+  });
+});
+
+describe('HTML to Markdown', async () => {
+  const htmlToMarkdown = await loadHtmlToMarkdown();
+
+  it('converts a description that is HTML as a whole', () => {
+    expect(htmlToMarkdown('<p>Create a <code>Charge</code>.</p><ul><li>one</li><li>two</li></ul>')).toBe(
+      'Create a `Charge`.\n\n- one\n- two',
+    );
+    expect(looksLikeHtml('  <p>x</p>')).toBe(true);
+  });
+
+  it('leaves Markdown and plain text alone, inline HTML included', () => {
+    for (const text of ['Use `a < b` and **bold**.', 'Line one<br>line two', 'A list:\n- x\n- y']) {
+      expect(looksLikeHtml(text)).toBe(false);
+      expect(htmlToMarkdown(text)).toBe(text);
+    }
+  });
+
+  it('tells which raw documents may hold HTML, also when JSON escapes the bracket', () => {
+    expect(mayContainHtml('{"description": "<p>Hi</p>"}')).toBe(true);
+    expect(mayContainHtml('{"description": "\\u003cp>Hi\\u003c/p>"}')).toBe(true);
+    expect(mayContainHtml('description: Plain text, a < b.')).toBe(false);
   });
 });

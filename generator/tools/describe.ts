@@ -1,18 +1,49 @@
-/** Tool and parameter descriptions: trimmed and capped so tools/list stays small. */
+/**
+ * Tool and property descriptions. By default a description is kept whole (HTML turned into
+ * Markdown): everything arrives disabled, so what tools/list weighs is the user's choice of
+ * tools. `compact` (config.yaml for a whole folder, `compact: true` for one tool) keeps the old
+ * short form: the tool description capped, a property's description cut to its first sentence.
+ */
+import { keepText, type MarkdownConverter } from './html-to-markdown.js';
+
+/** Which form a tool's descriptions take. */
+export type DescriptionStyle = 'full' | 'compact';
+
+/** The style, and how HTML descriptions become Markdown (keepText when the document has none). */
+export interface TextForm {
+  style: DescriptionStyle;
+  markdown: MarkdownConverter;
+}
+
+export const FULL_TEXT: TextForm = { style: 'full', markdown: keepText };
+export const COMPACT_TEXT: TextForm = { style: 'compact', markdown: keepText };
+
+/** Cap of a compact tool description. */
 export const MAX_TOOL_DESCRIPTION = 600;
+/** Cap of a compact parameter description. */
 export const MAX_PROPERTY_DESCRIPTION = 90;
+/** Cap of a compact description nested inside a schema. */
+export const MAX_NESTED_DESCRIPTION = 100;
+/** The tool file schema's limit on `description` (hosts choke on larger texts). */
+export const MAX_FULL_DESCRIPTION = 8000;
 
 export function toolDescription(
   endpoint: { summary?: string; description?: string; deprecated: boolean; method: string; path: string },
-  max = MAX_TOOL_DESCRIPTION,
+  form: TextForm = FULL_TEXT,
 ): string {
-  const summary = endpoint.summary?.trim() ?? '';
-  const description = endpoint.description?.trim() ?? '';
+  const summary = form.markdown(endpoint.summary?.trim() ?? '');
+  const description = form.markdown(endpoint.description?.trim() ?? '');
   let text: string;
   if (summary && description && !description.startsWith(summary)) text = `${summary}\n\n${description}`;
   else text = description || summary || `${endpoint.method} ${endpoint.path}`;
   if (endpoint.deprecated) text = `(deprecated) ${text}`;
-  return capText(text, max);
+  return capText(text, form.style === 'compact' ? MAX_TOOL_DESCRIPTION : MAX_FULL_DESCRIPTION);
+}
+
+/** A parameter's or schema property's description in the given style. */
+export function propertyDescription(text: string, form: TextForm, max: number): string {
+  const markdown = form.markdown(text.trim());
+  return form.style === 'compact' ? firstSentence(markdown, max) : capText(markdown, MAX_FULL_DESCRIPTION);
 }
 
 /**
