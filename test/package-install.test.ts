@@ -94,7 +94,7 @@ describe(`the ${PACKAGE_NAME} package`, () => {
       cwd: consumer,
       bin,
     });
-    expect(init.stderr).toBe('');
+    expect(init.stderr).toMatch(/^(warning: [^\n]*\n)*$/); // Petstore declares an api key: init warns, never fails
     expect(init.code).toBe(0);
     const readme = readFileSync(path.join(consumer, 'mcp/petstore/README.md'), 'utf8');
     expect(readme).toContain(`${NPX_SVC} serve .`);
