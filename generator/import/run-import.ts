@@ -23,12 +23,14 @@ import {
   loadEndpoints,
   nextBookkeeping,
   nextSeq,
+  readGenerated,
   readHistory,
+  renderGenerated,
   readWritten,
   sha256Hex,
   WRITTEN_FILE,
 } from '../history/index.js';
-import { contentHashes, mergeImport } from '../merge/index.js';
+import { contentHashes, derivedBases, mergeImport } from '../merge/index.js';
 import { defaultBaseUrl, parseDocument } from '../parse/index.js';
 import { OPENAPI_FILE, renderFolder, renderFolderChecked } from '../render/index.js';
 import { buildReport } from '../report/index.js';
@@ -284,10 +286,20 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     // 4. Merge with what is in the folder.
     const records = previousFiles ? readHistory(previousFiles) : [];
     const lastWritten = previousFiles ? readWritten(previousFiles, WRITTEN_FILE) : {};
-    // Only content items are told apart by hash (tools by their `generated` record).
+    // Only content items are told apart by hash (tools by a three-way merge with what the
+    // previous import generated: stored, or for older folders made again from its endpoints).
     const currentHashes = previous ? contentHashes(previous) : {};
+    const last = lastComplete(records);
+    const bases =
+      previousFiles && previous
+        ? (readGenerated(previousFiles) ??
+          (last?.endpoints
+            ? derivedBases(previous.tools, buildTools(loadEndpoints(previousFiles, last.endpoints)))
+            : undefined))
+        : undefined;
     const merged = mergeImport({
       ...(previous ? { previous } : {}),
+      ...(bases ? { bases } : {}),
       lastWritten,
       currentHashes,
       tools: generated,
@@ -335,7 +347,6 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     }
 
     // 6. Diff against the previous import, report.
-    const last = lastComplete(records);
     const before = last?.endpoints && previousFiles ? loadEndpoints(previousFiles, last.endpoints) : [];
     const changes = diffEndpoints(before, endpoints);
     const changed = !previousFiles || !sameFiles(previousFiles, files);
@@ -383,6 +394,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       // Kept as the same bytes as Tools/openapi.json, so git stores the document once for both.
       document: { text: files[OPENAPI_FILE] ?? text, sha256: documentSha256 },
       written,
+      generated: renderGenerated(merged.generatedByKey),
     });
     Object.assign(files, book.files);
 

@@ -138,6 +138,9 @@ describe('buildReport', () => {
     expect(report.counts.warnings).toBe(1000);
     const md = renderReportMarkdown(report);
     expect(md.length).toBeLessThan(60_000);
-    expect(md).toContain('… and 950 more');
+    // Enabled tools come first and are never folded: listed until the section's budget, then counted.
+    expect(md.indexOf('### Enabled tools (1000)')).toBeLessThan(md.indexOf('### Endpoints'));
+    expect(md.slice(0, md.indexOf('### Endpoints'))).not.toContain('<details>');
+    expect(md).toMatch(/… and \d+ more \(`svc diff --format json` lists all\)/);
   });
 });
