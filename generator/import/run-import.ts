@@ -224,6 +224,20 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       'tools',
     );
   }
+  // A source given on the command line becomes the folder's source, so that a later plain
+  // `svc import` reads the same document (a URL carrying credentials is not written down).
+  if (previous && source.kind === 'openapi') {
+    const given: Partial<typeof source> = {};
+    if (
+      opts.location &&
+      opts.location !== source.location &&
+      recordableLocation(opts.location) === opts.location
+    )
+      given.location = opts.location;
+    if (opts.contentDir !== undefined && opts.contentDir !== source.contentDir)
+      given.contentDir = opts.contentDir;
+    if (Object.keys(given).length > 0) config = { ...config, source: { ...source, ...given } };
+  }
   statusLog.push({ status: 'processing', at: now().toISOString() });
   checklist.processing(['tools']);
 
