@@ -163,6 +163,25 @@ describe('mergeTool: the endpoint changed', () => {
     expect(r.tool.widget).toBe('pets');
   });
 
+  it('resets an edit of a parameter the API removed', () => {
+    const base = generated();
+    const ours = edited(base);
+    const theirs = generated((t) => {
+      delete props(t).status;
+      delete t.locations.status;
+    });
+    const r = mergeTool(base, ours, theirs);
+    expect(props(r.tool).status).toBeUndefined();
+    expect(r.tool.locations.status).toBeUndefined();
+    expect(r.resets).toEqual([
+      expect.objectContaining({
+        field: 'inputSchema.properties.status',
+        current: undefined,
+        reason: 'the API no longer has this parameter',
+      }),
+    ]);
+  });
+
   it('without a stored base, treats the recorded name and description as the only known edits', () => {
     const ours = edited(generated());
     const theirs = generated((t) => {

@@ -116,6 +116,15 @@ function toolPolicy(theirs: Record<string, unknown>): ConflictPolicy {
       return { take: 'ours' };
     }
     if (c.ours === undefined && top === 'outputSchema') return { take: 'ours' };
+    if (c.theirs === undefined && grand === 'properties') {
+      return {
+        take: 'theirs',
+        reason:
+          top === 'inputSchema'
+            ? 'the API no longer has this parameter'
+            : 'the API no longer returns this property',
+      };
+    }
     return {
       take: 'theirs',
       reason:
