@@ -358,6 +358,18 @@ describe.skipIf(!existsSync(newer))('hand edits across re-imports of GitHub (22.
     }
   });
 
+  it('stores each raw document once and keeps a no-op record small', () => {
+    const specs = (files: FolderFiles) => Object.keys(files).filter((p) => p.startsWith('.svc/specs/'));
+    // The current document is Tools/openapi.json; .svc/specs/ holds only the ones it replaced.
+    expect(specs(edited)).toEqual([]);
+    expect(specs(afterUnchanged)).toEqual([]);
+    expect(specs(afterUpgrade).map((p) => afterUpgrade[p])).toEqual([edited['Tools/openapi.json']]);
+    const record = (files: FolderFiles, seq: number) => files[`.svc/history/00000${seq}.json`] ?? '';
+    expect(record(afterUnchanged, 2).length).toBeLessThan(4096);
+    expect(JSON.parse(record(afterUnchanged, 2))).toMatchObject({ changed: false, endpointsOf: 1 });
+    expect(afterUpgrade['.svc/generated.json']).toBeDefined();
+  });
+
   it('an enabled tool keeps its name; when its endpoint is gone the report says so at the top', () => {
     const gone = toolOf(afterUpgrade, 'teams_list-discussions-in-org');
     expect(gone).toMatchObject({ name: 'team_discussions', enabled: true, stale: true });
