@@ -21,8 +21,10 @@ export function derivedBases(
   for (const item of previous) {
     if (item.tool.origin !== 'imported') continue;
     const base = byEndpoint.get(endpointMatchKey(item.tool.endpoint.method, item.tool.endpoint.path));
-    // The name the generator gave this file is on record even when the endpoint's naming moved.
-    if (base) out.set(item.key, item.tool.generated ? { ...base, name: item.tool.generated.name } : base);
+    // The name and description the generator gave this file are on record, even when the
+    // generator has changed since (a description it now writes whole still counts as unedited).
+    const g = item.tool.generated;
+    if (base) out.set(item.key, g ? { ...base, name: g.name, description: g.description } : base);
   }
   return out;
 }
