@@ -309,6 +309,13 @@ describe.skipIf(!existsSync(newer))('hand edits across re-imports of GitHub (22.
     }
     const pulls = toolOf(afterUpgrade, 'pulls_list');
     expect(Object.keys(pulls.inputSchema.properties as object).slice(0, 2)).toEqual(['state', 'per_page']);
+    // The reviewer's comment (and layout) survive where the merge changed the file.
+    for (const key of new Set(CATALOGUE.map((e) => e.key))) {
+      expect([key, afterUpgrade[`Tools/${key}.yaml`]?.startsWith('# reviewed by hand\n')]).toEqual([
+        key,
+        true,
+      ]);
+    }
     // The response gained a property: the tool has it, and the edited description stayed.
     const team = toolOf(afterUpgrade, 'enterprise-teams_get');
     expect(Object.keys(team.outputSchema?.properties as object)).toContain('notification_setting');

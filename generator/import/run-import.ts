@@ -32,12 +32,13 @@ import {
 } from '../history/index.js';
 import { contentHashes, derivedBases, mergeImport } from '../merge/index.js';
 import { defaultBaseUrl, parseDocument } from '../parse/index.js';
-import { OPENAPI_FILE, renderFolder, renderFolderChecked } from '../render/index.js';
+import { OPENAPI_FILE, renderFolder, renderFolderChecked, renderTool } from '../render/index.js';
 import { buildReport } from '../report/index.js';
 import { readContentDir } from '../sources/content-source.js';
 import { readOpenApiSource } from '../sources/index.js';
 import { buildTools } from '../tools/index.js';
 import { appendRecord } from './append-record.js';
+import { patchYaml } from './patch-yaml.js';
 import { recordableLocation } from './recordable-location.js';
 import { Checklist, type ChecklistKind, type ChecklistRow, checklistKindOfPath } from './checklist.js';
 
@@ -348,8 +349,13 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       for (const item of merged.tools) {
         const old = before.get(item.file);
         const was = previousFiles[item.file];
-        if (old && was !== undefined && was !== files[item.file] && sameValue(old, item.tool)) {
-          files[item.file] = previousFiles[item.file]!;
+        if (!old || was === undefined || was === files[item.file]) continue;
+        if (sameValue(old, item.tool)) {
+          files[item.file] = was;
+        } else if (was !== renderTool(old)) {
+          // Laid out or commented by hand: the changes go into the file's own YAML document.
+          const patched = patchYaml(was, item.tool as unknown as Record<string, unknown>);
+          if (patched !== undefined) files[item.file] = patched;
         }
       }
       // Files in managed directories that svc does not model (an image beside a doc) stay.
