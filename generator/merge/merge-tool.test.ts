@@ -111,6 +111,18 @@ describe('mergeTool: the endpoint changed', () => {
     expect(mergeTool(base, base, theirs).tool.name).toBe('pets_find');
   });
 
+  it('keeps a narrowed enum narrow when the API adds a value', () => {
+    const base = generated();
+    const ours = edited(base);
+    const theirs = generated((t) => {
+      props(t).status!.enum = ['available', 'pending', 'sold', 'adopted'];
+    });
+    const r = mergeTool(base, ours, theirs);
+    expect(props(r.tool).status!.enum).toEqual(['available', 'pending']);
+    expect(r.resets).toEqual([]);
+    expect(r.kept.map((k) => k.field)).toEqual(['inputSchema.properties.status.enum']);
+  });
+
   it('keeps an edited description the API also changed, and says so', () => {
     const base = generated();
     const ours = edited(base);
@@ -157,6 +169,11 @@ describe('mergeTool: the endpoint changed', () => {
     expect(r.tool.inputSchema.required).toEqual(['owner']);
     // The narrowed enum loses what the API removed and keeps the user's narrowing.
     expect(props(r.tool).status!.enum).toEqual(['available']);
+    expect(byField['inputSchema.properties.status.enum']).toMatchObject({
+      previous: ['available', 'pending'],
+      current: ['available'],
+      reason: 'the API no longer accepts "pending"',
+    });
     // The hand-added header parameter is the user's and stays.
     expect(r.tool.locations.trace).toEqual({ in: 'header', name: 'X-Trace' });
     expect(r.tool.enabled).toBe(true);

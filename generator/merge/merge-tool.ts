@@ -100,6 +100,17 @@ function toolPolicy(theirs: Record<string, unknown>): ConflictPolicy {
     if (top !== 'inputSchema' && top !== 'outputSchema') return { take: 'ours' };
     if (isKeyword(c.path) && DOC_KEYWORDS.has(last)) return { take: 'ours' };
     const parent = at(theirs, c.path.slice(0, -1));
+    if (isKeyword(c.path) && last === 'enum' && Array.isArray(c.ours) && Array.isArray(c.theirs)) {
+      // A list the user narrowed stays narrow; values the API no longer accepts leave it.
+      const allowed = c.theirs;
+      const still = c.ours.filter((v) => allowed.some((a) => sameJson(a, v)));
+      if (still.length === c.ours.length) return { take: 'ours' };
+      const gone = c.ours.filter((v) => !still.includes(v)).map((v) => JSON.stringify(v));
+      if (still.length === 0) {
+        return { take: 'theirs', reason: 'the API no longer accepts any of the edited values' };
+      }
+      return { take: 'theirs', value: still, reason: `the API no longer accepts ${gone.join(', ')}` };
+    }
     if (isKeyword(c.path) && last === 'default' && c.ours !== undefined) {
       const node = isObject(parent) ? parent : {};
       const inEnum = !Array.isArray(node.enum) || node.enum.some((v) => sameJson(v, c.ours));
@@ -255,7 +266,7 @@ export function mergeTool(base: SvcTool | undefined, ours: SvcTool, theirs: SvcT
   for (const c of outcome.conflicts) {
     const field = fieldName(c.path);
     if (c.take === 'theirs')
-      resets.push({ field, previous: c.ours, current: c.theirs, reason: c.reason ?? '' });
+      resets.push({ field, previous: c.ours, current: c.result, reason: c.reason ?? '' });
     // Kept: previous → current is what the API's side did; the file keeps the user's value.
     else
       kept.push({

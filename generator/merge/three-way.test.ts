@@ -22,7 +22,9 @@ describe('mergeThreeWay', () => {
     });
     expect(out.value).toEqual({ p: { q: 2 } });
     expect(seen).toEqual([{ path: ['p', 'q'], base: 1, ours: 2, theirs: 3 }]);
-    expect(out.conflicts).toEqual([{ path: ['p', 'q'], base: 1, ours: 2, theirs: 3, take: 'ours' }]);
+    expect(out.conflicts).toEqual([
+      { path: ['p', 'q'], base: 1, ours: 2, theirs: 3, take: 'ours', result: 2 },
+    ]);
     expect(mergeThreeWay({ q: 1 }, { q: 2 }, { q: 3 }, theirsWins).value).toEqual({ q: 3 });
   });
 
@@ -49,13 +51,28 @@ describe('mergeThreeWay', () => {
     ]);
   });
 
-  it('merges set-like keyword arrays item by item, other arrays whole', () => {
-    const base = { required: ['a', 'b'], enum: ['x', 'y', 'z'], list: [1, 2] };
-    const ours = { required: ['a'], enum: ['x', 'y'], list: [1, 2, 3] };
-    const theirs = { required: ['a', 'b', 'c'], enum: ['x', 'z', 'w'], list: [1] };
+  it('merges set-like keyword arrays item by item, other arrays (enum too) whole', () => {
+    const base = { required: ['a', 'b'], type: ['string'], enum: ['x', 'y', 'z'], list: [1, 2] };
+    const ours = { required: ['a'], type: ['string'], enum: ['x', 'y'], list: [1, 2, 3] };
+    const theirs = { required: ['a', 'b', 'c'], type: ['string', 'null'], enum: ['x', 'z', 'w'], list: [1] };
     const out = mergeThreeWay(base, ours, theirs, oursWins);
-    expect(out.value).toEqual({ required: ['a', 'c'], enum: ['x', 'w'], list: [1, 2, 3] });
-    expect(out.conflicts.map((c) => c.path.join('.'))).toEqual(['list']);
+    expect(out.value).toEqual({
+      required: ['a', 'c'],
+      type: ['string', 'null'],
+      enum: ['x', 'y'],
+      list: [1, 2, 3],
+    });
+    expect(out.conflicts.map((c) => c.path.join('.'))).toEqual(['enum', 'list']);
+  });
+
+  it('writes the value a policy settles on when it is neither side', () => {
+    const out = mergeThreeWay({ a: [1, 2, 3] }, { a: [1, 2] }, { a: [2, 3, 4] }, (c) => ({
+      take: 'theirs',
+      reason: 'cut',
+      value: (c.ours as number[]).filter((v) => (c.theirs as number[]).includes(v)),
+    }));
+    expect(out.value).toEqual({ a: [2] });
+    expect(out.conflicts[0]).toMatchObject({ take: 'theirs', result: [2], reason: 'cut' });
   });
 
   it('treats a property named like a keyword as a name, not a keyword', () => {

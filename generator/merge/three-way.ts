@@ -18,9 +18,12 @@ export interface Conflict {
 }
 
 export interface Resolution {
+  /** Whose side wins: ours is a kept edit, theirs a reset one. */
   take: 'ours' | 'theirs';
   /** Why, for the report (a reset always has one). */
   reason?: string;
+  /** The value to write when it is neither side as it is (an edited list cut to what is still valid). */
+  value?: unknown;
 }
 
 export type ConflictPolicy = (conflict: Conflict) => Resolution;
@@ -28,6 +31,8 @@ export type ConflictPolicy = (conflict: Conflict) => Resolution;
 export interface SettledConflict extends Conflict {
   take: 'ours' | 'theirs';
   reason?: string;
+  /** What was written. */
+  result: unknown;
 }
 
 export interface MergeOutcome {
@@ -35,8 +40,11 @@ export interface MergeOutcome {
   conflicts: SettledConflict[];
 }
 
-/** Keywords whose arrays are sets: an addition or removal on either side is merged item by item. */
-const SET_KEYWORDS = new Set(['required', 'enum', 'type']);
+/**
+ * Keywords whose arrays are sets: an addition or removal on either side is merged item by item.
+ * (`enum` is not one: a list the user narrowed must not grow with values upstream adds.)
+ */
+const SET_KEYWORDS = new Set(['required', 'type']);
 /** Map-valued keywords: their keys are names (of properties, definitions, locations), not keywords. */
 const NAME_MAPS = new Set([
   'properties',
@@ -120,8 +128,9 @@ export function mergeThreeWay(
     }
     const conflict: Conflict = { path: p, base: b, ours: o, theirs: t };
     const r = policy(conflict);
-    conflicts.push({ ...conflict, take: r.take, ...(r.reason ? { reason: r.reason } : {}) });
-    return r.take === 'ours' ? o : t;
+    const result = 'value' in r ? r.value : r.take === 'ours' ? o : t;
+    conflicts.push({ ...conflict, take: r.take, ...(r.reason ? { reason: r.reason } : {}), result });
+    return result;
   };
   return { value: walk([], base, ours, theirs), conflicts };
 }
