@@ -5,7 +5,7 @@
  * old and new value and why. Real documents, real folder on disk, the import `svc import` runs.
  */
 import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -237,6 +237,8 @@ describe.skipIf(!existsSync(newer))('hand edits across re-imports of GitHub (22.
   let afterUnchanged: FolderFiles;
   let upgrade: ImportResult;
   let afterUpgrade: FolderFiles;
+  let legacy: ImportResult;
+  let afterLegacy: FolderFiles;
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'svc-curation-'));
@@ -279,6 +281,12 @@ describe.skipIf(!existsSync(newer))('hand edits across re-imports of GitHub (22.
       await writeFile(file, `# reviewed by hand\n${stringify(tool)}`);
     }
     edited = await readFolder(dir);
+    // The same folder as an older svc left it: no stored merge bases.
+    const legacyDir = path.join(root, 'legacy');
+    await cp(dir, legacyDir, { recursive: true });
+    await rm(path.join(legacyDir, '.svc', 'generated.json'));
+    legacy = await runImport({ dir: legacyDir, now });
+    afterLegacy = await readFolder(legacyDir);
 
     unchanged = await runImport({ dir, now });
     afterUnchanged = await readFolder(dir);
@@ -300,6 +308,14 @@ describe.skipIf(!existsSync(newer))('hand edits across re-imports of GitHub (22.
     expect(unchanged.report.tools.customizationsReset).toEqual([]);
     expect(unchanged.report.tools.customizationsKept ?? []).toEqual([]);
     expect(unchanged.report.warnings).toEqual([]);
+  });
+
+  it('a folder from before stored merge bases keeps every edit too (bases made again from its endpoints)', () => {
+    expect(legacy.status).toBe('complete');
+    expect(legacy.changed).toBe(false);
+    for (const e of CATALOGUE) expect([e.key, e.why, holds(afterLegacy, e)]).toEqual([e.key, e.why, true]);
+    expect(legacy.report.tools.customizationsReset).toEqual([]);
+    expect(afterLegacy['.svc/generated.json']).toBe(edited['.svc/generated.json']);
   });
 
   it('the upgrade keeps every edit it leaves valid, including key order', () => {
