@@ -215,6 +215,10 @@ export interface HistoryRecord {
    */
   endpoints?: string[];
   /**
+   * Complete imports whose endpoints are exactly those of an earlier record: that record's seq (its `endpoints` list is not repeated, so a no-op import's record stays small).
+   */
+  endpointsOf?: number;
+  /**
    * The diff report of this import (schemas/report.schema.json).
    */
   report?: ImportReport;
@@ -303,6 +307,7 @@ export interface ImportReport {
     removed: ToolRef[];
     stale: ToolRef[];
     customizationsReset: CustomizationReset[];
+    customizationsKept?: CustomizationReset[];
   };
   content: ContentChange[];
   warnings: ReportWarning[];
@@ -350,18 +355,37 @@ export interface ToolRef {
   endpoint?: string;
   enabled: boolean;
 }
+/**
+ * Hand edits of one tool file that a re-import had to settle: reset (the new endpoint made them wrong, the generated value was taken) or kept (the API changed the same field; the user's value stays).
+ */
 export interface CustomizationReset {
   key: string;
+  /**
+   * The tool's name after the import.
+   */
+  name?: string;
+  enabled?: boolean;
   endpoint: string;
-  fields: ("name" | "description")[];
-  previous?: {
-    name?: string;
-    description?: string;
-  };
-  current?: {
-    name?: string;
-    description?: string;
-  };
+  /**
+   * Dotted paths in the tool file, e.g. inputSchema.properties.per_page.default.
+   */
+  fields: string[];
+  changes: FieldChange[];
+  /**
+   * The first change's reason.
+   */
+  reason: string;
+}
+export interface FieldChange {
+  field: string;
+  /**
+   * Reset: the user's value (absent: the user had deleted the field). Kept: the generated value before.
+   */
+  previous?: unknown;
+  /**
+   * The value the API now implies (absent: the field is gone).
+   */
+  current?: unknown;
   reason: string;
 }
 export interface ContentChange {
@@ -375,6 +399,7 @@ export interface ReportWarning {
   id:
     | "enabled-tool-endpoint-removed"
     | "enabled-tool-breaking-change"
+    | "enabled-tool-renamed"
     | "tool-kept-stale"
     | "customization-reset"
     | "content-skipped"

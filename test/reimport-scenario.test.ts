@@ -70,6 +70,9 @@ describe('re-import scenario: Petstore v1 → v2', () => {
     // The reviewer's decisions, made in the folder.
     await editTool('findPetsByStatus', (t) => {
       t.enabled = true; // will get a breaking change
+      const status = (t.inputSchema.properties as Record<string, Record<string, unknown>>).status!;
+      status.default = 'sold'; // v2 drops "sold" from the enum: the edit is wrong now and is reset
+      status.description = 'Which pets to list.'; // survives
     });
     await editTool('deleteUser', (t) => {
       t.enabled = true; // its endpoint disappears
@@ -81,7 +84,7 @@ describe('re-import scenario: Petstore v1 → v2', () => {
       t.sortOrder = 40;
     });
     await editTool('getOrderById', (t) => {
-      t.description = 'Look up an order.'; // endpoint changes: the generated description returns
+      t.description = 'Look up an order.'; // the endpoint changes, its description does not: kept
     });
     await editTool('findPetsByTags', (t) => {
       t.description = 'Search by tag.'; // removed but customized: kept, stale
@@ -135,9 +138,12 @@ describe('re-import scenario: Petstore v1 → v2', () => {
       ['Documentation', 'complete', 1],
     ]);
     expect(first.report.summary).toBe('First import: 16 endpoints, 16 tools (0 enabled), 3 content items.');
-    const specs = Object.keys(afterV1).filter((p) => p.startsWith('.svc/specs/'));
+    // The current document is stored once, as Tools/openapi.json; .svc/specs/ holds earlier ones.
+    expect(Object.keys(afterV1).filter((p) => p.startsWith('.svc/specs/'))).toEqual([]);
+    const specs = Object.keys(afterV2).filter((p) => p.startsWith('.svc/specs/'));
     expect(specs).toHaveLength(1);
-    expect(afterV1[specs[0]!]).toBe(afterV1['Tools/openapi.json']);
+    expect(afterV2[specs[0]!]).toBe(afterV1['Tools/openapi.json']);
+    expect(afterV2['Tools/openapi.json']).not.toBe(afterV1['Tools/openapi.json']);
     const record = readHistory(afterV1)[0]!;
     expect(record.report?.counts.endpoints.added).toBe(16);
     expect(record.report?.endpoints).toEqual([]);
@@ -163,21 +169,32 @@ describe('re-import scenario: Petstore v1 → v2', () => {
     }
   });
 
-  it('keeps a customization when the endpoint is unchanged, resets it when it changed, and says why', () => {
+  it('keeps customizations the endpoint change leaves valid, resets the one it makes wrong, and says why', () => {
     expect(tool(afterV2, 'updatePet')).toMatchObject({
       name: 'replace_pet',
       description: 'Replace a pet record.',
     });
     // Unchanged meaning → unchanged bytes (the reviewer's own YAML layout survives).
     expect(afterV2['Tools/updatePet.yaml']).toBe(beforeV2['Tools/updatePet.yaml']);
-    const order = tool(afterV2, 'getOrderById')!;
-    expect(order.description).toBe(order.generated!.description);
-    expect(order.description).not.toBe('Look up an order.');
+    // A response property was removed: not a reason to undo a description.
+    expect(tool(afterV2, 'getOrderById')!.description).toBe('Look up an order.');
+    const status = (
+      tool(afterV2, 'findPetsByStatus')!.inputSchema.properties as Record<string, Record<string, unknown>>
+    ).status!;
+    expect(status.description).toBe('Which pets to list.');
+    expect(status.default).not.toBe('sold');
     expect(second.report.tools.customizationsReset).toEqual([
       expect.objectContaining({
-        key: 'getOrderById',
-        fields: ['description'],
-        previous: { description: 'Look up an order.' },
+        key: 'findPetsByStatus',
+        enabled: true,
+        fields: ['inputSchema.properties.status.default'],
+        changes: [
+          expect.objectContaining({
+            field: 'inputSchema.properties.status.default',
+            previous: 'sold',
+            reason: 'the edited default is no longer a valid value of the parameter',
+          }),
+        ],
       }),
     ]);
   });
@@ -196,7 +213,7 @@ describe('re-import scenario: Petstore v1 → v2', () => {
         'enabled-tool-endpoint-removed deleteUser',
         'tool-kept-stale findPetsByTags',
         'enabled-tool-breaking-change findPetsByStatus',
-        'customization-reset getOrderById',
+        'customization-reset findPetsByStatus',
         'content-skipped Skills/track-orders.md',
       ]),
     );
@@ -235,7 +252,7 @@ describe('re-import scenario: Petstore v1 → v2', () => {
     expect(ids('GET /user/{username}')).toEqual(['response-property-added']);
     const md = renderReportMarkdown(r);
     expect(md.split('\n')[0]).toBe(`**${r.summary}**`);
-    expect(md).toContain('Customizations reset');
+    expect(md).toContain('Edits reset');
     // The whole comment, for review (`npx vitest run -u test/reimport-scenario.test.ts` rewrites it).
     await expect(md).toMatchFileSnapshot('../fixtures/reimport/petstore-v1-v2.report.md');
   });

@@ -19,9 +19,10 @@ export const importCommand: Command = {
   usage: [
     'Usage: svc import <dir> [--openapi <url|file>] [--content <dir>] [--allow-external-refs] [--compact] [--json]',
     '',
-    'Re-reads the document recorded in <dir>/config.yaml (or the one given with --openapi),',
-    'merges it into the folder, records the import in <dir>/.svc/history/ and prints the checklist',
-    'and the per-endpoint report. A failed import changes nothing but the history.',
+    'Re-reads the document recorded in <dir>/config.yaml (or the one given with --openapi, which',
+    'config.yaml then records), merges it into the folder keeping every hand edit of a tool file',
+    'that the new document leaves valid, records the import in <dir>/.svc/history/ and prints the',
+    'checklist and the per-endpoint report. A failed import changes nothing but the history.',
     '',
     '--compact shortens every tool description (first sentence of each) and records it in',
     'config.yaml; remove `compact: true` there to get whole descriptions back.',

@@ -52,7 +52,7 @@ describe('endpoint store', () => {
 });
 
 describe('nextBookkeeping', () => {
-  it('keeps the raw documents of the three most recent valid imports only', () => {
+  it('keeps the raw documents of the three most recent valid imports, the current one only as Tools/openapi.json', () => {
     let files: FolderFiles = {};
     const docs = ['{"v":1}', '{"v":2}', 'v: 3\n', '{"v":4}'];
     docs.forEach((doc, i) => {
@@ -63,18 +63,38 @@ describe('nextBookkeeping', () => {
         document: { text: doc, sha256: sha256Hex(doc) },
         written: { 'Skills/a.md': 'x' },
       });
-      files = next.files;
+      // What the folder writer puts beside .svc/: the document of this import.
+      files = { ...next.files, 'Tools/openapi.json': doc };
     });
     const specs = Object.keys(files).filter((p) => p.startsWith('.svc/specs/'));
     expect(specs.sort()).toEqual(
-      [docs[1]!, docs[2]!, docs[3]!]
+      [docs[1]!, docs[2]!]
         .map((d) => `.svc/specs/${sha256Hex(d).slice(0, 16)}.${d.startsWith('{') ? 'json' : 'yaml'}`)
         .sort(),
     );
+    for (const p of specs) expect(docs).toContain(files[p]);
     const records = readHistory(files);
     expect(records.map((r) => r.seq)).toEqual([1, 2, 3, 4]);
     // Older records still rebuild their endpoint list after their raw document is gone.
     expect(loadEndpoints(files, records[0]!.endpoints!)).toEqual([ep('/v0')]);
+  });
+
+  it('an import with the same endpoints refers to the earlier record instead of listing them', () => {
+    let files: FolderFiles = {};
+    for (let seq = 1; seq <= 3; seq++) {
+      files = nextBookkeeping({
+        previous: files,
+        record: record(seq, 'complete', '{}'),
+        endpoints: [ep('/a'), ep('/b')],
+      }).files;
+    }
+    const raw = (seq: number) => JSON.parse(files[`.svc/history/00000${seq}.json`]!);
+    expect(raw(1).endpoints).toHaveLength(2);
+    expect(raw(2).endpoints).toBeUndefined();
+    expect([raw(2).endpointsOf, raw(3).endpointsOf]).toEqual([1, 1]);
+    const records = readHistory(files);
+    expect(records[2]!.endpoints).toEqual(records[0]!.endpoints);
+    expect(loadEndpoints(files, records[2]!.endpoints!)).toEqual([ep('/a'), ep('/b')]);
   });
 
   it('adds only the record for a failed import', () => {

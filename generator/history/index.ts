@@ -1,8 +1,10 @@
 export { canonicalJson, compactCanonicalJson, sha256Hex } from './canonical-json.js';
 export { EndpointHasher, loadEndpoints, storeEndpoints } from './endpoint-store.js';
 export { type BookkeepingInput, nextBookkeeping } from './next-bookkeeping.js';
+export { GENERATED_FILE, readGenerated, renderGenerated } from './generated-store.js';
 export {
   ENDPOINTS_DIR,
+  FOLDER_DOCUMENT,
   HISTORY_DIR,
   historyPath,
   isBookkeeping,

@@ -2,8 +2,17 @@ import type { FolderFiles } from '../../folder/model.js';
 import type { Endpoint, HistoryRecord } from '../../schemas/types.js';
 import { canonicalJson } from './canonical-json.js';
 import { storeEndpoints } from './endpoint-store.js';
-import { historyPath, isBookkeeping, RETAINED_SPECS, SPECS_DIR, specPath, WRITTEN_FILE } from './paths.js';
-import { readHistory } from './read-history.js';
+import { GENERATED_FILE } from './generated-store.js';
+import {
+  FOLDER_DOCUMENT,
+  historyPath,
+  isBookkeeping,
+  RETAINED_SPECS,
+  SPECS_DIR,
+  specPath,
+  WRITTEN_FILE,
+} from './paths.js';
+import { lastComplete, readHistory } from './read-history.js';
 
 export interface BookkeepingInput {
   /** The folder as it is now; only its .svc/ part is read. */
@@ -14,36 +23,52 @@ export interface BookkeepingInput {
   endpoints?: readonly Endpoint[];
   document?: { text: string; sha256: string };
   written?: Record<string, string>;
+  /** Complete imports: .svc/generated.json's text (the merge base of the next import). */
+  generated?: string;
 }
 
 /**
  * The whole .svc/ part of the folder after one more import, pure. A failed import only adds
- * its record; a complete one also stores its new endpoints, its raw document (keeping the
- * three most recent valid imports' documents) and the hashes of what it wrote.
+ * its record; a complete one also stores its new endpoints, the hashes of what it wrote, the
+ * generated tools and the raw documents of the three most recent valid imports. Each document
+ * is stored once: the current one is Tools/openapi.json itself, so .svc/specs/ holds only the
+ * earlier ones (a document moves there when an import replaces it). A record whose endpoints
+ * are those of the previous import refers to that record instead of repeating the list.
  */
 export function nextBookkeeping(input: BookkeepingInput): { files: FolderFiles; record: HistoryRecord } {
   const files: FolderFiles = {};
   for (const [path, text] of Object.entries(input.previous)) if (isBookkeeping(path)) files[path] = text;
   const record: HistoryRecord = { ...input.record };
+  const before = lastComplete(readHistory(files));
 
   if (record.status === 'complete' && input.endpoints) {
     const stored = storeEndpoints(files, record.seq, input.endpoints);
     record.endpoints = [...stored.hashes].sort();
     if (stored.file) files[stored.file.path] = stored.file.content;
+    if (before?.endpoints && sameList(before.endpoints, record.endpoints)) {
+      delete record.endpoints;
+      record.endpointsOf = before.endpointsOf ?? before.seq;
+    }
   }
-  if (record.status === 'complete' && input.document) {
-    files[specPath(input.document.sha256, input.document.text)] = input.document.text;
+  const previousSha = before?.revision?.documentSha256;
+  const previousText = input.previous[FOLDER_DOCUMENT];
+  if (record.status === 'complete' && input.document && previousSha && previousText !== undefined) {
+    // The document this import replaces in Tools/openapi.json is kept (while retained) here.
+    if (previousSha !== input.document.sha256) files[specPath(previousSha, previousText)] = previousText;
   }
   if (record.status === 'complete' && input.written) files[WRITTEN_FILE] = canonicalJson(input.written);
+  if (record.status === 'complete' && input.generated !== undefined) files[GENERATED_FILE] = input.generated;
 
   files[historyPath(record.seq)] = canonicalJson(record);
 
   const records = readHistory(files);
+  const current = lastComplete(records)?.revision?.documentSha256?.slice(0, 16);
   const keep = new Set(
     records
       .filter((r) => r.status === 'complete' && r.revision?.documentSha256)
       .slice(-RETAINED_SPECS)
-      .map((r) => r.revision!.documentSha256!.slice(0, 16)),
+      .map((r) => r.revision!.documentSha256!.slice(0, 16))
+      .filter((sha) => sha !== current),
   );
   for (const path of Object.keys(files)) {
     if (!path.startsWith(`${SPECS_DIR}/`)) continue;
@@ -51,4 +76,8 @@ export function nextBookkeeping(input: BookkeepingInput): { files: FolderFiles; 
     if (!keep.has(stem)) delete files[path];
   }
   return { files, record };
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

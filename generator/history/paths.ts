@@ -4,8 +4,10 @@ import { BOOKKEEPING_DIR } from '../../folder/model.js';
  * The bookkeeping directory (.svc/), one file per concern so that git diffs stay small:
  *   history/<seq>.json     one HistoryRecord per import, written once
  *   endpoints/<seq>.json   the normalized endpoints first seen in that import, by content hash
- *   specs/<sha>.json       the document of the three most recent valid imports, byte for byte
- *                          Tools/openapi.json (git then stores it once); <sha> is of the text as read
+ *   specs/<sha>.json       the documents of the two valid imports before the current one, byte for
+ *                          byte their Tools/openapi.json (the current document is Tools/openapi.json
+ *                          itself, stored once); <sha> is of the text as read
+ *   generated.json         the tool the last import generated for each tool file: the merge base
  *   written.json           a hash of what each content file said when the last import wrote it
  *                          (enabled and sortOrder left out): hand-edit detection
  */
@@ -13,6 +15,8 @@ export const HISTORY_DIR = `${BOOKKEEPING_DIR}/history`;
 export const ENDPOINTS_DIR = `${BOOKKEEPING_DIR}/endpoints`;
 export const SPECS_DIR = `${BOOKKEEPING_DIR}/specs`;
 export const WRITTEN_FILE = `${BOOKKEEPING_DIR}/written.json`;
+/** The current document, outside .svc/: the raw documents of earlier imports join it in specs/. */
+export const FOLDER_DOCUMENT = 'Tools/openapi.json';
 /** Raw documents kept (spec 8). */
 export const RETAINED_SPECS = 3;
 

@@ -2,7 +2,7 @@ import { SvcError } from '../../core/svc-error.js';
 import type { FolderFiles } from '../../folder/model.js';
 import type { HistoryRecord } from '../../schemas/types.js';
 import { formatViolations, validate } from '../../schemas/validate.js';
-import { HISTORY_DIR } from './paths.js';
+import { HISTORY_DIR, historyPath } from './paths.js';
 
 /** Every import record of a folder, oldest first. An unreadable record is an error naming its file. */
 export function readHistory(files: FolderFiles): HistoryRecord[] {
@@ -29,7 +29,23 @@ export function readHistory(files: FolderFiles): HistoryRecord[] {
     }
     records.push(checked.value);
   }
-  return records.sort((a, b) => a.seq - b.seq);
+  records.sort((a, b) => a.seq - b.seq);
+  // A record that shares an earlier record's endpoints reads as if it listed them.
+  const bySeq = new Map(records.map((r) => [r.seq, r]));
+  return records.map((r) => {
+    if (r.endpoints || r.endpointsOf === undefined) return r;
+    const source = bySeq.get(r.endpointsOf);
+    if (!source?.endpoints) {
+      throw new SvcError(
+        'FOLDER_INVALID',
+        `import history record refers to record ${r.endpointsOf}, which lists no endpoints`,
+        {
+          place: { file: historyPath(r.seq), field: 'endpointsOf' },
+        },
+      );
+    }
+    return { ...r, endpoints: source.endpoints };
+  });
 }
 
 /** The most recent complete import, whose endpoints the next import is compared with. */

@@ -24,21 +24,30 @@ import {
   loadEndpoints,
   nextBookkeeping,
   nextSeq,
+  readGenerated,
   readHistory,
+  renderGenerated,
   readWritten,
   sha256Hex,
   WRITTEN_FILE,
 } from '../history/index.js';
-import { keepUserFiles } from '../init/keep-user-files.js';
-import { contentHashes, mergeImport } from '../merge/index.js';
 import { authWarning, declaredSchemes } from '../init/auth-suggestion.js';
+import { keepUserFiles } from '../init/keep-user-files.js';
+import { contentHashes, derivedBases, mergeImport } from '../merge/index.js';
 import { defaultBaseUrl, parseDocument } from '../parse/index.js';
-import { OPENAPI_FILE, README_SIGNATURE, renderFolder, renderFolderChecked } from '../render/index.js';
+import {
+  OPENAPI_FILE,
+  README_SIGNATURE,
+  renderFolder,
+  renderFolderChecked,
+  renderTool,
+} from '../render/index.js';
 import { buildReport } from '../report/index.js';
 import { readContentDir } from '../sources/content-source.js';
 import { readOpenApiSource } from '../sources/index.js';
 import { type BuildToolsOptions, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../tools/index.js';
 import { appendRecord } from './append-record.js';
+import { patchYaml } from './patch-yaml.js';
 import { recordableLocation } from './recordable-location.js';
 import { Checklist, type ChecklistKind, type ChecklistRow, checklistKindOfPath } from './checklist.js';
 
@@ -237,6 +246,20 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       'tools',
     );
   }
+  // A source given on the command line becomes the folder's source, so that a later plain
+  // `svc import` reads the same document (a URL carrying credentials is not written down).
+  if (previous && source.kind === 'openapi') {
+    const given: Partial<typeof source> = {};
+    if (
+      opts.location &&
+      opts.location !== source.location &&
+      recordableLocation(opts.location) === opts.location
+    )
+      given.location = opts.location;
+    if (opts.contentDir !== undefined && opts.contentDir !== source.contentDir)
+      given.contentDir = opts.contentDir;
+    if (Object.keys(given).length > 0) config = { ...config, source: { ...source, ...given } };
+  }
   statusLog.push({ status: 'processing', at: now().toISOString() });
   checklist.processing(['tools']);
 
@@ -307,10 +330,20 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     // 4. Merge with what is in the folder.
     const records = previousFiles ? readHistory(previousFiles) : [];
     const lastWritten = previousFiles ? readWritten(previousFiles, WRITTEN_FILE) : {};
-    // Only content items are told apart by hash (tools by their `generated` record).
+    // Only content items are told apart by hash (tools by a three-way merge with what the
+    // previous import generated: stored, or for older folders made again from its endpoints).
     const currentHashes = previous ? contentHashes(previous) : {};
+    const last = lastComplete(records);
+    const bases =
+      previousFiles && previous
+        ? (readGenerated(previousFiles) ??
+          (last?.endpoints
+            ? derivedBases(previous.tools, buildTools(loadEndpoints(previousFiles, last.endpoints)))
+            : undefined))
+        : undefined;
     const merged = mergeImport({
       ...(previous ? { previous } : {}),
+      ...(bases ? { bases } : {}),
       lastWritten,
       currentHashes,
       tools: generated,
@@ -345,8 +378,13 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       for (const item of merged.tools) {
         const old = before.get(item.file);
         const was = previousFiles[item.file];
-        if (old && was !== undefined && was !== files[item.file] && sameValue(old, item.tool)) {
-          files[item.file] = previousFiles[item.file]!;
+        if (!old || was === undefined || was === files[item.file]) continue;
+        if (sameValue(old, item.tool)) {
+          files[item.file] = was;
+        } else if (was !== renderTool(old)) {
+          // Laid out or commented by hand: the changes go into the file's own YAML document.
+          const patched = patchYaml(was, item.tool as unknown as Record<string, unknown>);
+          if (patched !== undefined) files[item.file] = patched;
         }
       }
       // A README.md svc did not write (kept by `svc init --force`) stays the user's.
@@ -361,7 +399,6 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     }
 
     // 6. Diff against the previous import, report.
-    const last = lastComplete(records);
     const before = last?.endpoints && previousFiles ? loadEndpoints(previousFiles, last.endpoints) : [];
     const changes = diffEndpoints(before, endpoints);
     const changed = !previousFiles || !sameFiles(previousFiles, files);
@@ -409,6 +446,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       // Kept as the same bytes as Tools/openapi.json, so git stores the document once for both.
       document: { text: files[OPENAPI_FILE] ?? text, sha256: documentSha256 },
       written,
+      generated: renderGenerated(merged.generatedByKey),
     });
     Object.assign(files, book.files);
     const userKept = opts.userFiles ? keepUserFiles(files, opts.userFiles) : undefined;

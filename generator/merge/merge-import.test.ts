@@ -31,7 +31,7 @@ function folder(tools: ToolItem[], content: Partial<ContentItems> = {}): FolderM
 }
 
 describe('mergeImport: tools', () => {
-  it('keeps enabled, sortOrder and unchanged customizations; resets them when the endpoint changed', () => {
+  it('keeps enabled, sortOrder and customizations, even when the endpoint changed', () => {
     const kept = {
       ...tool('listPets', 'GET', '/pets'),
       enabled: true,
@@ -54,18 +54,20 @@ describe('mergeImport: tools', () => {
       enabled: true,
       sortOrder: 5,
     });
-    // Matched by path shape: the file keeps its key; the endpoint changed, so the description is reset.
+    // Matched by path shape: the file keeps its key; the endpoint changed, and so did its
+    // generated description, but a description is the user's to choose: it is kept, and said so.
     expect(byKey.getPet).toMatchObject({
       name: 'getPetById',
-      description: 'getPetById description',
+      description: 'my words',
       sortOrder: 2,
     });
     expect(result.notes).toContainEqual(
       expect.objectContaining({
-        kind: 'customization-reset',
-        reset: expect.objectContaining({ key: 'getPet', fields: ['description'] }),
+        kind: 'customization-kept',
+        kept: expect.objectContaining({ key: 'getPet', fields: ['description'] }),
       }),
     );
+    expect(result.notes.some((n) => n.kind === 'customization-reset')).toBe(false);
   });
 
   it('adds new endpoints disabled at the end, removes untouched tools, keeps touched ones stale', () => {

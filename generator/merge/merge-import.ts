@@ -11,6 +11,8 @@ export interface MergeInput {
   /** path → content hash of each content file in the folder now; tells hand edits apart. */
   currentHashes?: Record<string, string>;
   tools: { key: string; tool: SvcTool }[];
+  /** Folder key → the tool the previous import generated for it: the base of the three-way merge. */
+  bases?: ReadonlyMap<string, SvcTool>;
   /** This import's content items; undefined when it reads no content directory. */
   content?: ContentItems;
 }
@@ -19,13 +21,15 @@ export interface MergeResult {
   tools: ToolItem[];
   content: ContentItems;
   notes: MergeNote[];
+  /** Folder key → the tool generated now (or kept as base, for stale tools): the next import's bases. */
+  generatedByKey: Map<string, SvcTool>;
   /** Content files kept from the folder as they are (hand-made or hand-edited items, or no content import). */
   keptFiles: string[];
 }
 
 /** The folder's tools and content after an import, from what was there and what the source says. Pure. */
 export function mergeImport(input: MergeInput): MergeResult {
-  const tools = mergeTools(input.previous?.tools ?? [], input.tools);
+  const tools = mergeTools(input.previous?.tools ?? [], input.tools, input.bases);
   const content = mergeContent({
     ...(input.previous ? { previous: input.previous } : {}),
     ...(input.content ? { content: input.content } : {}),
@@ -36,6 +40,7 @@ export function mergeImport(input: MergeInput): MergeResult {
     tools: tools.tools,
     content: content.content,
     notes: [...tools.notes, ...content.notes],
+    generatedByKey: tools.generatedByKey,
     keptFiles: content.keptFiles,
   };
 }

@@ -7,4 +7,5 @@ export type MergeNote =
   | { kind: 'tool-stale'; tool: ToolRef; reason: string }
   | { kind: 'tool-renamed-unique'; tool: ToolRef; wanted: string }
   | { kind: 'customization-reset'; reset: CustomizationReset }
+  | { kind: 'customization-kept'; kept: CustomizationReset }
   | { kind: 'content'; change: ContentChange };

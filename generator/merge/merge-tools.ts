@@ -1,13 +1,16 @@
 /**
- * Re-import of tools (spec 2.4, 4.5.8; issue 4 part 1). Tools match their previous record by
- * endpoint (method + path shape). What the user decided is kept: enabled, sortOrder, the
- * widget, and a rename or new description, unless the endpoint itself changed (fingerprint),
- * in which case the generated values return and a note says why.
+ * Re-import of tools (spec 2.4, 4.5.8; issues 4 and 9). Tools match their previous record by
+ * endpoint (method + path shape), then by method + operationId. What the user decided is kept:
+ * enabled, sortOrder, the widget, and every hand edit of the file, field by field (merge-tool.ts),
+ * unless the endpoint changed in a way that makes the edit wrong; then a note says which field,
+ * both values and why. An enabled tool keeps its name.
  */
 import type { ToolItem } from '../../folder/model.js';
 import type { SvcTool, ToolRef } from '../../schemas/types.js';
 import { endpointMatchKey } from '../diff/endpoint-key.js';
 import type { MergeNote } from './merge-notes.js';
+import { mergeTool } from './merge-tool.js';
+import { sameJson } from './three-way.js';
 
 const MAX_NAME = 64;
 
@@ -32,6 +35,25 @@ export function customizedFields(tool: SvcTool): ('name' | 'description')[] {
   if (tool.name !== g.name) fields.push('name');
   if (tool.description !== g.description) fields.push('description');
   return fields;
+}
+
+const USER_OWNED = new Set(['enabled', 'sortOrder', 'widget', 'stale', 'generated', 'origin']);
+
+/** Whether the file differs from what the generator produced for it (any field but the user-owned ones). */
+export function isCustomized(tool: SvcTool, base: SvcTool | undefined): boolean {
+  if (!base) return customizedFields(tool).length > 0;
+  const keys = new Set([...Object.keys(tool), ...Object.keys(base)]);
+  for (const k of keys) {
+    if (USER_OWNED.has(k)) continue;
+    if (
+      !sameJson(
+        (tool as unknown as Record<string, unknown>)[k],
+        (base as unknown as Record<string, unknown>)[k],
+      )
+    )
+      return true;
+  }
+  return false;
 }
 
 /** Deterministic suffix: name, name_2, name_3… trimmed to fit 64 characters. */
@@ -66,7 +88,10 @@ function uniqueBy<T>(items: readonly T[], keyOf: (item: T) => string | undefined
 export function mergeTools(
   previous: readonly ToolItem[],
   generated: readonly { key: string; tool: SvcTool }[],
-): { tools: ToolItem[]; notes: MergeNote[] } {
+  /** Folder key → the tool the previous import generated for it (the merge base). */
+  bases: ReadonlyMap<string, SvcTool> = new Map(),
+): { tools: ToolItem[]; notes: MergeNote[]; generatedByKey: Map<string, SvcTool> } {
+  const generatedByKey = new Map<string, SvcTool>();
   const notes: MergeNote[] = [];
   const byEndpoint = new Map<string, ToolItem>();
   for (const item of previous) {
@@ -114,31 +139,45 @@ export function mergeTools(
       fresh.push(next);
       continue;
     }
-    const tool: SvcTool = { ...next.tool, enabled: prev.tool.enabled, sortOrder: prev.tool.sortOrder };
-    delete tool.stale;
-    if (prev.tool.widget !== undefined) tool.widget = prev.tool.widget;
-    const fields = customizedFields(prev.tool);
-    const g = next.tool.generated;
-    const sameEndpoint = !!g && !!prev.tool.generated && prev.tool.generated.fingerprint === g.fingerprint;
-    if (fields.length > 0 && sameEndpoint) {
-      tool.name = prev.tool.name;
-      tool.description = prev.tool.description;
-    } else if (fields.length > 0) {
-      const previousValues: { name?: string; description?: string } = {};
-      const currentValues: { name?: string; description?: string } = {};
-      for (const f of fields) {
-        previousValues[f] = prev.tool[f];
-        currentValues[f] = tool[f];
-      }
+    const merged = mergeTool(bases.get(prev.key), prev.tool, next.tool);
+    const tool = merged.tool;
+    generatedByKey.set(prev.key, next.tool);
+    const endpoint = `${tool.endpoint.method} ${tool.endpoint.path}`;
+    if (merged.resets.length > 0) {
       notes.push({
         kind: 'customization-reset',
         reset: {
           key: prev.key,
-          endpoint: `${tool.endpoint.method} ${tool.endpoint.path}`,
-          fields,
-          previous: previousValues,
-          current: currentValues,
-          reason: 'the endpoint definition changed (fingerprint differs), so the generated values return',
+          name: tool.name,
+          enabled: tool.enabled,
+          endpoint,
+          fields: merged.resets.map((r) => r.field),
+          changes: merged.resets.map((r) => ({
+            field: r.field,
+            ...(r.previous !== undefined ? { previous: r.previous } : {}),
+            ...(r.current !== undefined ? { current: r.current } : {}),
+            reason: r.reason,
+          })),
+          reason: merged.resets[0]!.reason,
+        },
+      });
+    }
+    if (merged.kept.length > 0) {
+      notes.push({
+        kind: 'customization-kept',
+        kept: {
+          key: prev.key,
+          name: tool.name,
+          enabled: tool.enabled,
+          endpoint,
+          fields: merged.kept.map((r) => r.field),
+          changes: merged.kept.map((r) => ({
+            field: r.field,
+            ...(r.previous !== undefined ? { previous: r.previous } : {}),
+            ...(r.current !== undefined ? { current: r.current } : {}),
+            reason: r.reason,
+          })),
+          reason: merged.kept[0]!.reason,
         },
       });
     }
@@ -151,8 +190,8 @@ export function mergeTools(
       continue;
     }
     if (matched.has(item)) continue;
-    const touched =
-      item.tool.enabled || customizedFields(item.tool).length > 0 || item.tool.widget !== undefined;
+    const base = bases.get(item.key);
+    const touched = item.tool.enabled || isCustomized(item.tool, base) || item.tool.widget !== undefined;
     if (!touched) {
       notes.push({ kind: 'tool-removed', tool: ref(item.key, item.tool) });
       continue;
@@ -163,6 +202,7 @@ export function mergeTools(
       tool: ref(item.key, tool),
       reason: item.tool.enabled ? 'enabled' : 'customized',
     });
+    if (base) generatedByKey.set(item.key, base);
     result.push({ key: item.key, file: item.file, tool });
   }
 
@@ -184,15 +224,17 @@ export function mergeTools(
       if (tool.generated) tool.generated = { ...tool.generated, name };
     }
     names.add(name);
+    generatedByKey.set(key, tool);
     notes.push({ kind: 'tool-added', tool: ref(key, tool) });
     result.push({ key, file: `Tools/${key}.yaml`, tool });
   }
 
-  // A kept customization or a regenerated name may now clash with another tool. Names chosen by
-  // people win (manual tools, then renamed tools); a generated name yields with a suffix.
+  // A kept customization or a regenerated name may now clash with another tool. Names agents
+  // call or people chose win (manual tools, enabled tools, renamed tools); a generated name
+  // yields with a suffix.
   result.sort((a, b) => a.tool.sortOrder - b.tool.sortOrder || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const rank = (t: ToolItem) =>
-    t.tool.origin === 'manual' ? 0 : customizedFields(t.tool).includes('name') ? 1 : 2;
+    t.tool.origin === 'manual' ? 0 : t.tool.enabled ? 1 : customizedFields(t.tool).includes('name') ? 2 : 3;
   const claimOrder = [...result].sort((a, b) => rank(a) - rank(b));
   const seen = new Set<string>();
   const all = new Set(result.map((t) => t.tool.name));
@@ -208,7 +250,9 @@ export function mergeTools(
     const wasGenerated = item.tool.generated?.name === wanted;
     item.tool = { ...item.tool, name };
     if (wasGenerated && item.tool.generated) item.tool.generated = { ...item.tool.generated, name };
+    const base = generatedByKey.get(item.key);
+    if (wasGenerated && base) generatedByKey.set(item.key, { ...base, name });
     notes.push({ kind: 'tool-renamed-unique', tool: ref(item.key, item.tool), wanted });
   }
-  return { tools: result, notes };
+  return { tools: result, notes, generatedByKey };
 }

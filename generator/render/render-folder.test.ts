@@ -138,6 +138,15 @@ describe('renderFolder', () => {
     expect(readme).not.toMatch(/npx svc /);
   });
 
+  test('README says which parts of the folder belong in git', () => {
+    const readme = files['README.md'] ?? '';
+    const section = readme.slice(readme.indexOf('## What belongs in git'));
+    expect(section).toMatch(/^## What belongs in git\n/);
+    for (const s of ['`.env`', '`.svc/history/`', '`.svc/generated.json`', '`.svc/specs/`', '`.gitignore`']) {
+      expect(section).toContain(s);
+    }
+  });
+
   test('the same model renders to the same bytes whatever its key insertion order', () => {
     const model = sampleFolderModel();
     const reversed = structuredClone(model);

@@ -66,6 +66,10 @@ export function renderReadme(folder: FolderModel): string {
   rows.push(
     ['`docker-compose.yml`', 'the runtime only (no database, no cache)'],
     ['`.env.example`', 'every variable the runtime reads, without values'],
+    [
+      '`Tools/openapi.json`',
+      'the source document of the last import, for reference (the runtime does not read it)',
+    ],
     ['`.svc/`', 'import bookkeeping; ignored by the runtime and left out of exports'],
   );
   const lines = [
@@ -96,7 +100,9 @@ export function renderReadme(folder: FolderModel): string {
     'Every imported tool and content item arrives disabled, and disabled items are invisible to clients.',
     'To expose a tool, set `enabled: true` in its `Tools/<tool>.yaml` and merge the change; for skills, prompts,',
     'resources and docs it is the `enabled` key of the frontmatter, for a widget the `enabled` key of',
-    '`Widgets/<name>.json`. Re-importing never changes `enabled` or `sortOrder`.',
+    '`Widgets/<name>.json`. Re-importing never changes `enabled` or `sortOrder`, nor the name of an enabled tool,',
+    'and keeps every other edit of a tool file unless the new document makes it wrong; the import report then',
+    'names the tool, the field, both values and why.',
     '',
     '## Authentication',
     '',
@@ -109,6 +115,14 @@ export function renderReadme(folder: FolderModel): string {
     ...rows.map(([p, w]) => `| ${p} | ${w} |`),
     '',
     `Check the folder with \`${NPX_SVC} validate .\`.`,
+    '',
+    '## What belongs in git',
+    '',
+    'Everything but `.env`. `.svc/history/`, `.svc/endpoints/`, `.svc/generated.json` and `.svc/written.json`',
+    'are what lets the next import keep your edits and report what changed upstream; keep them. `.svc/specs/`',
+    'holds the raw documents of up to two earlier imports (the current one is `Tools/openapi.json`), for looking',
+    'back only: for a large API it is the heaviest part of the folder and may be left out (add `.svc/specs/` to',
+    '`.gitignore`).',
     '',
   ];
   return lines.join('\n');

@@ -76,6 +76,7 @@ export function buildReport(input: ReportInput): ImportReport {
   const removed: ToolRef[] = [];
   const stale: ToolRef[] = [];
   const resets: CustomizationReset[] = [];
+  const kept: CustomizationReset[] = [];
   const content: ContentChange[] = [];
   const warnings: ReportWarning[] = [];
 
@@ -109,12 +110,23 @@ export function buildReport(input: ReportInput): ImportReport {
         resets.push(note.reset);
         warnings.push({
           id: 'customization-reset',
-          text: `tool ${note.reset.key}: custom ${note.reset.fields.join(' and ')} reset because ${note.reset.endpoint} changed`,
+          text: `${note.reset.enabled ? 'enabled ' : ''}tool ${note.reset.name ?? note.reset.key}: edited ${note.reset.fields.join(', ')} reset because ${note.reset.endpoint} changed (${note.reset.reason})`,
           tool: note.reset.key,
           endpoint: note.reset.endpoint,
         });
         break;
+      case 'customization-kept':
+        kept.push(note.kept);
+        break;
       case 'tool-renamed-unique':
+        if (note.tool.enabled) {
+          warnings.push({
+            id: 'enabled-tool-renamed',
+            text: `enabled tool ${note.wanted} is now called ${note.tool.name}: another tool took its name`,
+            tool: note.tool.key,
+            ...(note.tool.endpoint ? { endpoint: note.tool.endpoint } : {}),
+          });
+        }
         break;
       case 'content':
         content.push(note.change);
@@ -189,6 +201,7 @@ export function buildReport(input: ReportInput): ImportReport {
       removed: removed.sort(byKey),
       stale: stale.sort(byKey),
       customizationsReset: resets.sort((a, b) => (a.key < b.key ? -1 : 1)),
+      ...(kept.length > 0 ? { customizationsKept: kept.sort((a, b) => (a.key < b.key ? -1 : 1)) } : {}),
     },
     content: content.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
     warnings,

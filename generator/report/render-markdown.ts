@@ -1,10 +1,17 @@
 /**
- * The report as a pull-request comment. Leads with one summary line; stays readable for a
- * 1,000-endpoint API: endpoints grouped (tag or path prefix) with counts, each group folded
- * in <details> when the report is long, and a hard cap on listed lines (GitHub comments end
- * at 65,536 characters; the JSON report always has everything).
+ * The report as a pull-request comment. Leads with one summary line, then everything that
+ * touches an **enabled** tool (what agents see), never folded; then the rest, which stays
+ * readable for a 1,000-endpoint API: endpoints grouped (tag or path prefix) with counts, each
+ * group folded in <details> when the report is long, and a hard cap on listed lines (GitHub
+ * comments end at 65,536 characters; the JSON report always has everything).
  */
-import type { ApiChange, EndpointChange, ImportReport } from '../../schemas/types.js';
+import type {
+  ApiChange,
+  CustomizationReset,
+  EndpointChange,
+  ImportReport,
+  ReportWarning,
+} from '../../schemas/types.js';
 
 const FOLD_OVER = 30;
 /** Characters of endpoint lines, and items per list: together they keep a comment under 60,000. */
@@ -12,6 +19,9 @@ const MAX_ENDPOINT_CHARS = 30_000;
 const MAX_LIST_ITEMS = 40;
 const MAX_WARNINGS = 50;
 const MAX_CHANGES_PER_ENDPOINT = 12;
+/** Characters of the enabled-tools section: listed in full up to this, never folded. */
+const MAX_ENABLED_CHARS = 20_000;
+const MAX_VALUE_CHARS = 120;
 
 function code(s: string): string {
   return `\`${s.replace(/`/g, "'")}\``;
@@ -110,13 +120,102 @@ function capped(lines: string[], max: number): string[] {
   return [...lines.slice(0, max), `- … and ${lines.length - max} more (\`--format json\` lists all)`];
 }
 
+/** A value from a tool file, short and on one line. */
+function value(v: unknown): string {
+  if (v === undefined) return '_(none)_';
+  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  return code(safe(text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text));
+}
+
+function fieldLines(r: CustomizationReset, action: 'reset' | 'kept'): string[] {
+  return r.changes.map((c) =>
+    action === 'reset'
+      ? `  - ${code(c.field)}: yours ${value(c.previous)} → now ${value(c.current)} — ${safe(c.reason)}`
+      : `  - ${code(c.field)}: the API's ${value(c.previous)} → ${value(c.current)}; yours is kept`,
+  );
+}
+
+const ENABLED_WARNINGS: ReadonlySet<ReportWarning['id']> = new Set([
+  'enabled-tool-endpoint-removed',
+  'enabled-tool-renamed',
+  'enabled-tool-breaking-change',
+]);
+
+/** Warnings the enabled-tools section already shows. */
+function isEnabledWarning(w: ReportWarning, enabledKeys: ReadonlySet<string>): boolean {
+  return ENABLED_WARNINGS.has(w.id) || (w.tool !== undefined && enabledKeys.has(w.tool));
+}
+
+function enabledKeysOf(report: ImportReport): Set<string> {
+  const keys = new Set<string>();
+  for (const r of [...report.tools.customizationsReset, ...(report.tools.customizationsKept ?? [])])
+    if (r.enabled) keys.add(r.key);
+  for (const t of report.tools.stale) if (t.enabled) keys.add(t.key);
+  return keys;
+}
+
+/** Everything that touches an enabled tool, first and unfolded: these are what agents call. */
+function enabledSection(report: ImportReport): string[] {
+  const enabledKeys = enabledKeysOf(report);
+  const blocks: string[][] = [];
+  // A name agents call changed, or an endpoint they call is gone: said first of all.
+  for (const w of report.warnings) {
+    if (w.id === 'enabled-tool-renamed') blocks.push([`- 🔴 **Renamed** ${safe(w.text)}`]);
+  }
+  for (const t of report.tools.stale) {
+    if (!t.enabled) continue;
+    blocks.push([
+      `- 🔴 **Endpoint gone** ${code(t.name)} (${code(t.endpoint ?? '')}): kept under its name and marked stale; calls to it now fail. Disable or delete it, or point it at another endpoint.`,
+    ]);
+  }
+  for (const w of report.warnings) {
+    if (w.id === 'enabled-tool-breaking-change') blocks.push([`- 🔴 **Breaking** ${safe(w.text)}`]);
+  }
+  for (const r of report.tools.customizationsReset) {
+    if (!r.enabled) continue;
+    blocks.push([
+      `- 🟠 **Edits reset** ${code(r.name ?? r.key)} (${code(r.endpoint)}, file ${code(`Tools/${r.key}.yaml`)}):`,
+      ...fieldLines(r, 'reset'),
+    ]);
+  }
+  for (const r of report.tools.customizationsKept ?? []) {
+    if (!r.enabled) continue;
+    blocks.push([
+      `- ⚪ **Edits kept** ${code(r.name ?? r.key)} (${code(r.endpoint)}): the API changed fields you edited; yours stay:`,
+      ...fieldLines(r, 'kept'),
+    ]);
+  }
+  const changed = report.endpoints.filter(
+    (e) => e.kind === 'changed' && !e.breaking && e.tool?.enabled && !enabledKeys.has(e.tool.key),
+  );
+  for (const e of changed) blocks.push(endpointLine(e));
+  if (blocks.length === 0) return [];
+  const out = [`### Enabled tools (${blocks.length})`, ''];
+  let total = 0;
+  let hidden = 0;
+  for (const block of blocks) {
+    const size = block.reduce((n, line) => n + line.length + 1, 0);
+    if (total + size > MAX_ENABLED_CHARS) {
+      hidden++;
+      continue;
+    }
+    total += size;
+    out.push(...block);
+  }
+  if (hidden > 0) out.push(`- … and ${hidden} more (\`svc diff --format json\` lists all)`);
+  out.push('');
+  return out;
+}
+
 function warningSection(report: ImportReport): string[] {
-  if (report.warnings.length === 0) return [];
+  const enabledKeys = enabledKeysOf(report);
+  const rest = report.warnings.filter((w) => !isEnabledWarning(w, enabledKeys));
+  if (rest.length === 0) return [];
   const lines = capped(
-    report.warnings.map((w) => `- ${code(w.id)}: ${safe(w.text)}`),
+    rest.map((w) => `- ${code(w.id)}: ${safe(w.text)}`),
     MAX_WARNINGS,
   );
-  const out = [`### ⚠️ Warnings (${report.warnings.length})`, ''];
+  const out = [`### ⚠️ Warnings (${rest.length})`, ''];
   if (lines.length > FOLD_OVER)
     out.push('<details><summary>Show all</summary>', '', ...lines, '', '</details>', '');
   else out.push(...lines, '');
@@ -136,15 +235,22 @@ function toolSection(report: ImportReport): string[] {
     out.push(...capped(items, MAX_LIST_ITEMS), '');
     if (fold) out.push('</details>', '');
   };
+  // Enabled tools are listed above, unfolded; these are the disabled tools' details.
   list(
-    'Customizations reset',
-    t.customizationsReset.map(
-      (r) => `- ${code(r.key)} (${code(r.endpoint)}): ${r.fields.join(' and ')} reset — ${safe(r.reason)}`,
-    ),
+    'Edits reset on disabled tools',
+    t.customizationsReset
+      .filter((r) => !r.enabled)
+      .map((r) => [`- ${code(r.key)} (${code(r.endpoint)}):`, ...fieldLines(r, 'reset')].join('\n')),
   );
   list(
-    'Kept and marked stale',
-    t.stale.map((r) => `- ${code(r.key)} ${code(r.endpoint ?? '')}${r.enabled ? ' (enabled)' : ''}`),
+    'Edits kept on disabled tools',
+    (t.customizationsKept ?? [])
+      .filter((r) => !r.enabled)
+      .map((r) => [`- ${code(r.key)} (${code(r.endpoint)}):`, ...fieldLines(r, 'kept')].join('\n')),
+  );
+  list(
+    'Kept and marked stale (disabled)',
+    t.stale.filter((r) => !r.enabled).map((r) => `- ${code(r.key)} ${code(r.endpoint ?? '')}`),
   );
   list(
     'Removed (never enabled or customized)',
@@ -182,6 +288,7 @@ export function renderReportMarkdown(report: ImportReport): string {
   }
   out.push('');
   out.push(
+    ...enabledSection(report),
     ...warningSection(report),
     ...endpointSection(report),
     ...toolSection(report),

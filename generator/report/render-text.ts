@@ -2,10 +2,39 @@ import type { ImportReport } from '../../schemas/types.js';
 
 const MAX_LINES = 200;
 
-/** The report for a terminal: the summary, warnings, then one line per endpoint (capped). */
+const MAX_VALUE = 80;
+
+function short(v: unknown): string {
+  if (v === undefined) return '(none)';
+  const text = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v);
+  return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
+}
+
+/** Edits a re-import undid or kept against an upstream change: enabled tools' first. */
+function editLines(report: ImportReport): string[] {
+  const out: string[] = [];
+  const all = [
+    ...report.tools.customizationsReset.map((r) => ({ r, reset: true })),
+    ...(report.tools.customizationsKept ?? []).map((r) => ({ r, reset: false })),
+  ].sort((a, b) => Number(b.r.enabled === true) - Number(a.r.enabled === true));
+  for (const { r, reset } of all) {
+    for (const c of r.changes) {
+      const who = `${r.enabled ? 'enabled ' : ''}tool ${r.name ?? r.key} (Tools/${r.key}.yaml) ${c.field}`;
+      out.push(
+        reset
+          ? `  reset ${who}: yours ${short(c.previous)} → now ${short(c.current)} (${c.reason})`
+          : `  kept  ${who}: yours stays; upstream ${short(c.previous)} → ${short(c.current)}`,
+      );
+    }
+  }
+  return out;
+}
+
+/** The report for a terminal: the summary, warnings, edits undone or kept, then one line per endpoint (capped). */
 export function renderReportText(report: ImportReport): string {
   const out = [report.summary];
   for (const w of report.warnings) out.push(`  warning ${w.id}: ${w.text}`);
+  out.push(...editLines(report));
   let shown = 0;
   for (const e of report.endpoints) {
     if (shown >= MAX_LINES) break;

@@ -109,6 +109,71 @@ describe('buildReport', () => {
     expect(md).toContain('more endpoints are in the JSON report');
   });
 
+  it('puts edits of enabled tools first and unfolded, with field, both values and why', () => {
+    const change = (enabled: boolean, key: string) => ({
+      key,
+      name: `${key}_name`,
+      enabled,
+      endpoint: 'GET /a',
+      fields: ['inputSchema.properties.q.default'],
+      changes: [
+        {
+          field: 'inputSchema.properties.q.default',
+          previous: 'sold',
+          current: 'open',
+          reason: 'the edited default is no longer a valid value of the parameter',
+        },
+      ],
+      reason: 'the edited default is no longer a valid value of the parameter',
+    });
+    // Many disabled tools' resets (folded) and one enabled tool's reset and kept edit.
+    const notes = [
+      ...Array.from({ length: 40 }, (_, i) => ({
+        kind: 'customization-reset' as const,
+        reset: change(false, `d${i}`),
+      })),
+      { kind: 'customization-reset' as const, reset: change(true, 'zz_enabled') },
+      {
+        kind: 'customization-kept' as const,
+        kept: {
+          ...change(true, 'zz_enabled'),
+          changes: [{ field: 'description', previous: 'Old.', current: 'New.', reason: 'kept' }],
+        },
+      },
+    ];
+    const report = buildReport({
+      source: { location: 'x' },
+      previous: { seq: 1 },
+      endpointsBefore: 0,
+      endpointsAfter: 0,
+      endpoints: [],
+      notes,
+      tools: [],
+      changed: true,
+    });
+    expect(validate('report', report).ok).toBe(true);
+    const md = renderReportMarkdown(report);
+    const enabled = md.indexOf('### Enabled tools (2)');
+    expect(enabled).toBeGreaterThan(0);
+    expect(enabled).toBeLessThan(md.indexOf('### ⚠️ Warnings'));
+    const section = md.slice(enabled, md.indexOf('### ⚠️ Warnings'));
+    expect(section).toContain(
+      '`inputSchema.properties.q.default`: yours `sold` → now `open` — the edited default is no longer a valid value of the parameter',
+    );
+    expect(section).toContain("`description`: the API's `Old.` → `New.`; yours is kept");
+    expect(section).not.toContain('<details>');
+    expect(md.slice(md.indexOf('### Tools'))).toContain(
+      '<details><summary>Edits reset on disabled tools (40)</summary>',
+    );
+    const text = renderReportText(report).split('\n');
+    expect(text[text.findIndex((l) => l.startsWith('  reset') || l.startsWith('  kept'))]).toBe(
+      '  reset enabled tool zz_enabled_name (Tools/zz_enabled.yaml) inputSchema.properties.q.default: yours "sold" → now "open" (the edited default is no longer a valid value of the parameter)',
+    );
+    expect(text).toContain(
+      '  kept  enabled tool zz_enabled_name (Tools/zz_enabled.yaml) description: yours stays; upstream "Old." → "New."',
+    );
+  });
+
   it('stays within a comment when 1,000 enabled tools lose their endpoints', () => {
     const gone = Array.from({ length: 1000 }, (_, i) =>
       ep('DELETE', `/organizations/{org}/very/long/path/segment/number/${i}/items/{item_id}`, {
@@ -138,6 +203,9 @@ describe('buildReport', () => {
     expect(report.counts.warnings).toBe(1000);
     const md = renderReportMarkdown(report);
     expect(md.length).toBeLessThan(60_000);
-    expect(md).toContain('… and 950 more');
+    // Enabled tools come first and are never folded: listed until the section's budget, then counted.
+    expect(md.indexOf('### Enabled tools (1000)')).toBeLessThan(md.indexOf('### Endpoints'));
+    expect(md.slice(0, md.indexOf('### Endpoints'))).not.toContain('<details>');
+    expect(md).toMatch(/… and \d+ more \(`svc diff --format json` lists all\)/);
   });
 });
