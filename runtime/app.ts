@@ -5,8 +5,15 @@
  * no request, however malformed, can take the process down (errors become 4xx/5xx answers).
  * No listen, no process.env: startRuntime does the I/O.
  */
-import { createMcpHandler, isLegacyRequest, legacyStatelessFallback } from '@modelcontextprotocol/server';
+import type { IncomingMessage } from 'node:http';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  legacyStatelessFallback,
+  readRequestBody,
+} from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { jsonRpcError, LegacySessions } from './legacy-sessions.js';
 import type { ConfigStore } from './config-store.js';
 import type { RuntimeEnv } from './env.js';
@@ -27,6 +34,8 @@ export interface CreateAppOptions {
   sessionIdleMs?: number;
   /** Cap on open legacy sessions (default 10,000). */
   maxSessions?: number;
+  /** Cap on open legacy sessions opened from one client address (default 1,000). */
+  maxSessionsPerClient?: number;
   /** The port actually listened on, when env.port was 0 (same-origin checks need it). */
   listenPort?: number;
 }
@@ -71,6 +80,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     stateless: legacyStatelessFallback(factory, onerror, { maxRequestBodySize: MAX_BODY_BYTES }),
     idleMs: opts.sessionIdleMs ?? 30 * 60 * 1000,
     maxSessions: opts.maxSessions ?? 10_000,
+    maxSessionsPerClient: opts.maxSessionsPerClient ?? 1_000,
     now,
     logger,
   });
@@ -110,7 +120,11 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     });
   });
 
-  const serveMcp = async (request: Request, pathId: string | undefined): Promise<Response> => {
+  const serveMcp = async (
+    request: Request,
+    pathId: string | undefined,
+    incoming: IncomingMessage | undefined,
+  ): Promise<Response> => {
     const decision = checkOrigin(
       policy,
       request.headers.get('origin') ?? undefined,
@@ -126,16 +140,20 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     let parsedBody: unknown;
     let forward = request;
     if (request.method === 'POST') {
-      const declared = Number(request.headers.get('content-length') ?? 0);
-      if (declared > MAX_BODY_BYTES) return jsonRpcError(413, -32600, 'Request body too large');
-      const text = await request.text();
-      if (text.length > MAX_BODY_BYTES) return jsonRpcError(413, -32600, 'Request body too large');
+      const read = incoming
+        ? await readIncomingBody(incoming, MAX_BODY_BYTES)
+        : await readRequestBody(request, MAX_BODY_BYTES);
+      if (read.tooLarge) {
+        // Not another byte is read; the connection is closed once the answer is out.
+        return jsonRpcError(413, -32600, 'Request body too large', { connection: 'close' });
+      }
       try {
-        parsedBody = JSON.parse(text);
+        parsedBody = JSON.parse(read.text);
       } catch {
         // Let the SDK answer the parse error in its own words, from an unread copy of the body.
-        forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
+        forward = new Request(request.url, { method: 'POST', headers: request.headers, body: read.text });
       }
+      if (exceedsJsonDepth(parsedBody)) return tooDeep(parsedBody, cors);
     }
     const claim = envelopeClaim(parsedBody);
     // Another server id is 404 — except for a 2025 session opened there before a swap renamed the
@@ -152,22 +170,28 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
           ? await isLegacyRequest(forward, parsedBody)
           : await isLegacyRequest(forward);
     const response = legacy
-      ? await sessions.handle(forward, pathId ?? '', parsedBody)
+      ? await sessions.handle(forward, pathId ?? '', parsedBody, incoming?.socket.remoteAddress ?? '')
       : await modern.fetch(forward, parsedBody !== undefined ? { parsedBody } : undefined);
     return finish(response, cors, false);
   };
 
-  const track = async (request: Request, pathId: string | undefined): Promise<Response> => {
+  const track = async (
+    request: Request,
+    pathId: string | undefined,
+    incoming: IncomingMessage | undefined,
+  ): Promise<Response> => {
     inFlight++;
     try {
-      return await serveMcp(request, pathId);
+      return await serveMcp(request, pathId, incoming);
     } finally {
       inFlight--;
       if (inFlight === 0 && drained) drained();
     }
   };
-  app.all('/mcp', (c) => track(c.req.raw, undefined));
-  app.all('/mcp/:serverId', (c) => track(c.req.raw, c.req.param('serverId')));
+  // @hono/node-server puts the Node request in env: its body is read straight off the socket.
+  const incomingOf = (env: unknown) => (env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  app.all('/mcp', (c) => track(c.req.raw, undefined, incomingOf(c.env)));
+  app.all('/mcp/:serverId', (c) => track(c.req.raw, c.req.param('serverId'), incomingOf(c.env)));
 
   return {
     app,
@@ -190,6 +214,59 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
       await modern.close();
     },
   };
+}
+
+/**
+ * Reads a Node request body as text, stopping as soon as more than `max` bytes have arrived:
+ * a chunked body (no Content-Length) is never held whole. Past the limit the socket is left
+ * unread; the 413 answer closes the connection.
+ */
+function readIncomingBody(
+  incoming: IncomingMessage,
+  max: number,
+): Promise<{ tooLarge: true } | { tooLarge: false; text: string }> {
+  if (Number(incoming.headers['content-length'] ?? 0) > max) return Promise.resolve({ tooLarge: true });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const done = () => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > max) {
+        done();
+        incoming.pause();
+        resolve({ tooLarge: true });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve({
+        tooLarge: false,
+        text: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8'),
+      });
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+  });
+}
+
+/** A message nested past MAX_JSON_DEPTH, refused before anything recursive touches it. */
+function tooDeep(body: unknown, cors: string | undefined): Promise<Response> {
+  const message = body as { id?: unknown; method?: unknown };
+  const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
+  const text = `Invalid params: the message nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels, the limit`;
+  return finish(jsonRpcError(id === null ? 400 : 200, -32602, text, undefined, id), cors, false);
 }
 
 /**
