@@ -13,6 +13,7 @@ import {
   readRequestBody,
 } from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
+import { createFastPath } from './fast-path.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { jsonRpcError, LegacySessions } from './legacy-sessions.js';
 import type { ConfigStore } from './config-store.js';
@@ -38,6 +39,11 @@ export interface CreateAppOptions {
   maxSessionsPerClient?: number;
   /** The port actually listened on, when env.port was 0 (same-origin checks need it). */
   listenPort?: number;
+  /**
+   * Serve tools/call and tools/list on the hot path (runtime/fast-path.ts; default true).
+   * false sends every request through the SDK: the path the benchmark compares against.
+   */
+  fastPath?: boolean;
 }
 
 export interface RuntimeApp {
@@ -46,6 +52,8 @@ export interface RuntimeApp {
   close(graceMs?: number): Promise<void>;
   /** Open legacy sessions (observability, tests). */
   sessionCount(): number;
+  /** Requests answered on the tools/call + tools/list hot path so far. */
+  hotPathServed(): number;
 }
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -84,6 +92,8 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     now,
     logger,
   });
+  const fast =
+    opts.fastPath === false ? undefined : createFastPath({ current: () => store.current(), sessions, deps });
   const unsubscribe = store.onSwap((config, previous) => {
     logger.log('info', 'config_swap', {
       from: previous.version,
@@ -162,6 +172,8 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     if (pathId !== undefined && pathId !== serverId && (claim || !forward.headers.get('mcp-session-id'))) {
       return jsonRpcError(404, -32000, `No MCP server with id "${pathId}" here`);
     }
+    const hot = parsedBody !== undefined ? fast?.serve(forward, parsedBody, pathId ?? '') : undefined;
+    if (hot) return finish(await hot, cors, false);
     const legacy = claim
       ? false
       : forward.headers.get('mcp-session-id') && !isModernHeader(forward)
@@ -196,6 +208,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
   return {
     app,
     sessionCount: () => sessions.size,
+    hotPathServed: () => fast?.served() ?? 0,
     async close(graceMs = 10_000) {
       if (closing) return;
       closing = true;
@@ -262,7 +275,7 @@ function readIncomingBody(
 }
 
 /** A message nested past MAX_JSON_DEPTH, refused before anything recursive touches it. */
-function tooDeep(body: unknown, cors: string | undefined): Promise<Response> {
+function tooDeep(body: unknown, cors: string | undefined): Response {
   const message = body as { id?: unknown; method?: unknown };
   const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
   const text = `Invalid params: the message nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels, the limit`;
@@ -287,29 +300,32 @@ function isModernHeader(request: Request): boolean {
 }
 
 /**
- * The answer as it leaves: CORS headers for an allowed browser origin, and a JSON body turned
- * into a plain string body — @hono/node-server then writes it in one go instead of pumping a
- * web stream (the SDK answers with a stream even for a single JSON message). SSE stays a stream.
+ * The answer as it leaves, passed through untouched: only an allowed browser origin adds CORS
+ * headers, set on the answer's own headers (its body is never read or rebuilt).
  */
-async function finish(response: Response, origin: string | undefined, preflight: boolean): Promise<Response> {
-  const json =
-    response.body !== null && (response.headers.get('content-type') ?? '').startsWith('application/json');
-  if (!origin && !json) return response;
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, key) => {
-    headers[key] = value;
-  });
-  if (origin) {
-    headers['access-control-allow-origin'] = origin;
-    headers.vary = headers.vary ? `${headers.vary}, Origin` : 'Origin';
-    headers['access-control-expose-headers'] = 'mcp-session-id, mcp-protocol-version';
-    if (preflight) {
-      headers['access-control-allow-methods'] = 'GET, POST, DELETE, OPTIONS';
-      headers['access-control-allow-headers'] =
-        'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id';
-      headers['access-control-max-age'] = '600';
-    }
+function finish(response: Response, origin: string | undefined, preflight: boolean): Response {
+  if (!origin) return response;
+  let headers: Headers;
+  let out = response;
+  try {
+    headers = response.headers;
+    headers.set('access-control-allow-origin', origin);
+  } catch {
+    // Immutable headers (a fetched Response): copy them; the body stream goes along unread.
+    headers = new Headers(response.headers);
+    out = new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    headers.set('access-control-allow-origin', origin);
   }
-  const body = json ? await response.text() : response.body;
-  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  const vary = headers.get('vary');
+  headers.set('vary', vary ? `${vary}, Origin` : 'Origin');
+  headers.set('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
+  if (preflight) {
+    headers.set('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS');
+    headers.set(
+      'access-control-allow-headers',
+      'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id',
+    );
+    headers.set('access-control-max-age', '600');
+  }
+  return out;
 }

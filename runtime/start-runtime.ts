@@ -33,6 +33,8 @@ export interface StartRuntimeOptions {
   maxSessions?: number;
   /** Cap on open 2025-11-25 sessions per client address (default 1,000). */
   maxSessionsPerClient?: number;
+  /** false: serve every request through the SDK, without the tools/call + tools/list hot path (benchmarks). */
+  fastPath?: boolean;
   /** Debounce of --watch reloads in ms (default 150). */
   watchDebounceMs?: number;
   /** Sync poll interval in ms, overriding SVC_SYNC_INTERVAL (tests only: users keep the 10 s minimum). */
@@ -48,6 +50,8 @@ export interface RunningRuntime {
   store: ConfigStore;
   /** Open 2025-11-25 sessions. */
   sessionCount(): number;
+  /** Requests answered on the tools/call + tools/list hot path so far. */
+  hotPathServed(): number;
   /** The config sync poller, when SVC_SYNC_URL is set. */
   sync?: SnapshotPoller;
   close(): Promise<void>;
@@ -132,6 +136,7 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
     ...(opts.sessionIdleMs !== undefined ? { sessionIdleMs: opts.sessionIdleMs } : {}),
     ...(opts.maxSessions !== undefined ? { maxSessions: opts.maxSessions } : {}),
+    ...(opts.fastPath !== undefined ? { fastPath: opts.fastPath } : {}),
     ...(opts.maxSessionsPerClient !== undefined ? { maxSessionsPerClient: opts.maxSessionsPerClient } : {}),
   });
 
@@ -208,6 +213,7 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
     port,
     store,
     sessionCount: () => runtime?.sessionCount() ?? 0,
+    hotPathServed: () => runtime?.hotPathServed() ?? 0,
     ...(sync ? { sync } : {}),
     close() {
       closed ??= (async () => {
