@@ -4,6 +4,7 @@
  *
  *   npm run bench                  all sections
  *   npm run bench -- import diff   only some (import, runtime, diff)
+ *   npm run bench -- runtime --quick  a short runtime run (fewer warm-up calls, one round)
  */
 import { runDiffBench } from './diff-bench.js';
 import { runImportBench } from './import-bench.js';
