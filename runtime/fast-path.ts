@@ -12,7 +12,9 @@
  * - 2026-07-28 (createMcpHandler → classifyInboundRequest → validateStandardRequestHeaders):
  *   Content-Type application/json; a well-formed `_meta` envelope claiming 2026-07-28;
  *   MCP-Protocol-Version and Mcp-Method headers present and equal to the body; Mcp-Name equal
- *   to params.name for tools/call; no client capability is required for these methods;
+ *   to params.name for tools/call; no client capability is required for these methods; the
+ *   SDK checks `Mcp-Param-*` headers only for McpServer tools (x-mcp-header), never for the
+ *   runtime's low-level Server, so there are none to check here;
  * - 2025-era sessions (WebStandardStreamableHTTPServerTransport.handlePostRequest): Accept
  *   naming both application/json and text/event-stream; Content-Type application/json; a live
  *   session on this path; MCP-Protocol-Version absent or a supported pre-2026 revision;
