@@ -4,6 +4,7 @@
  *
  *   npm run bench                  all sections
  *   npm run bench -- import diff   only some (cli, import, runtime, diff)
+ *   npm run bench -- runtime --quick  a short runtime run (fewer warm-up calls, one round)
  */
 import { runCliBench } from './cli-bench.js';
 import { runDiffBench } from './diff-bench.js';

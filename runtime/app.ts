@@ -5,8 +5,16 @@
  * no request, however malformed, can take the process down (errors become 4xx/5xx answers).
  * No listen, no process.env: startRuntime does the I/O.
  */
-import { createMcpHandler, isLegacyRequest, legacyStatelessFallback } from '@modelcontextprotocol/server';
+import type { IncomingMessage } from 'node:http';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  legacyStatelessFallback,
+  readRequestBody,
+} from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
+import { createFastPath } from './fast-path.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { jsonRpcError, LegacySessions } from './legacy-sessions.js';
 import type { ConfigStore } from './config-store.js';
 import type { RuntimeEnv } from './env.js';
@@ -28,8 +36,15 @@ export interface CreateAppOptions {
   sessionIdleMs?: number;
   /** Cap on open legacy sessions (default 10,000). */
   maxSessions?: number;
+  /** Cap on open legacy sessions opened from one client address (default 1,000). */
+  maxSessionsPerClient?: number;
   /** The port actually listened on, when env.port was 0 (same-origin checks need it). */
   listenPort?: number;
+  /**
+   * Serve tools/call and tools/list on the hot path (runtime/fast-path.ts; default true).
+   * false sends every request through the SDK: the path the benchmark compares against.
+   */
+  fastPath?: boolean;
 }
 
 export interface RuntimeApp {
@@ -38,6 +53,8 @@ export interface RuntimeApp {
   close(graceMs?: number): Promise<void>;
   /** Open legacy sessions (observability, tests). */
   sessionCount(): number;
+  /** Requests answered on the tools/call + tools/list hot path so far. */
+  hotPathServed(): number;
 }
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -75,9 +92,12 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     stateless: legacyStatelessFallback(factory, onerror, { maxRequestBodySize: MAX_BODY_BYTES }),
     idleMs: opts.sessionIdleMs ?? 30 * 60 * 1000,
     maxSessions: opts.maxSessions ?? 10_000,
+    maxSessionsPerClient: opts.maxSessionsPerClient ?? 1_000,
     now,
     logger,
   });
+  const fast =
+    opts.fastPath === false ? undefined : createFastPath({ current: () => store.current(), sessions, deps });
   const unsubscribe = store.onSwap((config, previous) => {
     logger.log('info', 'config_swap', {
       from: previous.version,
@@ -114,7 +134,11 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     });
   });
 
-  const serveMcp = async (request: Request, pathId: string | undefined): Promise<Response> => {
+  const serveMcp = async (
+    request: Request,
+    pathId: string | undefined,
+    incoming: IncomingMessage | undefined,
+  ): Promise<Response> => {
     const decision = checkOrigin(
       policy,
       request.headers.get('origin') ?? undefined,
@@ -130,16 +154,20 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     let parsedBody: unknown;
     let forward = request;
     if (request.method === 'POST') {
-      const declared = Number(request.headers.get('content-length') ?? 0);
-      if (declared > MAX_BODY_BYTES) return jsonRpcError(413, -32600, 'Request body too large');
-      const text = await request.text();
-      if (text.length > MAX_BODY_BYTES) return jsonRpcError(413, -32600, 'Request body too large');
+      const read = incoming
+        ? await readIncomingBody(incoming, MAX_BODY_BYTES)
+        : await readRequestBody(request, MAX_BODY_BYTES);
+      if (read.tooLarge) {
+        // Not another byte is read; the connection is closed once the answer is out.
+        return jsonRpcError(413, -32600, 'Request body too large', { connection: 'close' });
+      }
       try {
-        parsedBody = JSON.parse(text);
+        parsedBody = JSON.parse(read.text);
       } catch {
         // Let the SDK answer the parse error in its own words, from an unread copy of the body.
-        forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
+        forward = new Request(request.url, { method: 'POST', headers: request.headers, body: read.text });
       }
+      if (exceedsJsonDepth(parsedBody)) return tooDeep(parsedBody, cors);
     }
     const claim = envelopeClaim(parsedBody);
     // Another server id is 404 — except for a 2025 session opened there before a swap renamed the
@@ -148,6 +176,8 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     if (pathId !== undefined && pathId !== serverId && (claim || !forward.headers.get('mcp-session-id'))) {
       return jsonRpcError(404, -32000, `No MCP server with id "${pathId}" here`);
     }
+    const hot = parsedBody !== undefined ? fast?.serve(forward, parsedBody, pathId ?? '') : undefined;
+    if (hot) return finish(await hot, cors, false);
     const legacy = claim
       ? false
       : forward.headers.get('mcp-session-id') && !isModernHeader(forward)
@@ -156,26 +186,34 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
           ? await isLegacyRequest(forward, parsedBody)
           : await isLegacyRequest(forward);
     const response = legacy
-      ? await sessions.handle(forward, pathId ?? '', parsedBody)
+      ? await sessions.handle(forward, pathId ?? '', parsedBody, incoming?.socket.remoteAddress ?? '')
       : await modern.fetch(forward, parsedBody !== undefined ? { parsedBody } : undefined);
-    return finish(response, cors, false);
+    // fastPath: false is the path as it was before the hot path, answers re-read included (benchmarks).
+    return opts.fastPath === false ? finishBuffered(response, cors) : finish(response, cors, false);
   };
 
-  const track = async (request: Request, pathId: string | undefined): Promise<Response> => {
+  const track = async (
+    request: Request,
+    pathId: string | undefined,
+    incoming: IncomingMessage | undefined,
+  ): Promise<Response> => {
     inFlight++;
     try {
-      return await serveMcp(request, pathId);
+      return await serveMcp(request, pathId, incoming);
     } finally {
       inFlight--;
       if (inFlight === 0 && drained) drained();
     }
   };
-  app.all('/mcp', (c) => track(c.req.raw, undefined));
-  app.all('/mcp/:serverId', (c) => track(c.req.raw, c.req.param('serverId')));
+  // @hono/node-server puts the Node request in env: its body is read straight off the socket.
+  const incomingOf = (env: unknown) => (env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  app.all('/mcp', (c) => track(c.req.raw, undefined, incomingOf(c.env)));
+  app.all('/mcp/:serverId', (c) => track(c.req.raw, c.req.param('serverId'), incomingOf(c.env)));
 
   return {
     app,
     sessionCount: () => sessions.size,
+    hotPathServed: () => fast?.served() ?? 0,
     async close(graceMs = 10_000) {
       if (closing) return;
       closing = true;
@@ -197,6 +235,59 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
 }
 
 /**
+ * Reads a Node request body as text, stopping as soon as more than `max` bytes have arrived:
+ * a chunked body (no Content-Length) is never held whole. Past the limit the socket is left
+ * unread; the 413 answer closes the connection.
+ */
+function readIncomingBody(
+  incoming: IncomingMessage,
+  max: number,
+): Promise<{ tooLarge: true } | { tooLarge: false; text: string }> {
+  if (Number(incoming.headers['content-length'] ?? 0) > max) return Promise.resolve({ tooLarge: true });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const done = () => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > max) {
+        done();
+        incoming.pause();
+        resolve({ tooLarge: true });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve({
+        tooLarge: false,
+        text: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8'),
+      });
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+  });
+}
+
+/** A message nested past MAX_JSON_DEPTH, refused before anything recursive touches it. */
+function tooDeep(body: unknown, cors: string | undefined): Response {
+  const message = body as { id?: unknown; method?: unknown };
+  const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
+  const text = `Invalid params: the message nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels, the limit`;
+  return finish(jsonRpcError(id === null ? 400 : 200, -32602, text, undefined, id), cors, false);
+}
+
+/**
  * Era fast paths, so the hot path does not classify each request twice (the SDK's modern
  * handler classifies again): a body carrying the 2026 `_meta` envelope claim is modern (the
  * SDK's own rule: isLegacyRequest is false for it), and a claim-less request on an open 2025
@@ -214,29 +305,55 @@ function isModernHeader(request: Request): boolean {
 }
 
 /**
- * The answer as it leaves: CORS headers for an allowed browser origin, and a JSON body turned
- * into a plain string body — @hono/node-server then writes it in one go instead of pumping a
- * web stream (the SDK answers with a stream even for a single JSON message). SSE stays a stream.
+ * The answer as it leaves, passed through untouched: only an allowed browser origin adds CORS
+ * headers, set on the answer's own headers (its body is never read or rebuilt).
  */
-async function finish(response: Response, origin: string | undefined, preflight: boolean): Promise<Response> {
+function finish(response: Response, origin: string | undefined, preflight: boolean): Response {
+  if (!origin) return response;
+  let headers: Headers;
+  let out = response;
+  try {
+    headers = response.headers;
+    headers.set('access-control-allow-origin', origin);
+  } catch {
+    // Immutable headers (a fetched Response): copy them; the body stream goes along unread.
+    headers = new Headers(response.headers);
+    out = new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    headers.set('access-control-allow-origin', origin);
+  }
+  const vary = headers.get('vary');
+  headers.set('vary', vary ? `${vary}, Origin` : 'Origin');
+  headers.set('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
+  if (preflight) {
+    headers.set('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS');
+    headers.set(
+      'access-control-allow-headers',
+      'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id',
+    );
+    headers.set('access-control-max-age', '600');
+  }
+  return out;
+}
+
+/**
+ * The pre-hot-path finish step, kept only for `fastPath: false` so the benchmark's "before" is
+ * the old path as it was: a JSON answer is read whole and rebuilt as a string body.
+ */
+async function finishBuffered(response: Response, origin: string | undefined): Promise<Response> {
   const json =
     response.body !== null && (response.headers.get('content-type') ?? '').startsWith('application/json');
-  if (!origin && !json) return response;
+  if (!json) return finish(response, origin, false);
   const headers: Record<string, string> = {};
   response.headers.forEach((value, key) => {
     headers[key] = value;
   });
-  if (origin) {
-    headers['access-control-allow-origin'] = origin;
-    headers.vary = headers.vary ? `${headers.vary}, Origin` : 'Origin';
-    headers['access-control-expose-headers'] = 'mcp-session-id, mcp-protocol-version';
-    if (preflight) {
-      headers['access-control-allow-methods'] = 'GET, POST, DELETE, OPTIONS';
-      headers['access-control-allow-headers'] =
-        'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id';
-      headers['access-control-max-age'] = '600';
-    }
-  }
-  const body = json ? await response.text() : response.body;
-  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  return finish(
+    new Response(await response.text(), {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    }),
+    origin,
+    false,
+  );
 }

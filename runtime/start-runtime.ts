@@ -30,6 +30,12 @@ export interface StartRuntimeOptions {
   /** Serve this model instead of reading a folder (tests, benchmarks). */
   folder?: FolderModel;
   sessionIdleMs?: number;
+  /** Cap on open 2025-11-25 sessions (default 10,000); the least recently used idle one is evicted. */
+  maxSessions?: number;
+  /** Cap on open 2025-11-25 sessions per client address (default 1,000). */
+  maxSessionsPerClient?: number;
+  /** false: serve every request through the SDK, without the tools/call + tools/list hot path (benchmarks). */
+  fastPath?: boolean;
   /** Debounce of --watch reloads in ms (default 150). */
   watchDebounceMs?: number;
   /** Sync poll interval in ms, overriding SVC_SYNC_INTERVAL (tests only: users keep the 10 s minimum). */
@@ -45,6 +51,8 @@ export interface RunningRuntime {
   store: ConfigStore;
   /** Open 2025-11-25 sessions. */
   sessionCount(): number;
+  /** Requests answered on the tools/call + tools/list hot path so far. */
+  hotPathServed(): number;
   /** The config sync poller, when SVC_SYNC_URL is set. */
   sync?: SnapshotPoller;
   close(): Promise<void>;
@@ -109,9 +117,10 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
 
   let runtime: RuntimeApp | undefined;
   const server = serve({
-    fetch: (request: Request) => {
+    // env carries the Node request (client address, body read straight off the socket).
+    fetch: (request: Request, env: unknown) => {
       if (!runtime) return new Response('starting', { status: 503 });
-      return runtime.app.fetch(request);
+      return runtime.app.fetch(request, env);
     },
     port: env.port,
     hostname: env.host,
@@ -146,6 +155,9 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
     listenPort: port,
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
     ...(opts.sessionIdleMs !== undefined ? { sessionIdleMs: opts.sessionIdleMs } : {}),
+    ...(opts.maxSessions !== undefined ? { maxSessions: opts.maxSessions } : {}),
+    ...(opts.fastPath !== undefined ? { fastPath: opts.fastPath } : {}),
+    ...(opts.maxSessionsPerClient !== undefined ? { maxSessionsPerClient: opts.maxSessionsPerClient } : {}),
   });
 
   const base = `http://${displayHost(env.host)}:${port}`;
@@ -221,6 +233,7 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
     port,
     store,
     sessionCount: () => runtime?.sessionCount() ?? 0,
+    hotPathServed: () => runtime?.hotPathServed() ?? 0,
     ...(sync ? { sync } : {}),
     close() {
       closed ??= (async () => {

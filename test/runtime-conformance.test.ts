@@ -112,6 +112,8 @@ describe('MCP conformance suite', () => {
       expect.arrayContaining(['server-initialize', 'tools-list', 'dns-rebinding-protection']),
     );
     expect(code, output.slice(-4000)).toBe(0);
+    // The suite's tools/call and tools/list went over the hot path (runtime/fast-path.ts).
+    expect(runtime.hotPathServed()).toBeGreaterThan(5);
   });
 
   it('passes the same scenarios on the folder the generator makes from openapi.json + content/', {

@@ -318,6 +318,12 @@ describe('16 concurrent clients', () => {
   });
 });
 
+describe('hot path', () => {
+  it('served the tools/call and tools/list above (both eras), not the SDK per-request path', () => {
+    expect(runtime.hotPathServed()).toBeGreaterThan(50);
+  });
+});
+
 describe('logs', () => {
   it('are JSON lines that never contain the secret', () => {
     expect(logger.lines.length).toBeGreaterThan(0);

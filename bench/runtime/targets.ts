@@ -2,16 +2,44 @@
  * Child-process entry of the runtime benchmark: each measured server runs in its own process,
  * as it would in production, while the load generator runs in the parent.
  *   node targets.js upstream
- *   node targets.js bare <upstreamUrl>
- *   node targets.js runtime <folderDir>
+ *   node targets.js hono-proxy <upstreamUrl>     Hono + @hono/node-server, node:http upstream call
+ *   node targets.js node-proxy <upstreamUrl>     plain node:http server, node:http upstream call
+ *   node targets.js runtime <folderDir> [hot|sdk] the runtime, with or without the hot path
  * Prints one JSON line {url} on stdout once listening; SIGTERM stops it.
+ *
+ * Both bare proxies do what any MCP proxy must at the least: read and parse the JSON-RPC body,
+ * call the upstream over a keep-alive node:http agent (as the runtime does), and answer a
+ * JSON-RPC result carrying the upstream's text. They are the floor the runtime is held to.
  */
 import type { AddressInfo } from 'node:net';
 
-// Each target imports only what it runs, so its RSS is its own (the bare proxy loads no MCP code).
+// Each target imports only what it runs, so its RSS is its own (the bare proxies load no MCP code).
+
+async function upstreamText(agent: import('node:http').Agent, url: string): Promise<string> {
+  const { request } = await import('node:http');
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+interface CallMessage {
+  id: string | number;
+  params: { arguments: { id: string } };
+}
+
+function rpcAnswer(message: CallMessage, text: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text }] } });
+}
 
 async function main(): Promise<void> {
-  const [kind, arg] = process.argv.slice(2);
+  const [kind, arg, mode] = process.argv.slice(2);
   let url: string;
   let stop: () => Promise<void>;
   if (kind === 'upstream') {
@@ -19,18 +47,44 @@ async function main(): Promise<void> {
     const upstream = await startEchoUpstream({ record: false });
     url = upstream.url;
     stop = upstream.close;
-  } else if (kind === 'bare') {
-    // The floor for any proxy: Hono on @hono/node-server forwarding one call to the upstream, no MCP.
+  } else if (kind === 'hono-proxy') {
+    const { Agent } = await import('node:http');
     const { serve } = await import('@hono/node-server');
     const { Hono } = await import('hono');
+    const agent = new Agent({ keepAlive: true, maxSockets: 256 });
     const app = new Hono();
-    app.post('/call/:id', async (c) => {
-      const response = await fetch(`${arg}/api/echo/items/${encodeURIComponent(c.req.param('id'))}`);
-      return c.body(await response.text(), 200, { 'content-type': 'application/json' });
+    app.post('/mcp', async (c) => {
+      const message = (await c.req.json()) as CallMessage;
+      const text = await upstreamText(
+        agent,
+        `${arg}/api/echo/r0/${encodeURIComponent(message.params.arguments.id)}`,
+      );
+      return c.body(rpcAnswer(message, text), 200, { 'content-type': 'application/json' });
     });
     const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  } else if (kind === 'node-proxy') {
+    const { Agent, createServer } = await import('node:http');
+    const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', async () => {
+        const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as CallMessage;
+        const text = await upstreamText(
+          agent,
+          `${arg}/api/echo/r0/${encodeURIComponent(message.params.arguments.id)}`,
+        );
+        const body = rpcAnswer(message, text);
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
     stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
   } else if (kind === 'runtime') {
     const { parseRuntimeEnv } = await import('../../runtime/env.js');
@@ -38,6 +92,7 @@ async function main(): Promise<void> {
     const runtime = await startRuntime({
       env: parseRuntimeEnv({ MCP_RUNTIME_PORT: '0' }),
       folderDir: arg!,
+      fastPath: mode !== 'sdk',
       logger: { log() {} },
     });
     url = runtime.url;
