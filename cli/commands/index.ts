@@ -1,4 +1,5 @@
 import type { Command } from '../command.js';
+import { controlCommand } from './control.js';
 import { demoCommand } from './demo.js';
 import { diffCommand } from './diff.js';
 import { exportCommand } from './export.js';
@@ -22,6 +23,7 @@ export const commands: Command[] = [
   unpublishCommand,
   exportCommand,
   serveCommand,
+  controlCommand,
   demoCommand,
 ];
 
