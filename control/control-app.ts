@@ -136,9 +136,14 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     if (path.split('/').includes('..'))
       return problem(c, 400, 'USAGE', 'path must stay inside the repository');
     const location = normaliseLocation(repository, opts.cwd);
-    const repo = await opts.repository({ repository: location });
-    const head = await repo.head(branch);
-    const files = await repo.readFolder(head, path);
+    let files: Awaited<ReturnType<GitRepository['readFolder']>>;
+    try {
+      const repo = await opts.repository({ repository: location });
+      files = await repo.readFolder(await repo.head(branch), path);
+    } catch (error) {
+      if (isSvcError(error)) return problem(c, 400, error.code, error.message);
+      throw error;
+    }
     if (files['config.yaml'] === undefined) {
       return problem(
         c,

@@ -63,9 +63,11 @@ function serialized<T>(key: string, task: () => Promise<T>): Promise<T> {
   const previous = locks.get(key) ?? Promise.resolve();
   const next = previous.catch(() => undefined).then(task);
   locks.set(key, next);
-  void next.finally(() => {
-    if (locks.get(key) === next) locks.delete(key);
-  });
+  next
+    .finally(() => {
+      if (locks.get(key) === next) locks.delete(key);
+    })
+    .catch(() => undefined);
   return next;
 }
 
@@ -100,6 +102,7 @@ export async function openRepository(
       await mkdir(gitdir, { recursive: true });
       await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
     }
+    await git.addRemote({ fs, gitdir, remote: 'origin', url: repository, force: true });
     const onAuth = opts.gitToken
       ? () => ({ username: 'x-access-token', password: opts.gitToken })
       : undefined;
@@ -111,7 +114,7 @@ export async function openRepository(
               fs,
               http,
               gitdir,
-              url: repository,
+              remote: 'origin',
               ref: branch,
               remoteRef: branch,
               singleBranch: true,
@@ -135,7 +138,7 @@ export async function openRepository(
               fs,
               http,
               gitdir,
-              url: repository,
+              remote: 'origin',
               ref: branch,
               remoteRef: branch,
               ...(onAuth ? { onAuth } : {}),

@@ -33,7 +33,7 @@ export interface ServerRepo {
 }
 
 export async function createServerRepo(
-  opts: { bareDir?: string; published?: boolean } = {},
+  opts: { bareDir?: string; published?: boolean; enableAllTools?: boolean } = {},
 ): Promise<ServerRepo> {
   const repo = createTestRepo();
   repo.write({ 'specs/petstore.yaml': petstore('v1'), 'README.md': '# apis\n' });
@@ -48,6 +48,14 @@ export async function createServerRepo(
     now: () => new Date('2026-01-01T00:00:00Z'),
   });
   if (first.status !== 'complete') throw new Error(`fixture import failed: ${first.report.summary}`);
+  if (opts.enableAllTools) {
+    // A reviewer turns every generated tool on, so the runtime lists them.
+    for (const [path, text] of Object.entries(first.files)) {
+      if (/^Tools\/[^/]+\.yaml$/.test(path)) {
+        repo.write({ [`${FOLDER}/${path}`]: text.replace('enabled: false', 'enabled: true') });
+      }
+    }
+  }
   repo.commit('add the pets server');
   let bare = repo.origin;
   if (opts.bareDir) {
