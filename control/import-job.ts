@@ -98,28 +98,32 @@ async function attemptJob(input: RunJobInput): Promise<JobOutcome> {
   set('fetch', 'complete', base);
 
   const scratch = await mkdtemp(join(input.workRoot, 'job-'));
+  // Errors name files by their place in the repository, not in the scratch copy.
+  const inRepo = (text: string) => text.split(`${scratch}/`).join('').split(scratch).join('.');
+  const failedIn = (step: JobStep, error: string, extra: Partial<JobOutcome> = {}) =>
+    failed(step, inRepo(error), extra);
   try {
     set('import', 'processing');
     try {
       await input.repo.materialize(base, scratch);
     } catch (error) {
-      return failed('import', describe(error));
+      return failedIn('import', describe(error));
     }
     const dir = join(scratch, ...input.path.split('/').filter(Boolean));
     const result = await runImport({
       dir,
       now: input.now,
       onProgress: (rows) => {
-        progress.checklist = rows;
+        progress.checklist = rows.map((r) => (r.error ? { ...r, error: inRepo(r.error) } : r));
         input.onProgress(structuredClone(progress));
       },
     });
-    progress.checklist = result.checklist;
+    progress.checklist = result.checklist.map((r) => (r.error ? { ...r, error: inRepo(r.error) } : r));
     if (result.status === 'failed') {
       const row = result.checklist.find((r) => r.status === 'failed');
-      return failed('import', result.error ? describe(result.error) : result.report.summary, {
+      return failedIn('import', result.error ? describe(result.error) : result.report.summary, {
         failedStep: `import:${row?.kind ?? 'tools'}`,
-        summary: result.report.summary,
+        summary: inRepo(result.report.summary),
         report: result.report,
       });
     }
@@ -158,7 +162,7 @@ async function attemptJob(input: RunJobInput): Promise<JobOutcome> {
         now: input.now(),
       });
     } catch (error) {
-      return failed('commit', describe(error));
+      return failedIn('commit', describe(error));
     }
     if (!commit) {
       set('commit', 'skipped', 'the tree did not change');

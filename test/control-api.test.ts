@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_TRAILER } from '../action/src/merge-mode.js';
-import { type RunningControl, startControl } from '../control/index.js';
+import { openControlStore, type RunningControl, startControl } from '../control/index.js';
 import { createServerRepo, FOLDER, petstore, type ServerRepo } from '../control/testing/server-repo.js';
 import { svc } from './helpers/run-cli.js';
 
@@ -271,5 +271,50 @@ describe('svc control API', () => {
     const uuid = randomUUID();
     expect((await send('merge', secret, uuid)).status).toBe(202);
     expect((await send('merge', secret, uuid)).status).toBe(200);
+  });
+
+  it('a failing import records the failed step and the error, and commits nothing', async () => {
+    repo.push({ 'specs/petstore.yaml': 'openapi: 3.0.3\npaths: [\n' }, 'a broken spec');
+    const before = repo.log().length;
+    const { jobId } = (await (await api('/v1/servers/pets/imports', { method: 'POST' })).json()) as {
+      jobId: string;
+    };
+    const job = await waitForJob(jobId);
+    expect(job).toMatchObject({
+      status: 'Failed',
+      failedStep: 'import:tools',
+      error: expect.stringMatching(/^SOURCE_|^SPEC_/),
+    });
+    expect(JSON.stringify(job)).not.toContain(tmpdir());
+    expect(repo.log()).toHaveLength(before);
+    repo.push({ 'specs/petstore.yaml': petstore('v2') }, 'fix the spec');
+  });
+
+  it('jobs survive a restart: a Pending job and one whose worker died mid-run are both completed', async () => {
+    await control.close();
+    const store = await openControlStore({ dataDir: data });
+    const pending = await store.enqueueJob({ serverId: 'pets', trigger: 'manual' });
+    const orphan = await store.enqueueJob({ serverId: 'pets', trigger: 'manual' });
+    // A replica claims the orphan with a short lease and dies.
+    expect((await store.claimJob('dead-replica', 300))?.id).toBe(pending.jobId);
+    await store.close();
+    control = await startControl({
+      port: 0,
+      dataDir: data,
+      headRefreshMs: 0,
+      workerPollMs: 200,
+      logger: { log() {} },
+    });
+    const first = await waitForJob(pending.jobId);
+    const second = await waitForJob(orphan.jobId);
+    expect(first.status).toBe('Complete');
+    expect(second.status).toBe('Complete');
+    const reopened = (await (await api(`/v1/servers/pets/imports/${pending.jobId}`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(reopened.status).toBe('Complete');
+    const rows = await control.store.getJob(pending.jobId);
+    expect(rows?.attempts).toBe(2);
   });
 });
