@@ -3,8 +3,9 @@
  * ratios compare like with like. Medians throughout. Never part of `npm test`.
  *
  *   npm run bench                  all sections
- *   npm run bench -- import diff   only some (import, runtime, diff)
+ *   npm run bench -- import diff   only some (import, runtime, diff, control)
  */
+import { runControlBench } from './control-bench.js';
 import { runDiffBench } from './diff-bench.js';
 import { runImportBench } from './import-bench.js';
 import { runRuntimeBench } from './runtime-bench.js';
@@ -13,6 +14,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   import: runImportBench,
   runtime: runRuntimeBench,
   diff: runDiffBench,
+  control: runControlBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

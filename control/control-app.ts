@@ -230,16 +230,17 @@ export function createControlApp(opts: ControlAppOptions): Hono {
 
   app.get('/v1/servers/:serverId/export/snapshot', async (c) => {
     const token = bearerToken(c.req.header('authorization'));
-    const deploy = token ? await store.findDeployToken(token) : undefined;
-    if (!deploy)
+    const access = token ? await store.snapshotAccess(token) : undefined;
+    if (!access)
       return problem(c, 401, 'UNAUTHORIZED', 'a deploy token (Authorization: Bearer svc_dpl_…) is required');
+    const { token: deploy, server, plan } = access;
     if (deploy.revoked_at) return problem(c, 403, 'TOKEN_REVOKED', 'this deploy token was revoked');
-    const server = await store.getServer(c.req.param('serverId'));
-    if (!server) return problem(c, 404, 'NOT_FOUND', 'no such server');
-    if (deploy.server_id !== server.id) {
+    const serverId = c.req.param('serverId');
+    if (deploy.server_id !== serverId) {
+      if (!(await store.getServer(serverId))) return problem(c, 404, 'NOT_FOUND', 'no such server');
       return problem(c, 403, 'WRONG_SERVER', 'this deploy token belongs to another server');
     }
-    if ((await store.plan()) !== 'paid') {
+    if (plan !== 'paid') {
       return problem(
         c,
         403,
@@ -292,6 +293,16 @@ export function createControlApp(opts: ControlAppOptions): Hono {
 
   // Webhooks ----------------------------------------------------------------------------------
 
+  /** The server's webhook secret; undefined (logged) when it cannot be unsealed with this key. */
+  const openSecret = (server: ServerRow): string | undefined => {
+    try {
+      return opts.secrets.open(server.webhook_secret_sealed);
+    } catch {
+      log('webhook_secret_unreadable', { serverId: server.id });
+      return undefined;
+    }
+  };
+
   const answer = async (
     c: Context,
     servers: ServerRow[],
@@ -333,8 +344,9 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     // Each server has its own secret; the delivery is from a hook configured with one of them.
     const verified: ServerRow[] = [];
     for (const server of candidates) {
-      const webhooks = new Webhooks({ secret: opts.secrets.open(server.webhook_secret_sealed) });
-      if (await webhooks.verify(raw, signature).catch(() => false)) verified.push(server);
+      const secret = openSecret(server);
+      if (secret === undefined) continue;
+      if (await new Webhooks({ secret }).verify(raw, signature).catch(() => false)) verified.push(server);
     }
     if (verified.length === 0) return problem(c, 401, 'BAD_SIGNATURE', 'the signature does not match');
     return answer(
@@ -349,7 +361,8 @@ export function createControlApp(opts: ControlAppOptions): Hono {
   app.post('/v1/hooks/gitlab/:serverId', async (c) => {
     const server = await store.getServer(c.req.param('serverId'));
     const given = c.req.header('x-gitlab-token');
-    if (!server || !given || !safeEqual(given, opts.secrets.open(server.webhook_secret_sealed))) {
+    const secret = server ? openSecret(server) : undefined;
+    if (!server || !given || secret === undefined || !safeEqual(given, secret)) {
       return problem(c, 401, 'BAD_SIGNATURE', 'X-Gitlab-Token does not match');
     }
     const payload = await c.req.json().catch(() => undefined);
@@ -366,8 +379,9 @@ export function createControlApp(opts: ControlAppOptions): Hono {
       'webhook-signature': c.req.header('webhook-signature') ?? '',
     };
     try {
-      if (!server) throw new Error('unknown server');
-      new StandardWebhook(opts.secrets.open(server.webhook_secret_sealed)).verify(raw, headers);
+      const secret = server ? openSecret(server) : undefined;
+      if (!server || secret === undefined) throw new Error('unknown server');
+      new StandardWebhook(secret).verify(raw, headers);
     } catch {
       return problem(c, 401, 'BAD_SIGNATURE', 'the Standard Webhooks signature does not verify');
     }

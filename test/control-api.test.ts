@@ -128,6 +128,19 @@ describe('svc control API', () => {
     expect((await api(url, { token: '' })).status).toBe(401);
     expect((await api(url, { token: pat })).status).toBe(401);
     expect((await api('/v1/servers/other/export/snapshot', { token })).status).toBe(404);
+    // A token of another server is refused here, and works for its own.
+    await control.store.addServer({
+      id: 'other',
+      repository: repo.bare,
+      branch: 'main',
+      path: FOLDER,
+      webhook_secret_sealed: 'unused',
+    });
+    const otherToken = (await control.store.createDeployToken('other', 'x')).token;
+    const wrong = await api(url, { token: otherToken });
+    expect(wrong.status).toBe(403);
+    expect(await wrong.json()).toMatchObject({ error: { code: 'WRONG_SERVER' } });
+    expect((await api('/v1/servers/pets/export/snapshot', { token })).status).toBe(200);
 
     await api('/v1/workspace/plan', { method: 'PUT', body: JSON.stringify({ plan: 'free' }) });
     const free = await api(url, { token });

@@ -186,6 +186,58 @@ export class ControlStore {
       .executeTakeFirst();
   }
 
+  /**
+   * Everything a snapshot poll needs, in one query (polls are the hot path): the token, the
+   * server it belongs to and the workspace plan.
+   */
+  async snapshotAccess(
+    token: string,
+  ): Promise<{ token: DeployTokenRow; server: ServerRow; plan: Plan } | undefined> {
+    const row = await this.db
+      .selectFrom('deploy_tokens as t')
+      .innerJoin('servers as s', 's.id', 't.server_id')
+      .leftJoin('workspace as w', (join) => join.on('w.id', '=', WORKSPACE_ID))
+      .select([
+        't.id as t_id',
+        't.server_id as t_server_id',
+        't.name as t_name',
+        't.token_hash as t_token_hash',
+        't.created_at as t_created_at',
+        't.revoked_at as t_revoked_at',
+        't.last_used_at as t_last_used_at',
+        's.id as s_id',
+        's.repository as s_repository',
+        's.branch as s_branch',
+        's.path as s_path',
+        's.webhook_secret_sealed as s_webhook_secret_sealed',
+        's.created_at as s_created_at',
+        'w.plan as plan',
+      ])
+      .where('t.token_hash', '=', hashToken(token))
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      token: {
+        id: row.t_id,
+        server_id: row.t_server_id,
+        name: row.t_name,
+        token_hash: row.t_token_hash,
+        created_at: row.t_created_at,
+        revoked_at: row.t_revoked_at,
+        last_used_at: row.t_last_used_at,
+      },
+      server: {
+        id: row.s_id,
+        repository: row.s_repository,
+        branch: row.s_branch,
+        path: row.s_path,
+        webhook_secret_sealed: row.s_webhook_secret_sealed,
+        created_at: row.s_created_at,
+      },
+      plan: row.plan ?? DEFAULT_PLAN,
+    };
+  }
+
   getDeployToken(id: string): Promise<DeployTokenRow | undefined> {
     return this.db.selectFrom('deploy_tokens').selectAll().where('id', '=', id).executeTakeFirst();
   }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { createTestRepo, type TestRepo } from '../../action/testing/git-repo.js';
 import { configYaml } from '../../action/testing/server-folder.js';
+import { packageRoot } from '../../cli/package-root.js';
 import { runImport } from '../../generator/import/index.js';
 import type { SvcConfig } from '../../schemas/types.js';
 
@@ -17,7 +18,8 @@ export const SERVER_ID = 'pets';
 export const FOLDER = 'mcp/pets';
 
 export function petstore(version: 'v1' | 'v2'): string {
-  return readFileSync(new URL(`../../fixtures/action/petstore-${version}.yaml`, import.meta.url), 'utf8');
+  // packageRoot: the same path from source (tests) and from dist/ (the bench).
+  return readFileSync(join(packageRoot(), 'fixtures', 'action', `petstore-${version}.yaml`), 'utf8');
 }
 
 export interface ServerRepo {
