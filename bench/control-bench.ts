@@ -7,7 +7,7 @@
  * Reports figures against the aims; asserts nothing.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,17 @@ function get(url: string, headers: Record<string, string>): Promise<{ status: nu
     req.on('error', () => resolve({ status: 0, ms: performance.now() - started }));
     req.end();
   });
+}
+
+/** CPU time (user + system) a process has used so far, from /proc (Linux), in ms. */
+function cpuMs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 const quantile = (sorted: number[], q: number) =>
@@ -104,6 +115,7 @@ export async function runControlBench(): Promise<void> {
     // Open loop at RATE polls/s, each poll with the next of the 1,000 tokens.
     const results: { status: number; ms: number }[] = [];
     const inFlight: Promise<void>[] = [];
+    const cpuBefore = cpuMs(child.pid!);
     const began = performance.now();
     let sent = 0;
     while (performance.now() - began < DURATION_MS) {
@@ -122,6 +134,11 @@ export async function runControlBench(): Promise<void> {
     }
     await Promise.all(inFlight);
     const elapsed = (performance.now() - began) / 1000;
+    const cpuAfter = cpuMs(child.pid!);
+    const cpuPerPoll =
+      cpuBefore !== undefined && cpuAfter !== undefined
+        ? ((cpuAfter - cpuBefore) * 1000) / results.length
+        : undefined;
     const errors = results.filter((r) => r.status !== 304).length;
     const loadMs = results.map((r) => r.ms).sort((a, b) => a - b);
 
@@ -135,6 +152,11 @@ export async function runControlBench(): Promise<void> {
     console.log(
       `open loop at ${RATE}/s for ${(DURATION_MS / 1000).toFixed(0)} s: ${results.length} polls in ${elapsed.toFixed(2)} s = ${(results.length / elapsed).toFixed(0)}/s, errors (not 304) ${errors}, p50 ${quantile(loadMs, 0.5).toFixed(2)} ms, p99 ${quantile(loadMs, 0.99).toFixed(2)} ms (aim 1,000/s without errors)`,
     );
+    if (cpuPerPoll !== undefined) {
+      console.log(
+        `service CPU per 304 poll under load: ${cpuPerPoll.toFixed(0)} µs → 1,000 polls/s need ${(cpuPerPoll / 10).toFixed(0)}% of one core (load average now ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]})`,
+      );
+    }
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
