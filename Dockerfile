@@ -31,6 +31,7 @@ RUN node -e "const f='package.json',p=require('./'+f),keep=['@hono/node-server',
 FROM build AS control-build
 COPY generator ./generator
 COPY action/src ./action/src
+COPY cli ./cli
 COPY control ./control
 RUN npx esbuild control/main.ts --bundle --platform=node --format=esm --target=node24 \
       --packages=external --outfile=dist/control.mjs

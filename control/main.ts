@@ -5,12 +5,25 @@
  *
  * SVC_CONTROL_PORT (3100), SVC_CONTROL_HOST (127.0.0.1), SVC_DATA_DIR (./.svc-control),
  * SVC_DATABASE_URL (postgres://…), SVC_CONTROL_KEY, SVC_GIT_TOKEN.
+ *
+ * With arguments it is `svc control <arguments>` (the image has no other CLI), e.g.
+ * `node control.mjs token workspace --name admin` prints a workspace token.
  */
 import { isSvcError, SvcError } from '../core/svc-error.js';
 import { startControl } from './start-control.js';
 
 async function main(): Promise<void> {
   const env = process.env;
+  if (process.argv.length > 2) {
+    const { controlCommand } = await import('../cli/commands/control.js');
+    const code = await controlCommand.run(process.argv.slice(2), {
+      stdout: (t) => process.stdout.write(t),
+      stderr: (t) => process.stderr.write(t),
+      cwd: process.cwd(),
+      env,
+    });
+    process.exit(code);
+  }
   let running: Awaited<ReturnType<typeof startControl>>;
   try {
     const portText = env.SVC_CONTROL_PORT?.trim() || '3100';

@@ -1,16 +1,15 @@
 /**
  * The control service as a process, the way the Docker image starts it (control/main.ts bundled
  * with esbuild, packages external): it prints one line with its URL, answers /healthz, accepts a
- * workspace token made by `svc control token workspace` on the same data while it runs, and
+ * workspace token made by `node control.mjs token workspace` on the same data while it runs, and
  * exits 0 on SIGTERM.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { svc } from './helpers/run-cli.js';
 
 let out: string;
 let data: string;
@@ -54,9 +53,15 @@ it('prints its URL, serves, takes a token made while it runs, and exits 0 on SIG
   const url = stdout.trim().split(' ').at(-1)!;
   expect((await fetch(`${url}/healthz`)).status).toBe(200);
 
-  const made = await svc(['control', 'token', 'workspace', '--name', 'ci', '--data', data], { cwd: data });
-  expect(made.code).toBe(0);
-  const token = made.stdout.trim();
+  // The image's way to make a token: the same entry with arguments, on the same data, while it runs.
+  const token = execFileSync(
+    process.execPath,
+    [join(out, 'control.mjs'), 'token', 'workspace', '--name', 'ci'],
+    {
+      env: { PATH: process.env.PATH ?? '', SVC_DATA_DIR: data },
+      encoding: 'utf8',
+    },
+  ).trim();
   expect(token).toMatch(/^svc_pat_/);
   const servers = await fetch(`${url}/v1/servers`, { headers: { authorization: `Bearer ${token}` } });
   expect(servers.status).toBe(200);
