@@ -360,13 +360,37 @@ export function createControlApp(opts: ControlAppOptions): Hono {
 
   app.post('/v1/hooks/gitlab/:serverId', async (c) => {
     const server = await store.getServer(c.req.param('serverId'));
-    const given = c.req.header('x-gitlab-token');
     const secret = server ? openSecret(server) : undefined;
-    if (!server || !given || secret === undefined || !safeEqual(given, secret)) {
-      return problem(c, 401, 'BAD_SIGNATURE', 'X-Gitlab-Token does not match');
+    const raw = await c.req.text();
+    // GitLab's signing token sends Standard Webhooks headers; the classic secret token is sent as is.
+    const signature = c.req.header('webhook-signature');
+    let verified = false;
+    if (server && secret !== undefined && signature) {
+      try {
+        new StandardWebhook(secret).verify(raw, {
+          'webhook-id': c.req.header('webhook-id') ?? '',
+          'webhook-timestamp': c.req.header('webhook-timestamp') ?? '',
+          'webhook-signature': signature,
+        });
+        verified = true;
+      } catch {
+        verified = false;
+      }
+    } else {
+      const given = c.req.header('x-gitlab-token');
+      verified =
+        server !== undefined && secret !== undefined && given !== undefined && safeEqual(given, secret);
     }
-    const payload = await c.req.json().catch(() => undefined);
-    const delivery = c.req.header('idempotency-key') ?? c.req.header('x-gitlab-event-uuid');
+    if (!server || !verified)
+      return problem(c, 401, 'BAD_SIGNATURE', 'X-Gitlab-Token or the webhook signature does not match');
+    let payload: unknown;
+    try {
+      payload = JSON.parse(raw);
+    } catch {
+      return problem(c, 400, 'USAGE', 'the body is not JSON');
+    }
+    const delivery =
+      c.req.header('idempotency-key') ?? c.req.header('webhook-id') ?? c.req.header('x-gitlab-event-uuid');
     return answer(c, [server], gitlabDecision(c.req.header('x-gitlab-event'), payload), 'gitlab', delivery);
   });
 

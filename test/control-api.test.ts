@@ -284,6 +284,29 @@ describe('svc control API', () => {
     const uuid = randomUUID();
     expect((await send('merge', secret, uuid)).status).toBe(202);
     expect((await send('merge', secret, uuid)).status).toBe(200);
+    // GitLab's signing token: Standard Webhooks headers instead of the plain token.
+    const body = JSON.stringify({
+      object_kind: 'merge_request',
+      object_attributes: { action: 'merge', target_branch: 'main' },
+    });
+    const signed = (key: string) => {
+      const id = `msg_${randomUUID()}`;
+      const at = new Date();
+      return fetch(`${control.url}/v1/hooks/gitlab/pets`, {
+        method: 'POST',
+        body,
+        headers: {
+          'x-gitlab-event': 'Merge Request Hook',
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': new StandardWebhook(key).sign(id, at, body),
+        },
+      });
+    };
+    expect(
+      (await signed(`whsec_${Buffer.from('another secret, 24 bytes+').toString('base64')}`)).status,
+    ).toBe(401);
+    expect((await signed(secret)).status).toBe(202);
   });
 
   it('a failing import records the failed step and the error, and commits nothing', async () => {
