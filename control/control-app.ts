@@ -6,6 +6,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Webhooks } from '@octokit/webhooks';
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie } from 'hono/cookie';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { isSvcError } from '../core/svc-error.js';
@@ -41,7 +42,7 @@ export interface ControlAppOptions {
 
 const SESSION_COOKIE = 'svc_session';
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 500;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 500;
 function problem(c: Context, status: ErrorStatus, code: string, message: string) {
   return c.json({ error: { code, message } }, status);
 }
@@ -89,6 +90,14 @@ export function createControlApp(opts: ControlAppOptions): Hono {
   app.notFound((c) => problem(c, 404, 'NOT_FOUND', 'no such route'));
 
   app.get('/healthz', (c) => c.json({ ok: true }));
+
+  // GitHub caps payloads at 25 MB; nothing this service reads is larger.
+  const limit = bodyLimit({
+    maxSize: 25 * 1024 * 1024,
+    onError: (c) => problem(c, 413, 'TOO_LARGE', 'the request body is larger than 25 MB'),
+  });
+  app.use('/v1/*', limit);
+  app.use('/login', limit);
 
   // Workspace token: the bearer header, or (for the status page's GETs only) the session
   // cookie set by /login. The cookie is SameSite=Strict and never authorizes a change.
