@@ -142,6 +142,7 @@ it('a merged spec change reaches a syncing runtime within one poll; revocation k
     pull_request: { number: 12, merged: true, base: { ref: 'main' } },
     repository: { full_name: 'team/api', clone_url: repositoryUrl },
   });
+  const hookSent = Date.now();
   const hook = await fetch(`${control.url}/v1/hooks/github`, {
     method: 'POST',
     body,
@@ -200,6 +201,6 @@ it('a merged spec change reaches a syncing runtime within one poll; revocation k
   expect(JSON.stringify(runtimeLog.records)).not.toContain(deploy.token);
   expect(await toolList(await connect('modern'))).toEqual(v2);
   console.info(
-    `control e2e: job done → runtime swapped in ${swapMs} ms (poll interval ${SYNC_INTERVAL_MS} ms)`,
+    `control e2e: webhook → job done ${done - hookSent} ms (fetch, import, commit, push over HTTP); job done → runtime swapped ${swapMs} ms (poll interval ${SYNC_INTERVAL_MS} ms)`,
   );
 }, 90_000);
