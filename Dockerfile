@@ -2,6 +2,11 @@
 # Runtime only: no generator, no CLI, no dev dependencies, no database, no cache.
 #   docker build -t ghcr.io/svc-dev/svc-runtime:0.1 .
 #   docker run --rm -p 3002:3002 -v "$PWD/mcp/petstore:/folder:ro" -e SVC_UPSTREAM_SECRET ghcr.io/svc-dev/svc-runtime:0.1
+#
+# svc control (second entry point, target `control`): snapshots, deploy tokens, webhooks, import jobs.
+#   docker build --target control -t ghcr.io/svc-dev/svc-control:0.1 .
+#   docker run --rm -p 3100:3100 -v svc-control:/data ghcr.io/svc-dev/svc-control:0.1
+# The runtime stays the default (last) stage, so `docker build .` still gives the small runtime image.
 
 # ---- build: bundle the runtime entry (our code only; packages stay external) ----
 FROM node:24-alpine AS build
@@ -21,6 +26,33 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN node -e "const f='package.json',p=require('./'+f),keep=['@hono/node-server','@modelcontextprotocol/server','ajv','ajv-formats','gray-matter','hono','remark-parse','unified','yaml'];p.dependencies=Object.fromEntries(keep.map(k=>[k,p.dependencies[k]]));delete p.devDependencies;delete p.scripts;require('fs').writeFileSync(f,JSON.stringify(p,null,2))" \
  && npm install --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+# ---- control service: bundle its entry (our code; packages stay external) ----
+FROM build AS control-build
+COPY generator ./generator
+COPY action/src ./action/src
+COPY cli ./cli
+COPY control ./control
+RUN npx esbuild control/main.ts --bundle --platform=node --format=esm --target=node24 \
+      --packages=external --outfile=dist/control.mjs
+
+# ---- control service image: every production dependency (the generator, libsql, pg, isomorphic-git) ----
+FROM node:24-alpine AS control
+ENV NODE_ENV=production \
+    SVC_CONTROL_HOST=0.0.0.0 \
+    SVC_CONTROL_PORT=3100 \
+    SVC_DATA_DIR=/data
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=control-build /src/dist/control.mjs ./control.mjs
+RUN mkdir -p /data && chown node:node /data
+VOLUME /data
+USER node
+EXPOSE 3100
+HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.SVC_CONTROL_PORT||3100)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "control.mjs"]
 
 # ---- runtime image ----
 FROM node:24-alpine

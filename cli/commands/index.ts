@@ -66,6 +66,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./serve.js')).serveCommand,
   },
   {
+    name: 'control',
+    summary: 'run the control service (snapshots, deploy tokens, webhooks, import jobs) or make tokens',
+    load: async () => (await import('./control.js')).controlCommand,
+  },
+  {
     name: 'demo',
     summary: 'import the Bookshelf demo into a folder and serve it',
     load: async () => (await import('./demo.js')).demoCommand,

@@ -1,0 +1,295 @@
+/**
+ * The git side of the control service, with isomorphic-git only (no git binary needed):
+ * a registered repository is either a local repository (its own object store is read and
+ * written) or an http(s) git URL (a bare cache repository under the data directory, fetched
+ * shallowly from the remote and pushed back to it).
+ *
+ * Reads and writes go through git objects, not a work tree: the folder at the branch head is
+ * read blob by blob; an import's result becomes blobs and trees grafted onto the head's tree
+ * and one commit whose parent is that head.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import git, { type TreeEntry } from 'isomorphic-git';
+import http from 'isomorphic-git/http/node';
+import { SvcError } from '../../core/svc-error.js';
+import type { FolderFiles } from '../../folder/model.js';
+
+export interface GitRepository {
+  /** The repository as registered (absolute path or URL). */
+  readonly location: string;
+  readonly remote: boolean;
+  /** The commit at the tip of `branch` (fetched first for a remote). */
+  head(branch: string): Promise<string>;
+  /** Every file under `path` at `commit`, as UTF-8 text keyed by path relative to `path`. */
+  readFolder(commit: string, path: string): Promise<FolderFiles>;
+  /** Writes the whole tree at `commit` to `dir` (the import reads sources beside the folder). */
+  materialize(commit: string, dir: string): Promise<void>;
+  /**
+   * Replaces `path` in `base`'s tree with the files of `folderDir` and commits that on top of
+   * `base`; undefined when the tree does not change.
+   */
+  commitFolder(input: {
+    base: string;
+    path: string;
+    folderDir: string;
+    message: string;
+    author: { name: string; email: string };
+    now: Date;
+  }): Promise<string | undefined>;
+  /** Moves `branch` from `base` to `commit` (a push for a remote); BRANCH_MOVED when it moved meanwhile. */
+  publish(branch: string, base: string, commit: string): Promise<void>;
+  readCommitMessage(commit: string): Promise<string>;
+}
+
+export interface OpenRepositoryOptions {
+  /** Where remote repositories are cached (one bare repository per URL). */
+  cacheDir: string;
+  /** A token for https git hosts (sent as x-access-token basic auth when the host asks). */
+  gitToken?: string;
+}
+
+export class BranchMovedError extends SvcError {
+  constructor(branch: string) {
+    super('GIT_FAILED', `the branch ${branch} moved while the import ran`);
+  }
+}
+
+const locks = new Map<string, Promise<unknown>>();
+/** Runs `task` after every earlier task on the same key (one fetch or push per cache at a time). */
+function serialized<T>(key: string, task: () => Promise<T>): Promise<T> {
+  const previous = locks.get(key) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(task);
+  locks.set(key, next);
+  next
+    .finally(() => {
+      if (locks.get(key) === next) locks.delete(key);
+    })
+    .catch(() => undefined);
+  return next;
+}
+
+/** A URL as given; a local path made absolute against `cwd`. */
+export function normaliseLocation(repository: string, cwd: string): string {
+  return isRemoteLocation(repository) ? repository.trim() : resolve(cwd, repository);
+}
+
+export function isRemoteLocation(repository: string): boolean {
+  return /^https?:\/\//i.test(repository);
+}
+
+function gitFailed(message: string, location: string, cause: unknown): SvcError {
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  return new SvcError('GIT_FAILED', `${message}: ${detail}`, { place: { url: location }, cause });
+}
+
+export async function openRepository(
+  repository: string,
+  opts: OpenRepositoryOptions,
+): Promise<GitRepository> {
+  if (isRemoteLocation(repository)) {
+    const url = new URL(repository);
+    if (url.username || url.password) {
+      throw new SvcError('USAGE', 'put no credential in the repository URL; set SVC_GIT_TOKEN instead', {
+        place: { field: 'repository' },
+      });
+    }
+    const name = createHash('sha256').update(repository).digest('hex').slice(0, 24);
+    const gitdir = join(resolve(opts.cacheDir), `${name}.git`);
+    if (!fs.existsSync(join(gitdir, 'HEAD'))) {
+      await mkdir(gitdir, { recursive: true });
+      await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
+    }
+    await git.addRemote({ fs, gitdir, remote: 'origin', url: repository, force: true });
+    const onAuth = opts.gitToken
+      ? () => ({ username: 'x-access-token', password: opts.gitToken })
+      : undefined;
+    return objectRepository(repository, gitdir, {
+      async head(branch) {
+        return serialized(gitdir, async () => {
+          try {
+            const fetched = await git.fetch({
+              fs,
+              http,
+              gitdir,
+              remote: 'origin',
+              ref: branch,
+              remoteRef: branch,
+              singleBranch: true,
+              depth: 1,
+              tags: false,
+              ...(onAuth ? { onAuth } : {}),
+            });
+            if (!fetched.fetchHead) throw new Error(`no branch ${branch}`);
+            return fetched.fetchHead;
+          } catch (error) {
+            throw gitFailed(`cannot fetch ${branch}`, repository, error);
+          }
+        });
+      },
+      async publish(branch, base, commit) {
+        await serialized(gitdir, async () => {
+          await git.writeRef({ fs, gitdir, ref: `refs/heads/${branch}`, value: commit, force: true });
+          let result: Awaited<ReturnType<typeof git.push>>;
+          try {
+            result = await git.push({
+              fs,
+              http,
+              gitdir,
+              remote: 'origin',
+              ref: branch,
+              remoteRef: branch,
+              ...(onAuth ? { onAuth } : {}),
+            });
+          } catch (error) {
+            if (/not a simple fast-forward|non-fast-forward|PushRejected|rejected/i.test(String(error))) {
+              throw new BranchMovedError(branch);
+            }
+            throw gitFailed(`cannot push ${branch}`, repository, error);
+          }
+          if (!result.ok) {
+            const reason = Object.values(result.refs ?? {})
+              .map((r) => r.error)
+              .filter(Boolean)
+              .join('; ');
+            if (/fast-forward|fetch first|stale/i.test(reason)) throw new BranchMovedError(branch);
+            throw gitFailed(`the push of ${branch} was refused`, repository, reason || result.error);
+          }
+          void base;
+        });
+      },
+    });
+  }
+  const dir = resolve(repository);
+  let gitdir: string;
+  if (fs.existsSync(join(dir, '.git'))) gitdir = join(dir, '.git');
+  else if (fs.existsSync(join(dir, 'HEAD')) && fs.existsSync(join(dir, 'objects'))) gitdir = dir;
+  else throw new SvcError('USAGE', `not a git repository: ${dir}`, { place: { file: dir } });
+  return objectRepository(dir, gitdir, {
+    async head(branch) {
+      try {
+        return await git.resolveRef({ fs, gitdir, ref: `refs/heads/${branch}` });
+      } catch (error) {
+        throw gitFailed(`no branch ${branch}`, dir, error);
+      }
+    },
+    async publish(branch, base, commit) {
+      await serialized(gitdir, async () => {
+        const now = await git.resolveRef({ fs, gitdir, ref: `refs/heads/${branch}` });
+        if (now !== base) throw new BranchMovedError(branch);
+        await git.writeRef({ fs, gitdir, ref: `refs/heads/${branch}`, value: commit, force: true });
+      });
+    },
+  });
+}
+
+function objectRepository(
+  location: string,
+  gitdir: string,
+  transport: Pick<GitRepository, 'head' | 'publish'>,
+): GitRepository {
+  async function treeAt(commit: string, path: string): Promise<string> {
+    const clean = path.replace(/^\/+|\/+$/g, '');
+    try {
+      const { oid } = await git.readTree({ fs, gitdir, oid: commit, ...(clean ? { filepath: clean } : {}) });
+      return oid;
+    } catch (error) {
+      throw new SvcError('FOLDER_NOT_FOUND', `no folder ${clean || '/'} at ${commit.slice(0, 7)}`, {
+        place: { file: clean, url: location },
+        cause: error,
+      });
+    }
+  }
+
+  async function walkTree(
+    treeOid: string,
+    prefix: string,
+    visit: (path: string, entry: TreeEntry, blob: Uint8Array) => Promise<void> | void,
+  ): Promise<void> {
+    const { tree } = await git.readTree({ fs, gitdir, oid: treeOid });
+    for (const entry of tree) {
+      const path = `${prefix}${entry.path}`;
+      if (entry.type === 'tree') await walkTree(entry.oid, `${path}/`, visit);
+      else if (entry.type === 'blob' && entry.mode !== '120000') {
+        const { blob } = await git.readBlob({ fs, gitdir, oid: entry.oid });
+        await visit(path, entry, blob);
+      }
+    }
+  }
+
+  /** Blobs and trees for a directory on disk; returns the tree's oid. */
+  async function writeDirTree(dir: string): Promise<string> {
+    const entries: TreeEntry[] = [];
+    for (const item of await readdir(dir, { withFileTypes: true })) {
+      if (item.name === '.git') continue;
+      const full = join(dir, item.name);
+      if (item.isDirectory()) {
+        const oid = await writeDirTree(full);
+        entries.push({ mode: '040000', path: item.name, oid, type: 'tree' });
+      } else if (item.isFile()) {
+        const oid = await git.writeBlob({ fs, gitdir, blob: await readFile(full) });
+        const executable = ((await stat(full)).mode & 0o111) !== 0;
+        entries.push({ mode: executable ? '100755' : '100644', path: item.name, oid, type: 'blob' });
+      }
+    }
+    return git.writeTree({ fs, gitdir, tree: entries });
+  }
+
+  /** `root` with the subtree at `parts` replaced by `oid`; returns the new root tree. */
+  async function graft(root: string | undefined, parts: string[], oid: string): Promise<string> {
+    const [head, ...rest] = parts;
+    if (head === undefined) return oid;
+    const tree = root ? (await git.readTree({ fs, gitdir, oid: root })).tree : [];
+    const existing = tree.find((e) => e.path === head && e.type === 'tree');
+    const child = await graft(existing?.oid, rest, oid);
+    const others = tree.filter((e) => e.path !== head);
+    return git.writeTree({
+      fs,
+      gitdir,
+      tree: [...others, { mode: '040000', path: head, oid: child, type: 'tree' }],
+    });
+  }
+
+  return {
+    location,
+    remote: isRemoteLocation(location),
+    head: transport.head,
+    publish: transport.publish,
+    async readFolder(commit, path) {
+      const files: FolderFiles = {};
+      const decoder = new TextDecoder();
+      await walkTree(await treeAt(commit, path), '', (p, _entry, blob) => {
+        files[p] = decoder.decode(blob);
+      });
+      return files;
+    },
+    async materialize(commit, dir) {
+      await mkdir(dir, { recursive: true });
+      await walkTree(await treeAt(commit, ''), '', async (p, entry, blob) => {
+        const full = join(dir, ...p.split('/'));
+        await mkdir(join(full, '..'), { recursive: true });
+        await writeFile(full, blob);
+        if (entry.mode === '100755') await chmod(full, 0o755);
+      });
+    },
+    async commitFolder({ base, path, folderDir, message, author, now }) {
+      const { commit } = await git.readCommit({ fs, gitdir, oid: base });
+      const folderTree = await writeDirTree(folderDir);
+      const parts = path.split('/').filter((p) => p !== '' && p !== '.');
+      const tree = await graft(commit.tree, parts, folderTree);
+      if (tree === commit.tree) return undefined;
+      const who = { ...author, timestamp: Math.floor(now.getTime() / 1000), timezoneOffset: 0 };
+      return git.writeCommit({
+        fs,
+        gitdir,
+        commit: { message, tree, parent: [base], author: who, committer: who },
+      });
+    },
+    async readCommitMessage(commit) {
+      const { commit: c } = await git.readCommit({ fs, gitdir, oid: commit });
+      return c.message;
+    },
+  };
+}

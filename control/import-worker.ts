@@ -1,0 +1,167 @@
+/**
+ * The background worker: claims one job at a time under a lease (renewed while it runs), runs
+ * it and records the outcome. A job whose worker died is claimed again once its lease expires.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import type { GitRepository } from './git/git-repository.js';
+import { type JobProgress, runImportJob } from './import-job.js';
+import type { ControlStore, JobRow, ServerRow } from './store/control-store.js';
+
+export interface ImportWorkerOptions {
+  store: ControlStore;
+  repository(server: ServerRow): Promise<GitRepository>;
+  workRoot: string;
+  leaseMs?: number;
+  pollMs?: number;
+  now?: () => Date;
+  /** Called after a job ends (the snapshot cache forgets the server's head). */
+  onFinished?(serverId: string): void;
+  log?(event: string, fields: Record<string, unknown>): void;
+}
+
+export interface ImportWorker {
+  readonly owner: string;
+  start(): void;
+  /** Look for a job now (after one was queued). */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+export function createImportWorker(opts: ImportWorkerOptions): ImportWorker {
+  const owner = `worker-${randomUUID()}`;
+  const leaseMs = opts.leaseMs ?? 60_000;
+  const pollMs = opts.pollMs ?? 1000;
+  const now = opts.now ?? (() => new Date());
+  const log = opts.log ?? (() => undefined);
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let loop: Promise<void> | undefined;
+  let again = false;
+
+  async function runJob(job: JobRow): Promise<void> {
+    let owned = true;
+    const renew = setInterval(
+      () => {
+        void opts.store.renewLease(job.id, owner, leaseMs).then((ok) => {
+          if (!ok) owned = false;
+        });
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
+    let saving = Promise.resolve();
+    const onProgress = (progress: JobProgress) => {
+      const text = JSON.stringify(progress);
+      saving = saving.then(() => opts.store.saveProgress(job.id, owner, text)).catch(() => undefined);
+    };
+    try {
+      const server = await opts.store.getServer(job.server_id);
+      if (!server) {
+        await opts.store.finishJob(job.id, owner, {
+          status: 'Failed',
+          failedStep: 'fetch',
+          error: 'the server is no longer registered',
+        });
+        return;
+      }
+      log('import_started', {
+        jobId: job.id,
+        serverId: server.id,
+        trigger: job.trigger,
+        attempt: job.attempts,
+      });
+      let outcome: Awaited<ReturnType<typeof runImportJob>>;
+      try {
+        outcome = await runImportJob({
+          repo: await opts.repository(server),
+          branch: server.branch,
+          path: server.path,
+          trigger: job.trigger,
+          workRoot: opts.workRoot,
+          now,
+          onProgress,
+          stillOwned: () => owned,
+        });
+      } catch (error) {
+        outcome = {
+          status: 'Failed',
+          failedStep: 'push',
+          error: error instanceof Error ? error.message : String(error),
+        };
+      }
+      await saving;
+      const finished = await opts.store.finishJob(job.id, owner, {
+        status: outcome.status,
+        ...(outcome.status === 'Complete' && outcome.commit ? { commitSha: outcome.commit } : {}),
+        ...(outcome.status === 'Failed' ? { failedStep: outcome.failedStep, error: outcome.error } : {}),
+        ...(outcome.summary ? { summary: outcome.summary } : {}),
+        ...(outcome.report ? { report: JSON.stringify(outcome.report) } : {}),
+      });
+      log('import_finished', {
+        jobId: job.id,
+        serverId: server.id,
+        status: outcome.status,
+        ...(outcome.status === 'Complete' && outcome.commit ? { commit: outcome.commit } : {}),
+        ...(outcome.status === 'Failed' ? { failedStep: outcome.failedStep } : {}),
+        recorded: finished,
+      });
+      opts.onFinished?.(server.id);
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  async function drain(): Promise<void> {
+    do {
+      again = false;
+      while (!stopped) {
+        let job: JobRow | undefined;
+        try {
+          job = await opts.store.claimJob(owner, leaseMs);
+        } catch (error) {
+          log('claim_failed', { reason: error instanceof Error ? error.message : String(error) });
+          break;
+        }
+        if (!job) break;
+        await runJob(job).catch((error) =>
+          log('job_crashed', {
+            jobId: job.id,
+            reason: error instanceof Error ? error.message : String(error),
+          }),
+        );
+      }
+    } while (again && !stopped);
+  }
+
+  function kick(): void {
+    if (stopped) return;
+    if (loop) {
+      again = true;
+      return;
+    }
+    loop = drain().finally(() => {
+      loop = undefined;
+      schedule();
+    });
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(kick, pollMs);
+    timer.unref();
+  }
+
+  return {
+    owner,
+    start() {
+      void mkdir(opts.workRoot, { recursive: true }).then(kick);
+    },
+    wake: kick,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await loop;
+    },
+  };
+}

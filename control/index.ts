@@ -1,0 +1,9 @@
+/** The control service (spec 3.1, 3.4, 4.1, 4.3, 5.3, 5.4): snapshots, deploy tokens, webhooks and import jobs. */
+export { createControlApp, type ControlAppOptions } from './control-app.js';
+export {
+  type RunningControl,
+  type StartControlOptions,
+  openControlStore,
+  startControl,
+} from './start-control.js';
+export { ControlStore } from './store/control-store.js';

@@ -1,0 +1,64 @@
+/**
+ * The control service's container entry (the Dockerfile's `control` target): environment →
+ * startControl; prints the listening URL; SIGTERM/SIGINT → graceful close. Exit codes as the
+ * runtime's: 0 after a clean shutdown, 78 (EX_CONFIG) for a wrong environment, 1 otherwise.
+ *
+ * SVC_CONTROL_PORT (3100), SVC_CONTROL_HOST (127.0.0.1), SVC_DATA_DIR (./.svc-control),
+ * SVC_DATABASE_URL (postgres://…), SVC_CONTROL_KEY, SVC_GIT_TOKEN.
+ *
+ * With arguments it is `svc control <arguments>` (the image has no other CLI), e.g.
+ * `node control.mjs token workspace --name admin` prints a workspace token.
+ */
+import { isSvcError, SvcError } from '../core/svc-error.js';
+import { startControl } from './start-control.js';
+
+async function main(): Promise<void> {
+  const env = process.env;
+  if (process.argv.length > 2) {
+    const { controlCommand } = await import('../cli/commands/control.js');
+    const code = await controlCommand.run(process.argv.slice(2), {
+      stdout: (t) => process.stdout.write(t),
+      stderr: (t) => process.stderr.write(t),
+      cwd: process.cwd(),
+      env,
+    });
+    process.exit(code);
+  }
+  let running: Awaited<ReturnType<typeof startControl>>;
+  try {
+    const portText = env.SVC_CONTROL_PORT?.trim() || '3100';
+    if (!/^\d{1,5}$/.test(portText)) {
+      throw new SvcError('USAGE', `SVC_CONTROL_PORT must be a number, not "${portText}"`, {
+        place: { field: 'SVC_CONTROL_PORT' },
+      });
+    }
+    running = await startControl({
+      port: Number(portText),
+      host: env.SVC_CONTROL_HOST?.trim() || '127.0.0.1',
+      dataDir: env.SVC_DATA_DIR?.trim() || '.svc-control',
+      ...(env.SVC_DATABASE_URL?.trim() ? { databaseUrl: env.SVC_DATABASE_URL.trim() } : {}),
+      ...(env.SVC_CONTROL_KEY?.trim() ? { controlKey: env.SVC_CONTROL_KEY.trim() } : {}),
+      ...(env.SVC_GIT_TOKEN?.trim() ? { gitToken: env.SVC_GIT_TOKEN.trim() } : {}),
+    });
+  } catch (error) {
+    const message = isSvcError(error) ? error.describe() : String((error as Error)?.message ?? error);
+    process.stderr.write(
+      `${JSON.stringify({ time: new Date().toISOString(), level: 'error', event: 'boot_failed', message })}\n`,
+    );
+    process.exit(isSvcError(error) ? 78 : 1);
+  }
+  process.stdout.write(`svc control listening on ${running.url}\n`);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+void main();

@@ -1,0 +1,119 @@
+/**
+ * The import status page (spec 3.1): the server's jobs, newest first, rendered on the server;
+ * a small inline script (no framework) polls the JSON API every second, keeps the list current,
+ * shows the step checklist of a running job and, once it ends, the per-endpoint diff from the
+ * job's import report. Everything shown is escaped (hono/html on the server, textContent in the
+ * browser).
+ */
+import { html, raw } from 'hono/html';
+import type { ServerRow } from './store/control-store.js';
+
+interface JobView {
+  jobId: string;
+  status: string;
+  trigger: string;
+  createdAt: string;
+  finishedAt: string | null;
+  commit?: string;
+  summary?: string;
+  error?: string;
+  failedStep?: string;
+}
+
+const STYLE = `
+body{font:14px/1.45 system-ui,sans-serif;margin:2rem;max-width:60rem;color:#1b1f24}
+table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
+.Pending{color:#8a6d00}.Processing{color:#0a58ca}.Complete{color:#146c43}.Failed{color:#b02a37}
+code{font-size:12px}ul.checklist{list-style:none;padding:0}ul.checklist li::before{content:attr(data-mark) " ";}
+pre{white-space:pre-wrap;background:#f6f8fa;padding:.75rem}`;
+
+function jobRow(job: JobView) {
+  return html`<tr data-job-id="${job.jobId}" data-status="${job.status}">
+<td><a href="?job=${job.jobId}">${job.jobId.slice(0, 8)}</a></td><td class="${job.status}">${job.status}</td>
+<td>${job.trigger}</td><td>${job.createdAt}</td><td>${job.finishedAt ?? ''}</td>
+<td>${job.commit ? html`<code>${job.commit.slice(0, 7)}</code>` : ''}</td><td>${job.summary ?? job.error ?? ''}</td></tr>`;
+}
+
+export function renderStatusPage(server: ServerRow, jobs: JobView[]): string {
+  const api = `/v1/servers/${encodeURIComponent(server.id)}/imports`;
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Imports · ${server.id}</title><style>${raw(STYLE)}</style></head>
+<body>
+<h1>Imports of <code>${server.id}</code></h1>
+<p>${server.repository} · branch <code>${server.branch}</code> · folder <code>${server.path}</code></p>
+<table><thead><tr><th>Job</th><th>Status</th><th>Trigger</th><th>Queued</th><th>Finished</th><th>Commit</th><th>Summary</th></tr></thead>
+<tbody id="jobs">${jobs.length ? jobs.map(jobRow) : html`<tr><td colspan="7">No import yet.</td></tr>`}</tbody></table>
+<section id="job" data-status=""><h2 id="job-title"></h2><ul class="checklist" id="steps"></ul><ul class="checklist" id="rows"></ul>
+<div id="diff"></div></section>
+<script type="module">
+const api = ${raw(JSON.stringify(api))};
+const $ = (id) => document.getElementById(id);
+const el = (tag, text, attrs = {}) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); return e; };
+const MARK = { pending: '○', processing: '◐', complete: '●', failed: '✗', skipped: '–' };
+let shownReportFor = '';
+function renderList(jobs) {
+  const body = $('jobs'); body.replaceChildren();
+  if (!jobs.length) { const tr = el('tr'); tr.append(el('td', 'No import yet.', { colspan: '7' })); body.append(tr); return; }
+  for (const j of jobs) {
+    const tr = el('tr', undefined, { 'data-job-id': j.jobId, 'data-status': j.status });
+    const link = el('a', j.jobId.slice(0, 8), { href: '?job=' + j.jobId });
+    const cells = [link, el('span', j.status, { class: j.status }), j.trigger, j.createdAt, j.finishedAt ?? '', j.commit ? el('code', j.commit.slice(0, 7)) : '', j.summary ?? j.error ?? ''];
+    for (const c of cells) { const td = el('td'); td.append(c); tr.append(td); }
+    body.append(tr);
+  }
+}
+function renderChecklist(job) {
+  const steps = $('steps'); steps.replaceChildren();
+  for (const s of job.progress?.steps ?? []) steps.append(el('li', s.step + (s.detail ? ': ' + s.detail : ''), { 'data-step': s.step, 'data-state': s.status, 'data-mark': MARK[s.status] ?? '' }));
+  const rows = $('rows'); rows.replaceChildren();
+  for (const r of job.progress?.checklist ?? []) rows.append(el('li', r.label + (r.count !== undefined ? ' (' + r.count + ')' : '') + (r.error ? ': ' + r.error : ''), { 'data-kind': r.kind, 'data-state': r.status, 'data-mark': MARK[r.status] ?? '' }));
+}
+async function renderDiff(job) {
+  if (shownReportFor === job.jobId) return;
+  shownReportFor = job.jobId;
+  const detail = await (await fetch(api + '/' + job.jobId, { credentials: 'same-origin' })).json();
+  const diff = $('diff'); diff.replaceChildren();
+  if (job.error) diff.append(el('p', 'Failed at ' + (job.failedStep ?? '?') + ': ' + job.error, { class: 'Failed' }));
+  const endpoints = detail.report?.endpoints ?? [];
+  diff.append(el('h3', endpoints.length ? 'Endpoint changes' : 'No endpoint changed'));
+  if (endpoints.length) {
+    const table = el('table', undefined, { id: 'endpoints' });
+    const head = el('tr'); for (const h of ['Endpoint', 'Change', 'Breaking', 'Details']) head.append(el('th', h)); table.append(head);
+    for (const e of endpoints) {
+      const tr = el('tr', undefined, { 'data-endpoint': e.key, 'data-kind': e.kind });
+      for (const t of [e.key, e.kind, e.breaking ? 'breaking' : '', (e.changes ?? []).map((c) => c.text).join('; ')]) tr.append(el('td', t));
+      table.append(tr);
+    }
+    diff.append(table);
+  }
+  if (detail.markdown) { const d = el('details'); d.append(el('summary', 'Full report (Markdown)'), el('pre', detail.markdown)); diff.append(d); }
+}
+async function tick() {
+  try {
+    const response = await fetch(api, { credentials: 'same-origin' });
+    if (response.ok) {
+      const jobs = await response.json();
+      renderList(jobs);
+      const wanted = new URLSearchParams(location.search).get('job');
+      const job = jobs.find((j) => j.jobId === wanted) ?? jobs[0];
+      if (job) {
+        $('job').dataset.status = job.status; $('job').dataset.jobId = job.jobId;
+        $('job-title').textContent = 'Job ' + job.jobId.slice(0, 8) + ': ' + job.status;
+        renderChecklist(job);
+        if (job.status === 'Complete' || job.status === 'Failed') await renderDiff(job); else { shownReportFor = ''; $('diff').replaceChildren(); }
+      }
+    }
+  } finally { setTimeout(tick, 1000); }
+}
+tick();
+</script>
+</body></html>`.toString();
+}
+
+export function renderLoginPage(next: string, error?: string): string {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>svc control · sign in</title><style>${raw(STYLE)}</style></head>
+<body><h1>svc control</h1>${error ? html`<p class="Failed" role="alert">${error}</p>` : ''}
+<form method="post" action="/login"><label>Workspace token <input name="token" type="password" autocomplete="off" required></label>
+<input type="hidden" name="next" value="${next}"><button type="submit">Sign in</button></form></body></html>`.toString();
+}

@@ -1,0 +1,164 @@
+/**
+ * The store on both databases: the embedded SQLite always, and a real PostgreSQL cluster started
+ * on loopback (skipped, with the reason, only when PostgreSQL is not installed).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PostgresCluster, postgresMissingReason, startPostgres } from '../testing/postgres-cluster.js';
+import { ControlStore } from './control-store.js';
+import { openDatabase } from './open-database.js';
+
+const pgMissing = postgresMissingReason();
+if (pgMissing) console.warn(`control-store: PostgreSQL tests skipped: ${pgMissing}`);
+
+interface Backend {
+  open(): Promise<ControlStore>;
+  cleanup(): Promise<void>;
+}
+
+function sqliteBackend(): Backend {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-store-'));
+  return {
+    async open() {
+      const opened = await openDatabase({ dataDir: dir });
+      return new ControlStore({ db: opened.db, kind: opened.kind });
+    },
+    async cleanup() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let cluster: PostgresCluster | undefined;
+function postgresBackend(): Backend {
+  return {
+    async open() {
+      cluster ??= await startPostgres();
+      const opened = await openDatabase({ dataDir: '/nonexistent', databaseUrl: cluster.url });
+      return new ControlStore({ db: opened.db, kind: opened.kind });
+    },
+    async cleanup() {
+      await cluster?.stop();
+      cluster = undefined;
+    },
+  };
+}
+
+const backends: [string, () => Backend, string | undefined][] = [
+  ['sqlite (embedded)', sqliteBackend, undefined],
+  ['postgresql', postgresBackend, pgMissing],
+];
+
+for (const [name, make, skip] of backends) {
+  describe.skipIf(skip !== undefined)(`control store on ${name}`, () => {
+    const backend = make();
+    let a: ControlStore;
+    let b: ControlStore;
+
+    beforeAll(async () => {
+      a = await backend.open();
+      // A second connection/pool on the same database, as a second replica would have.
+      b = await backend.open();
+      await a.addServer({
+        id: 'pets',
+        repository: '/repo',
+        branch: 'main',
+        path: 'mcp/pets',
+        webhook_secret_sealed: 'x',
+      });
+    }, 60_000);
+
+    afterAll(async () => {
+      await a?.close();
+      await b?.close();
+      await backend.cleanup();
+    });
+
+    it('migrates once and again without error', async () => {
+      const again = await backend.open();
+      const rows = await sql<{ n: number }>`select count(*) as n from svc_migrations`.execute(again.db);
+      expect(Number(rows.rows[0]?.n)).toBe(1);
+      await again.close();
+    });
+
+    it('stores tokens hashed and finds them by value', async () => {
+      const { token } = await a.createWorkspaceToken('ci');
+      expect(token).toMatch(/^svc_pat_[A-Za-z0-9_-]{43}$/);
+      expect(await b.workspaceTokenValid(token)).toBe(true);
+      expect(await b.workspaceTokenValid(`${token}x`)).toBe(false);
+      const stored = await a.db.selectFrom('workspace_tokens').selectAll().execute();
+      expect(JSON.stringify(stored)).not.toContain(token);
+      const deploy = await a.createDeployToken('pets', 'prod');
+      expect((await b.findDeployToken(deploy.token))?.id).toBe(deploy.id);
+      expect(await a.revokeDeployToken(deploy.id)).toBe(true);
+      expect((await b.findDeployToken(deploy.token))?.revoked_at).toBeTruthy();
+      expect(await a.revokeDeployToken('nope')).toBe(false);
+    });
+
+    it('keeps the plan, paid by default', async () => {
+      expect(await a.plan()).toBe('paid');
+      await a.setPlan('free');
+      expect(await b.plan()).toBe('free');
+      await a.setPlan('paid');
+    });
+
+    it('queues a delivery id once', async () => {
+      const first = await a.enqueueJob({ serverId: 'pets', trigger: 'github', deliveryId: 'github:abc' });
+      const again = await b.enqueueJob({ serverId: 'pets', trigger: 'github', deliveryId: 'github:abc' });
+      expect(again).toEqual({ jobId: first.jobId, duplicate: true });
+      const jobs = await a.listJobs('pets');
+      expect(jobs.filter((j) => j.delivery_id === 'github:abc')).toHaveLength(1);
+      // Drain it so the claim test starts from an empty queue.
+      const claimed = await a.claimJob('drain', 60_000);
+      expect(claimed?.id).toBe(first.jobId);
+      await a.finishJob(first.jobId, 'drain', { status: 'Complete' });
+    });
+
+    it('two replicas claiming at once never take the same job', async () => {
+      const ids = new Set<string>();
+      for (let i = 0; i < 20; i++)
+        ids.add((await a.enqueueJob({ serverId: 'pets', trigger: 'manual' })).jobId);
+      const taken: string[] = [];
+      const worker = async (store: ControlStore, owner: string) => {
+        for (;;) {
+          const job = await store.claimJob(owner, 60_000);
+          if (!job) return;
+          taken.push(job.id);
+          expect(job.lease_owner).toBe(owner);
+          expect(await store.finishJob(job.id, owner, { status: 'Complete' })).toBe(true);
+        }
+      };
+      await Promise.all([worker(a, 'a1'), worker(b, 'b1'), worker(a, 'a2'), worker(b, 'b2')]);
+      expect(taken).toHaveLength(20);
+      expect(new Set(taken)).toEqual(ids);
+    });
+
+    it('re-queues a Processing job whose lease expired, and the old worker cannot finish it', async () => {
+      const { jobId } = await a.enqueueJob({ serverId: 'pets', trigger: 'manual' });
+      const first = await a.claimJob('dead-worker', 400);
+      expect(first?.id).toBe(jobId);
+      expect(await b.claimJob('other', 60_000)).toBeUndefined();
+      await new Promise((r) => setTimeout(r, 450));
+      const again = await b.claimJob('survivor', 60_000);
+      expect(again?.id).toBe(jobId);
+      expect(again?.attempts).toBe(2);
+      expect(await a.finishJob(jobId, 'dead-worker', { status: 'Failed', error: 'late' })).toBe(false);
+      expect(
+        await b.finishJob(jobId, 'survivor', { status: 'Failed', failedStep: 'fetch', error: 'boom' }),
+      ).toBe(true);
+      const row = await a.getJob(jobId);
+      expect(row).toMatchObject({ status: 'Failed', failed_step: 'fetch', error: 'boom' });
+    });
+
+    it('batches last-used times', async () => {
+      const deploy = await a.createDeployToken('pets', 'edge');
+      a.touchDeployToken(deploy.id);
+      expect((await a.getDeployToken(deploy.id))?.last_used_at).toBeNull();
+      await a.flushTouches();
+      expect((await b.getDeployToken(deploy.id))?.last_used_at).toMatch(/^\d{4}-/);
+    });
+  });
+}

@@ -1,0 +1,391 @@
+/**
+ * Every read and write of the control service's state, over Kysely, so the same code runs on the
+ * embedded SQLite and on PostgreSQL. Tokens are looked up by their sha256; import jobs are
+ * claimed under a lease so that two replicas never run one job at the same time, and a job
+ * whose worker died (lease expired) is claimed again.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import { SvcError } from '../../core/svc-error.js';
+import { DEPLOY_TOKEN_PREFIX, hashToken, newToken, WORKSPACE_TOKEN_PREFIX } from '../tokens.js';
+import type { DatabaseKind } from './open-database.js';
+import type {
+  ControlDatabase,
+  DeployTokenTable,
+  ImportJobTable,
+  JobStatus,
+  JobTrigger,
+  Plan,
+  ServerTable,
+} from './schema.js';
+
+export type ServerRow = Selectable<ServerTable>;
+export type DeployTokenRow = Selectable<DeployTokenTable>;
+export type JobRow = Selectable<ImportJobTable>;
+
+const WORKSPACE_ID = 'default';
+/** A self-hosted workspace may export unless someone sets it to free. */
+const DEFAULT_PLAN: Plan = 'paid';
+
+export interface ControlStoreOptions {
+  db: Kysely<ControlDatabase>;
+  kind: DatabaseKind;
+  now?: () => number;
+  /** How often last-used times are written (they are batched, not written per request). */
+  touchFlushMs?: number;
+}
+
+export interface FinishJob {
+  status: Extract<JobStatus, 'Complete' | 'Failed'>;
+  commitSha?: string;
+  failedStep?: string;
+  error?: string;
+  summary?: string;
+  report?: string;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const text = `${(error as { code?: string })?.code ?? ''} ${(error as Error)?.message ?? ''}`;
+  return /23505|UNIQUE constraint|SQLITE_CONSTRAINT/i.test(text);
+}
+
+export class ControlStore {
+  readonly db: Kysely<ControlDatabase>;
+  readonly kind: DatabaseKind;
+  private readonly now: () => number;
+  private readonly touched = new Map<string, string>();
+  private readonly flushTimer: NodeJS.Timeout;
+
+  constructor(opts: ControlStoreOptions) {
+    this.db = opts.db;
+    this.kind = opts.kind;
+    this.now = opts.now ?? Date.now;
+    this.flushTimer = setInterval(
+      () => void this.flushTouches().catch(() => undefined),
+      opts.touchFlushMs ?? 1000,
+    );
+    this.flushTimer.unref();
+  }
+
+  private iso(ms = this.now()): string {
+    return new Date(ms).toISOString();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.flushTimer);
+    await this.flushTouches().catch(() => undefined);
+    await this.db.destroy();
+  }
+
+  // Workspace -------------------------------------------------------------------------------
+
+  async plan(): Promise<Plan> {
+    const row = await this.db
+      .selectFrom('workspace')
+      .select('plan')
+      .where('id', '=', WORKSPACE_ID)
+      .executeTakeFirst();
+    return row?.plan ?? DEFAULT_PLAN;
+  }
+
+  async setPlan(plan: Plan): Promise<void> {
+    await this.db
+      .insertInto('workspace')
+      .values({ id: WORKSPACE_ID, plan, created_at: this.iso() })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ plan }))
+      .execute();
+  }
+
+  async createWorkspaceToken(name: string): Promise<{ id: string; token: string }> {
+    const token = newToken(WORKSPACE_TOKEN_PREFIX);
+    const id = randomUUID();
+    await this.db
+      .insertInto('workspace_tokens')
+      .values({ id, name, token_hash: hashToken(token), created_at: this.iso(), last_used_at: null })
+      .execute();
+    return { id, token };
+  }
+
+  async workspaceTokenValid(token: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('workspace_tokens')
+      .select('id')
+      .where('token_hash', '=', hashToken(token))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  // Servers ---------------------------------------------------------------------------------
+
+  async addServer(row: Omit<ServerRow, 'created_at'>): Promise<void> {
+    try {
+      await this.db
+        .insertInto('servers')
+        .values({ ...row, created_at: this.iso() })
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new SvcError('USAGE', `a server with id "${row.id}" is already registered`, {
+          place: { field: 'server.id' },
+        });
+      }
+      throw error;
+    }
+  }
+
+  listServers(): Promise<ServerRow[]> {
+    return this.db.selectFrom('servers').selectAll().orderBy('id').execute();
+  }
+
+  getServer(id: string): Promise<ServerRow | undefined> {
+    return this.db.selectFrom('servers').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  // Deploy tokens ---------------------------------------------------------------------------
+
+  async createDeployToken(serverId: string, name: string): Promise<{ id: string; token: string }> {
+    const token = newToken(DEPLOY_TOKEN_PREFIX);
+    const id = randomUUID();
+    await this.db
+      .insertInto('deploy_tokens')
+      .values({
+        id,
+        server_id: serverId,
+        name,
+        token_hash: hashToken(token),
+        created_at: this.iso(),
+        revoked_at: null,
+        last_used_at: null,
+      })
+      .execute();
+    return { id, token };
+  }
+
+  /** True when a token with this id existed and was not already revoked. */
+  async revokeDeployToken(id: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('deploy_tokens')
+      .set({ revoked_at: this.iso() })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0) return true;
+    const exists = await this.db
+      .selectFrom('deploy_tokens')
+      .select('id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return exists !== undefined;
+  }
+
+  findDeployToken(token: string): Promise<DeployTokenRow | undefined> {
+    return this.db
+      .selectFrom('deploy_tokens')
+      .selectAll()
+      .where('token_hash', '=', hashToken(token))
+      .executeTakeFirst();
+  }
+
+  /**
+   * Everything a snapshot poll needs, in one query (polls are the hot path): the token, the
+   * server it belongs to and the workspace plan.
+   */
+  async snapshotAccess(
+    token: string,
+  ): Promise<{ token: DeployTokenRow; server: ServerRow; plan: Plan } | undefined> {
+    const row = await this.db
+      .selectFrom('deploy_tokens as t')
+      .innerJoin('servers as s', 's.id', 't.server_id')
+      .leftJoin('workspace as w', (join) => join.on('w.id', '=', WORKSPACE_ID))
+      .select([
+        't.id as t_id',
+        't.server_id as t_server_id',
+        't.name as t_name',
+        't.token_hash as t_token_hash',
+        't.created_at as t_created_at',
+        't.revoked_at as t_revoked_at',
+        't.last_used_at as t_last_used_at',
+        's.id as s_id',
+        's.repository as s_repository',
+        's.branch as s_branch',
+        's.path as s_path',
+        's.webhook_secret_sealed as s_webhook_secret_sealed',
+        's.created_at as s_created_at',
+        'w.plan as plan',
+      ])
+      .where('t.token_hash', '=', hashToken(token))
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      token: {
+        id: row.t_id,
+        server_id: row.t_server_id,
+        name: row.t_name,
+        token_hash: row.t_token_hash,
+        created_at: row.t_created_at,
+        revoked_at: row.t_revoked_at,
+        last_used_at: row.t_last_used_at,
+      },
+      server: {
+        id: row.s_id,
+        repository: row.s_repository,
+        branch: row.s_branch,
+        path: row.s_path,
+        webhook_secret_sealed: row.s_webhook_secret_sealed,
+        created_at: row.s_created_at,
+      },
+      plan: row.plan ?? DEFAULT_PLAN,
+    };
+  }
+
+  getDeployToken(id: string): Promise<DeployTokenRow | undefined> {
+    return this.db.selectFrom('deploy_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Records a use; written with the next flush (polls are frequent, the time is informative). */
+  touchDeployToken(id: string): void {
+    this.touched.set(id, this.iso());
+  }
+
+  async flushTouches(): Promise<void> {
+    if (this.touched.size === 0) return;
+    const batch = [...this.touched];
+    this.touched.clear();
+    for (const [id, at] of batch) {
+      await this.db.updateTable('deploy_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
+    }
+  }
+
+  // Import jobs -----------------------------------------------------------------------------
+
+  /** Queues a job; a delivery id seen before queues nothing and returns the earlier job. */
+  async enqueueJob(input: {
+    serverId: string;
+    trigger: JobTrigger;
+    deliveryId?: string;
+  }): Promise<{ jobId: string; duplicate: boolean }> {
+    const id = randomUUID();
+    const inserted = await this.db
+      .insertInto('import_jobs')
+      .values({
+        id,
+        server_id: input.serverId,
+        status: 'Pending',
+        trigger: input.trigger,
+        delivery_id: input.deliveryId ?? null,
+        created_at: this.iso(),
+        started_at: null,
+        finished_at: null,
+        commit_sha: null,
+        failed_step: null,
+        error: null,
+        summary: null,
+        progress: null,
+        report: null,
+        lease_owner: null,
+        lease_until: null,
+      })
+      .onConflict((oc) => oc.column('delivery_id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted) return { jobId: inserted.id, duplicate: false };
+    const earlier = await this.db
+      .selectFrom('import_jobs')
+      .select('id')
+      .where('delivery_id', '=', input.deliveryId ?? '')
+      .executeTakeFirstOrThrow();
+    return { jobId: earlier.id, duplicate: true };
+  }
+
+  listJobs(serverId: string, limit = 50): Promise<JobRow[]> {
+    return this.db
+      .selectFrom('import_jobs')
+      .selectAll()
+      .where('server_id', '=', serverId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  getJob(id: string): Promise<JobRow | undefined> {
+    return this.db.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * Takes the oldest Pending job (or a Processing one whose lease ran out) for `owner`, in one
+   * statement: PostgreSQL locks the chosen row with FOR UPDATE SKIP LOCKED so concurrent
+   * replicas pick different jobs; SQLite runs the statement under its single writer lock.
+   */
+  async claimJob(owner: string, leaseMs: number): Promise<JobRow | undefined> {
+    const now = this.iso();
+    let pick = this.db
+      .selectFrom('import_jobs')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb('status', '=', 'Pending'),
+          eb.and([eb('status', '=', 'Processing'), eb('lease_until', '<', now)]),
+        ]),
+      )
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1);
+    if (this.kind === 'postgres') pick = pick.forUpdate().skipLocked();
+    return this.db
+      .updateTable('import_jobs')
+      .set((eb) => ({
+        status: 'Processing',
+        lease_owner: owner,
+        lease_until: this.iso(this.now() + leaseMs),
+        started_at: eb.fn.coalesce('started_at', eb.val(now)),
+        attempts: eb('attempts', '+', 1),
+      }))
+      .where('id', '=', pick)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Extends the lease; false when another worker has taken the job over. */
+  async renewLease(jobId: string, owner: string, leaseMs: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('import_jobs')
+      .set({ lease_until: this.iso(this.now() + leaseMs) })
+      .where('id', '=', jobId)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'Processing')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async saveProgress(jobId: string, owner: string, progress: string): Promise<void> {
+    await this.db
+      .updateTable('import_jobs')
+      .set({ progress })
+      .where('id', '=', jobId)
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+
+  /** Ends a job; false when the lease was lost (another worker owns the outcome). */
+  async finishJob(jobId: string, owner: string, outcome: FinishJob): Promise<boolean> {
+    const result = await this.db
+      .updateTable('import_jobs')
+      .set({
+        status: outcome.status,
+        finished_at: this.iso(),
+        commit_sha: outcome.commitSha ?? null,
+        failed_step: outcome.failedStep ?? null,
+        error: outcome.error ?? null,
+        summary: outcome.summary ?? null,
+        report: outcome.report ?? null,
+        lease_owner: null,
+        lease_until: null,
+      })
+      .where('id', '=', jobId)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'Processing')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+}

@@ -1,0 +1,356 @@
+/**
+ * The control service's API on the embedded store, through real HTTP on 127.0.0.1, against a
+ * real git repository registered by path: workspace and deploy tokens, the snapshot's statuses
+ * and ETag, the plan, manual import jobs that commit with the Action's commit shape, and the
+ * three webhook receivers (signatures, merges only, duplicate deliveries).
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMPORT_TRAILER } from '../action/src/merge-mode.js';
+import { openControlStore, type RunningControl, startControl } from '../control/index.js';
+import { createServerRepo, FOLDER, petstore, type ServerRepo } from '../control/testing/server-repo.js';
+import { svc } from './helpers/run-cli.js';
+
+let repo: ServerRepo;
+let control: RunningControl;
+let data: string;
+let pat: string;
+let secret: string;
+const logs: { event: string; fields?: Record<string, unknown> }[] = [];
+
+const api = (path: string, init: RequestInit & { token?: string } = {}) => {
+  const headers = new Headers(init.headers);
+  const token = init.token ?? pat;
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  if (init.body && !headers.has('content-type')) headers.set('content-type', 'application/json');
+  return fetch(`${control.url}${path}`, { ...init, headers });
+};
+
+async function waitForJob(jobId: string, timeoutMs = 30_000): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const jobs = (await (await api('/v1/servers/pets/imports')).json()) as Record<string, unknown>[];
+    const job = jobs.find((j) => j.jobId === jobId);
+    if (job && (job.status === 'Complete' || job.status === 'Failed')) return job;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${String(job?.status)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  repo = await createServerRepo();
+  data = mkdtempSync(join(tmpdir(), 'svc-control-'));
+  const made = await svc(['control', 'token', 'workspace', '--name', 'ci', '--data', data], { cwd: data });
+  expect(made.code).toBe(0);
+  pat = made.stdout.trim();
+  control = await startControl({
+    port: 0,
+    dataDir: data,
+    headRefreshMs: 0,
+    workerPollMs: 200,
+    logger: { log: (_level, event, fields) => logs.push({ event, ...(fields ? { fields } : {}) }) },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await control?.close();
+  repo?.cleanup();
+  rmSync(data, { recursive: true, force: true });
+});
+
+describe('svc control API', () => {
+  it('prints a workspace token once and requires one', async () => {
+    expect(pat).toMatch(/^svc_pat_/);
+    expect((await fetch(`${control.url}/healthz`)).status).toBe(200);
+    expect((await api('/v1/servers', { token: '' })).status).toBe(401);
+    const bad = await api('/v1/servers', { token: 'svc_pat_nope' });
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toEqual({ error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
+  });
+
+  it('registers a server from a local repository and refuses a missing or duplicate folder', async () => {
+    const created = await api('/v1/servers', {
+      method: 'POST',
+      body: JSON.stringify({ repository: repo.bare, branch: 'main', path: FOLDER }),
+    });
+    expect(created.status).toBe(201);
+    const body = (await created.json()) as { serverId: string; webhookSecret: string };
+    expect(body.serverId).toBe('pets');
+    expect(body.webhookSecret).toMatch(/^whsec_/);
+    secret = body.webhookSecret;
+    const again = await api('/v1/servers', {
+      method: 'POST',
+      body: JSON.stringify({ repository: repo.bare, branch: 'main', path: FOLDER }),
+    });
+    expect(again.status).toBe(409);
+    const missing = await api('/v1/servers', {
+      method: 'POST',
+      body: JSON.stringify({ repository: repo.bare, branch: 'main', path: 'specs' }),
+    });
+    expect(missing.status).toBe(400);
+    const list = (await (await api('/v1/servers')).json()) as Record<string, unknown>[];
+    expect(list).toEqual([
+      {
+        serverId: 'pets',
+        repository: repo.bare,
+        branch: 'main',
+        path: FOLDER,
+        published: true,
+        lastImport: null,
+      },
+    ]);
+    expect(JSON.stringify(list)).not.toContain(secret);
+  });
+
+  it('serves the snapshot to its deploy token with a strong ETag, and refuses the others', async () => {
+    const made = await svc(['control', 'token', 'deploy', '--server', 'pets', '--data', data], { cwd: data });
+    expect(made.code).toBe(0);
+    const token = made.stdout.trim();
+    const url = '/v1/servers/pets/export/snapshot';
+    const first = await api(url, { token });
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    const snapshot = (await first.json()) as {
+      server: { server: { id: string } };
+      files: Record<string, string>;
+    };
+    expect(snapshot.server.server.id).toBe('pets');
+    expect(Object.keys(snapshot.files)).toContain('config.yaml');
+    expect(Object.keys(snapshot.files).some((f) => f.startsWith('.svc/'))).toBe(false);
+    const cached = await api(url, { token, headers: { 'if-none-match': etag } });
+    expect(cached.status).toBe(304);
+    expect((await api(url, { token, headers: { 'if-none-match': `W/${etag}` } })).status).toBe(200);
+    expect((await api(url, { token: '' })).status).toBe(401);
+    expect((await api(url, { token: pat })).status).toBe(401);
+    expect((await api('/v1/servers/other/export/snapshot', { token })).status).toBe(404);
+    // A token of another server is refused here, and works for its own.
+    await control.store.addServer({
+      id: 'other',
+      repository: repo.bare,
+      branch: 'main',
+      path: FOLDER,
+      webhook_secret_sealed: 'unused',
+    });
+    const otherToken = (await control.store.createDeployToken('other', 'x')).token;
+    const wrong = await api(url, { token: otherToken });
+    expect(wrong.status).toBe(403);
+    expect(await wrong.json()).toMatchObject({ error: { code: 'WRONG_SERVER' } });
+    expect((await api('/v1/servers/pets/export/snapshot', { token })).status).toBe(200);
+
+    await api('/v1/workspace/plan', { method: 'PUT', body: JSON.stringify({ plan: 'free' }) });
+    const free = await api(url, { token });
+    expect(free.status).toBe(403);
+    expect(((await free.json()) as { error: { message: string } }).error.message).toMatch(/free plan/);
+    expect(
+      (await api('/v1/workspace/plan', { method: 'PUT', body: JSON.stringify({ plan: 'paid' }) })).status,
+    ).toBe(200);
+
+    const viaApi = await api('/v1/servers/pets/deploy-tokens', { method: 'POST', body: '{"name":"edge"}' });
+    expect(viaApi.status).toBe(201);
+    const second = (await viaApi.json()) as { id: string; token: string };
+    expect((await api(url, { token: second.token })).status).toBe(200);
+    expect((await api(`/v1/deploy-tokens/${second.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await api(url, { token: second.token })).status).toBe(403);
+    expect((await api(`/v1/deploy-tokens/${randomUUID()}`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('runs a manual import: nothing changed, no commit', async () => {
+    const queued = await api('/v1/servers/pets/imports', { method: 'POST' });
+    expect(queued.status).toBe(202);
+    const { jobId } = (await queued.json()) as { jobId: string };
+    const job = await waitForJob(jobId);
+    expect(job).toMatchObject({ status: 'Complete', trigger: 'manual' });
+    expect(job.commit).toBeUndefined();
+    expect(repo.log()).toHaveLength(1);
+  });
+
+  it('a signed generic webhook re-imports a changed spec and commits with the merge-mode shape', async () => {
+    repo.push({ 'specs/petstore.yaml': petstore('v2') }, 'petstore v2');
+    const before = repo.log().length;
+    const body = JSON.stringify({ reason: 'spec changed' });
+    const id = `msg_${randomUUID()}`;
+    const timestamp = new Date();
+    const signature = new StandardWebhook(secret).sign(id, timestamp, body);
+    const headers = {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+      'webhook-signature': signature,
+    };
+    const bad = await fetch(`${control.url}/v1/hooks/generic/pets`, {
+      method: 'POST',
+      body: `${body} `,
+      headers,
+    });
+    expect(bad.status).toBe(401);
+    const sent = await fetch(`${control.url}/v1/hooks/generic/pets`, { method: 'POST', body, headers });
+    expect(sent.status).toBe(202);
+    const { jobIds } = (await sent.json()) as { jobIds: string[] };
+    const dup = await fetch(`${control.url}/v1/hooks/generic/pets`, { method: 'POST', body, headers });
+    expect(dup.status).toBe(200);
+    expect(await dup.json()).toMatchObject({ status: 'duplicate', jobIds });
+    const job = await waitForJob(jobIds[0]!);
+    expect(job).toMatchObject({
+      status: 'Complete',
+      trigger: 'generic',
+      commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+    });
+    const log = repo.log();
+    expect(log).toHaveLength(before + 1);
+    expect(log[0]).toMatch(/^chore\(mcp\): re-import API descriptions\n\n- mcp\/pets: /);
+    expect(log[0]).toContain(IMPORT_TRAILER);
+    const detail = (await (await api(`/v1/servers/pets/imports/${jobIds[0]}`)).json()) as {
+      report: { endpoints: unknown[] };
+      markdown: string;
+    };
+    expect(detail.report.endpoints.length).toBeGreaterThan(0);
+    expect(detail.markdown).toContain('#');
+    // The loop guard: a hook on the service's own commit does nothing.
+    const id2 = `msg_${randomUUID()}`;
+    const again = await fetch(`${control.url}/v1/hooks/generic/pets`, {
+      method: 'POST',
+      body,
+      headers: {
+        ...headers,
+        'webhook-id': id2,
+        'webhook-signature': new StandardWebhook(secret).sign(id2, timestamp, body),
+      },
+    });
+    const own = await waitForJob(((await again.json()) as { jobIds: string[] }).jobIds[0]!);
+    expect(own).toMatchObject({ status: 'Complete', summary: expect.stringMatching(/own re-import commit/) });
+    expect(repo.log()).toHaveLength(before + 1);
+  });
+
+  it('GitHub: verifies X-Hub-Signature-256 and queues only a merge into the tracked branch', async () => {
+    const send = (payload: unknown, opts: { key?: string; delivery?: string; event?: string } = {}) => {
+      const body = JSON.stringify(payload);
+      const sig = `sha256=${createHmac('sha256', opts.key ?? secret)
+        .update(body)
+        .digest('hex')}`;
+      return fetch(`${control.url}/v1/hooks/github`, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': opts.event ?? 'pull_request',
+          'x-github-delivery': opts.delivery ?? randomUUID(),
+          'x-hub-signature-256': sig,
+        },
+      });
+    };
+    const pr = (merged: boolean, base = 'main') => ({
+      action: 'closed',
+      pull_request: { merged, base: { ref: base } },
+      repository: { clone_url: repo.bare },
+    });
+    expect((await send(pr(true), { key: 'wrong' })).status).toBe(401);
+    expect((await send(pr(false))).status).toBe(200);
+    expect((await send(pr(true, 'dev'))).status).toBe(200);
+    expect((await send({ zen: 'hi', repository: { clone_url: repo.bare } }, { event: 'ping' })).status).toBe(
+      200,
+    );
+    const jobsBefore = ((await (await api('/v1/servers/pets/imports')).json()) as unknown[]).length;
+    const delivery = randomUUID();
+    const queued = await send(pr(true), { delivery });
+    expect(queued.status).toBe(202);
+    expect((await send(pr(true), { delivery })).status).toBe(200);
+    const jobs = (await (await api('/v1/servers/pets/imports')).json()) as { trigger: string }[];
+    expect(jobs).toHaveLength(jobsBefore + 1);
+    expect(jobs[0]?.trigger).toBe('github');
+  });
+
+  it('GitLab: X-Gitlab-Token must equal the server secret; only merges queue', async () => {
+    const send = (action: string, token: string, uuid = randomUUID()) =>
+      fetch(`${control.url}/v1/hooks/gitlab/pets`, {
+        method: 'POST',
+        body: JSON.stringify({
+          object_kind: 'merge_request',
+          object_attributes: { action, target_branch: 'main' },
+        }),
+        headers: {
+          'content-type': 'application/json',
+          'x-gitlab-event': 'Merge Request Hook',
+          'x-gitlab-token': token,
+          'idempotency-key': uuid,
+        },
+      });
+    expect((await send('merge', `${secret}x`)).status).toBe(401);
+    expect((await send('open', secret)).status).toBe(200);
+    const uuid = randomUUID();
+    expect((await send('merge', secret, uuid)).status).toBe(202);
+    expect((await send('merge', secret, uuid)).status).toBe(200);
+    // GitLab's signing token: Standard Webhooks headers instead of the plain token.
+    const body = JSON.stringify({
+      object_kind: 'merge_request',
+      object_attributes: { action: 'merge', target_branch: 'main' },
+    });
+    const signed = (key: string) => {
+      const id = `msg_${randomUUID()}`;
+      const at = new Date();
+      return fetch(`${control.url}/v1/hooks/gitlab/pets`, {
+        method: 'POST',
+        body,
+        headers: {
+          'x-gitlab-event': 'Merge Request Hook',
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': new StandardWebhook(key).sign(id, at, body),
+        },
+      });
+    };
+    expect(
+      (await signed(`whsec_${Buffer.from('another secret, 24 bytes+').toString('base64')}`)).status,
+    ).toBe(401);
+    expect((await signed(secret)).status).toBe(202);
+  });
+
+  it('a failing import records the failed step and the error, and commits nothing', async () => {
+    repo.push({ 'specs/petstore.yaml': 'openapi: 3.0.3\npaths: [\n' }, 'a broken spec');
+    const before = repo.log().length;
+    const { jobId } = (await (await api('/v1/servers/pets/imports', { method: 'POST' })).json()) as {
+      jobId: string;
+    };
+    const job = await waitForJob(jobId);
+    expect(job).toMatchObject({
+      status: 'Failed',
+      failedStep: 'import:tools',
+      error: expect.stringMatching(/^SOURCE_|^SPEC_/),
+    });
+    expect(JSON.stringify(job)).not.toContain(tmpdir());
+    expect(repo.log()).toHaveLength(before);
+    repo.push({ 'specs/petstore.yaml': petstore('v2') }, 'fix the spec');
+  });
+
+  it('jobs survive a restart: a Pending job and one whose worker died mid-run are both completed', async () => {
+    await control.close();
+    const store = await openControlStore({ dataDir: data });
+    const pending = await store.enqueueJob({ serverId: 'pets', trigger: 'manual' });
+    const orphan = await store.enqueueJob({ serverId: 'pets', trigger: 'manual' });
+    // A replica claims the orphan with a short lease and dies.
+    expect((await store.claimJob('dead-replica', 300))?.id).toBe(pending.jobId);
+    await store.close();
+    control = await startControl({
+      port: 0,
+      dataDir: data,
+      headRefreshMs: 0,
+      workerPollMs: 200,
+      logger: { log() {} },
+    });
+    const first = await waitForJob(pending.jobId);
+    const second = await waitForJob(orphan.jobId);
+    expect(first.status).toBe('Complete');
+    expect(second.status).toBe('Complete');
+    const reopened = (await (await api(`/v1/servers/pets/imports/${pending.jobId}`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(reopened.status).toBe('Complete');
+    const rows = await control.store.getJob(pending.jobId);
+    expect(rows?.attempts).toBe(2);
+  });
+});

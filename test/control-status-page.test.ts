@@ -1,0 +1,146 @@
+/**
+ * The import status page in a real headless Chromium (Debian's `chromium`, driven by
+ * playwright-core): sign in with a workspace token, watch a job started by a signed webhook go
+ * from Pending to Complete on screen (the page polls the JSON API), then see the finished job's
+ * step checklist and per-endpoint diff. The job is run by a second service instance on the same
+ * embedded database, as a second replica would.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningControl, startControl } from '../control/index.js';
+import { createServerRepo, FOLDER, petstore, type ServerRepo } from '../control/testing/server-repo.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const missing = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is not installed (apt-get install chromium)`;
+if (missing) console.warn(`control status page: skipped: ${missing}`);
+
+describe.skipIf(missing !== undefined)('import status page in Chromium', () => {
+  let root: string;
+  let repo: ServerRepo;
+  let web: RunningControl;
+  let replica: RunningControl | undefined;
+  let browser: BrowserContext;
+  let pat: string;
+  let secret: string;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'svc-status-page-'));
+    repo = await createServerRepo();
+    // The instance the browser talks to runs no worker; jobs wait until the replica starts.
+    web = await startControl({
+      port: 0,
+      dataDir: join(root, 'control'),
+      worker: false,
+      logger: { log() {} },
+    });
+    pat = (await web.store.createWorkspaceToken('browser')).token;
+    const created = await fetch(`${web.url}/v1/servers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${pat}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ repository: repo.bare, branch: 'main', path: FOLDER }),
+    });
+    expect(created.status).toBe(201);
+    secret = ((await created.json()) as { webhookSecret: string }).webhookSecret;
+    // A fresh profile directory for every run.
+    browser = await chromium.launchPersistentContext(mkdtempSync(join(root, 'chromium-')), {
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await replica?.close();
+    await web?.close();
+    repo?.cleanup();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('shows a webhook-started job going from Pending to Complete, then its diff', async () => {
+    const page = await browser.newPage();
+    const statusUrl = `${web.url}/servers/pets/imports`;
+    // Without a session the page asks for the workspace token.
+    await page.goto(statusUrl);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await page.fill('input[name=token]', 'svc_pat_wrong');
+    await page.click('button[type=submit]');
+    await expect(page.locator('[role=alert]').textContent()).resolves.toMatch(/not a workspace token/);
+    await page.goto(statusUrl);
+    await page.fill('input[name=token]', pat);
+    await page.click('button[type=submit]');
+    await page.waitForURL(statusUrl);
+    await expect(page.locator('#jobs').textContent()).resolves.toContain('No import yet.');
+
+    repo.push({ 'specs/petstore.yaml': petstore('v2') }, 'petstore v2');
+    const body = '{}';
+    const id = `msg_${randomUUID()}`;
+    const now = new Date();
+    const hook = await fetch(`${web.url}/v1/hooks/generic/pets`, {
+      method: 'POST',
+      body,
+      headers: {
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': new StandardWebhook(secret).sign(id, now, body),
+      },
+    });
+    expect(hook.status).toBe(202);
+    const [jobId] = ((await hook.json()) as { jobIds: string[] }).jobIds;
+
+    // The page picks the job up by polling, without a reload.
+    await page.waitForSelector(`#jobs tr[data-job-id="${jobId}"][data-status="Pending"]`, {
+      timeout: 10_000,
+    });
+    await page.waitForSelector('#job[data-status="Pending"]');
+
+    replica = await startControl({
+      port: 0,
+      dataDir: join(root, 'control'),
+      workerPollMs: 200,
+      logger: { log() {} },
+    });
+    await page.waitForSelector(`#jobs tr[data-job-id="${jobId}"][data-status="Complete"]`, {
+      timeout: 30_000,
+    });
+    await page.waitForSelector('#endpoints tr[data-endpoint]', { timeout: 10_000 });
+
+    const steps = await page.$$eval('#steps li', (items) =>
+      items.map((li) => [li.getAttribute('data-step'), li.getAttribute('data-state')]),
+    );
+    expect(steps).toEqual([
+      ['fetch', 'complete'],
+      ['import', 'complete'],
+      ['commit', 'complete'],
+      ['push', 'complete'],
+    ]);
+    const rows = await page.$$eval('#endpoints tr[data-endpoint]', (trs) =>
+      trs.map((tr) => [tr.getAttribute('data-endpoint'), tr.getAttribute('data-kind')]),
+    );
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        ['POST /pets', 'added'],
+        ['DELETE /pets/{petId}', 'removed'],
+        ['GET /pets/{petId}', 'changed'],
+      ]),
+    );
+    await expect(page.locator('#job-title').textContent()).resolves.toMatch(/Complete/);
+    const commit = await page.locator(`#jobs tr[data-job-id="${jobId}"] code`).textContent();
+    expect(repo.log()[0]).toContain('Svc-Import: true');
+    expect(commit).toMatch(/^[0-9a-f]{7}$/);
+    await page.close();
+  }, 90_000);
+});
