@@ -9,7 +9,7 @@ const RESERVED =
   /^(?:true|True|TRUE|false|False|FALSE|null|Null|NULL|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/;
 // What a YAML 1.1 or 1.2 reader could take for a number or a date: only digits and number
 // punctuation, a 0x/0o/0b prefix, .inf/.nan, or a leading yyyy-m date. Deliberately broad.
-const NUMBER_LIKE = /^[-+.]?[0-9][0-9_.:eE+-]*$|^[-+]?0[xXoObB]|^[-+]?\.(?:inf|nan)$|^[0-9]{4}-[0-9]/i;
+const NUMBER_LIKE = /^[-+]?\.?[0-9][0-9_.:eE+-]*$|^[-+]?0[xXoObB]|^[-+]?\.(?:inf|nan)$|^[0-9]{4}-[0-9]/i;
 
 /**
  * Whether `s` can be written as a plain scalar (in block context, as a key or a value), read

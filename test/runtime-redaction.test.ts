@@ -354,7 +354,7 @@ describe('property: random secrets, random encodings, random bodies', () => {
           });
         },
       ),
-      { numRuns: 30 },
+      { numRuns: 30, seed: Number(process.env['FUZZ_SEED'] ?? 20261123) },
     );
   }, 120_000);
 });
