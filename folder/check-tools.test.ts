@@ -82,6 +82,17 @@ describe('checkTools', () => {
     ]);
   });
 
+  it('warns, without refusing the folder, about a tool that is not served', () => {
+    const broken = '  type: object\n  required: [q, ghost]\n  properties:\n    q: { type: strng }';
+    const r = check(toolFile({ input: broken }).replace('enabled: true', 'enabled: false'));
+    expect(r.errors).toEqual([]);
+    expect(r.warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(
+        /^tool t \(not served\): the inputSchema is not a valid JSON Schema.*fix it before enabling/,
+      ),
+    ]);
+  });
+
   it('accepts required names declared elsewhere (allOf, patternProperties)', () => {
     const r = check(
       toolFile({

@@ -106,6 +106,13 @@ const SUBSCHEMAS = [
  * properties are all spelled out at that level: a node that also uses patternProperties, an
  * additionalProperties schema, $ref or a composition keyword may declare the name elsewhere.
  */
+/** Each `required` name no property of its object declares, as [pointer of the entry, name]. */
+export function undeclaredRequired(schema: unknown): [string, string][] {
+  const out: [string, string][] = [];
+  ghostRequired(schema, '', out);
+  return out;
+}
+
 function ghostRequired(schema: unknown, pointer: string, out: [string, string][], depth = 0): void {
   if (!isObject(schema) || depth > 64) return;
   const required = schema.required;
@@ -276,7 +283,7 @@ export interface CheckToolsOptions {
   compile?: boolean;
 }
 
-/** Checks every tool of a loaded folder, enabled or not. */
+/** Checks every tool of a loaded folder: errors for the tools it serves, warnings for the others. */
 export function checkTools(folder: FolderModel, options: CheckToolsOptions = {}): ToolCheckResult {
   const { files, compile = false } = options;
   const errors: SvcError[] = [];
@@ -290,12 +297,21 @@ export function checkTools(folder: FolderModel, options: CheckToolsOptions = {})
     return doc?.ok ? lineOfPointer(doc.parsed, field) : undefined;
   };
   for (const item of folder.tools) {
+    // A tool that is not served cannot fail a call: its problems wait, as warnings, until someone
+    // enables it (an imported document's own slip must not stop the whole folder from serving).
+    const served = isServed(item);
     const problem = (message: string, field: string) => {
-      errors.push(
-        new SvcError('FOLDER_INVALID', `tool ${item.tool.name}: ${message}`, {
-          place: definedOnly({ file: item.file, field, line: lineOf(item.file, field) }),
-        }),
-      );
+      const place = definedOnly({ file: item.file, field, line: lineOf(item.file, field) });
+      if (served)
+        errors.push(new SvcError('FOLDER_INVALID', `tool ${item.tool.name}: ${message}`, { place }));
+      else
+        warnings.push(
+          new SvcError(
+            'FOLDER_INVALID',
+            `tool ${item.tool.name} (not served): ${message}; fix it before enabling the tool`,
+            { place },
+          ),
+        );
     };
     checkSchema('inputSchema', item.tool.inputSchema, compile, problem);
     if (item.tool.outputSchema) checkSchema('outputSchema', item.tool.outputSchema, compile, problem);

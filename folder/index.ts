@@ -10,6 +10,7 @@ export {
   compileToolSchema,
   isServed,
   type ToolCheckResult,
+  undeclaredRequired,
 } from './check-tools.js';
 export {
   type ContentEntry,

@@ -10,6 +10,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { isSvcError } from '../core/svc-error.js';
+import { undeclaredRequired } from '../folder/index.js';
 import { toEndpoints } from '../generator/endpoints/index.js';
 import { parseDocument } from '../generator/parse/index.js';
 import { buildTools } from '../generator/tools/index.js';
@@ -100,6 +101,8 @@ describe.skipIf(!present)(title, () => {
       const result = validate('tool', tool);
       expect(result.ok ? [] : result.errors, `${file} ${tool.name}`).toEqual([]);
       expect(() => ajv.compile(tool.inputSchema), `${file} ${tool.name}`).not.toThrow();
+      // svc validate refuses an enabled tool that requires a name it never declares.
+      expect(undeclaredRequired(tool.inputSchema), `${file} ${tool.name}`).toEqual([]);
       if (tool.outputSchema)
         expect(() => ajv.compile(tool.outputSchema!), `${file} ${tool.name}`).not.toThrow();
     }

@@ -4,6 +4,7 @@
  * annotations from the method, a lenient output schema for JSON object responses, and what the
  * generator produced (name, description, fingerprint) for re-imports.
  */
+import { declareRequiredNames } from './declare-required.js';
 import type { Endpoint, Location, SvcTool } from '../../schemas/types.js';
 import { endpointFingerprint, isJsonMediaType } from '../endpoints/index.js';
 import { annotationsFor } from './annotations.js';
@@ -53,6 +54,7 @@ export function buildTool(endpoint: Endpoint, name: string, opts: BuildToolOptio
     locations,
     annotations: annotationsFor(endpoint.method),
   };
+  declareRequiredNames(tool.inputSchema as Record<string, unknown>);
   if (body) tool.body = body;
   const outputSchema = buildOutputSchema(endpoint);
   if (outputSchema) tool.outputSchema = unshared(outputSchema);
