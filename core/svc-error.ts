@@ -22,6 +22,8 @@ export type SvcErrorCode =
   | 'NOT_PUBLISHED'
   | 'CONFIG_MISSING_ENV'
   | 'GIT_FAILED'
+  | 'CONTROL_UNREACHABLE'
+  | 'CONTROL_REFUSED'
   | 'INTERNAL';
 
 /** Where an error applies. Every field is optional; fill in what is known. */

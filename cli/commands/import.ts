@@ -1,11 +1,14 @@
 import path from 'node:path';
+import { SvcError } from '../../core/svc-error.js';
 import { runImport } from '../../generator/import/index.js';
 import { renderReportText } from '../../generator/report/index.js';
 import type { Command, CliIo } from '../command.js';
+import { controlClientFrom } from '../control-client.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
 import { formatChecklist } from '../print-checklist.js';
+import { runRemoteImport } from '../remote-import.js';
 
 /** A path given on the command line, stored relative to the folder (as `svc init` does); URLs stay. */
 export function folderRelative(io: CliIo, dir: string, location: string | undefined): string | undefined {
@@ -26,6 +29,12 @@ export const importCommand: Command = {
     '',
     '--compact shortens every tool description (first sentence of each) and records it in',
     'config.yaml; remove `compact: true` there to get whole descriptions back.',
+    '',
+    '       svc import --remote <serverId> [--control <url>] [--json]',
+    '',
+    'asks the control service (--control or SVC_CONTROL_URL; workspace token in SVC_TOKEN) to',
+    're-import the server and follows the job until it is Complete or Failed; the service',
+    'commits the result to the tracked branch.',
   ].join('\n'),
   async run(argv, io) {
     let json = false;
@@ -36,8 +45,22 @@ export const importCommand: Command = {
         'allow-external-refs': { type: 'boolean' },
         compact: { type: 'boolean' },
         json: { type: 'boolean' },
+        remote: { type: 'string' },
+        control: { type: 'string' },
       });
       json = values.json === true;
+      if (values.remote !== undefined) {
+        if (positionals.length > 0 || values.openapi || values.content || values.compact) {
+          throw new SvcError(
+            'USAGE',
+            'svc import --remote <serverId>: the service imports its own folder; give no folder or source',
+          );
+        }
+        const client = controlClientFrom('import', values.control, io);
+        return await runRemoteImport(client, io, { serverId: values.remote, json });
+      }
+      if (values.control !== undefined)
+        throw new SvcError('USAGE', 'svc import: --control goes with --remote <serverId>');
       const dirArg = requirePositional('import', positionals, 0, 'the server folder (svc import <dir>)');
       const dir = path.resolve(io.cwd, dirArg);
       const location = folderRelative(io, dir, values.openapi);
