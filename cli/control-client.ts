@@ -91,8 +91,30 @@ export function createControlClient(url: string, token: string): ControlClient {
   };
 }
 
+/** An answer of the service other than 2xx; `status` is its HTTP status. */
+export class ControlRefusal extends SvcError {
+  constructor(
+    readonly status: number,
+    code: 'CONTROL_REFUSED' | 'NOT_PUBLISHED',
+    message: string,
+    url: string,
+  ) {
+    super(code, message, { place: { url } });
+  }
+}
+
+/**
+ * Whether a failed request may succeed when asked again unchanged: the service is not answering
+ * (restarting, a replica going away) or a proxy in front says it is unavailable.
+ */
+export function isTransient(error: unknown): boolean {
+  if (error instanceof ControlRefusal)
+    return error.status === 502 || error.status === 503 || error.status === 504;
+  return error instanceof SvcError && error.code === 'CONTROL_UNREACHABLE';
+}
+
 /** The service's `{error: {code, message}}` as an SvcError, with a hint for the usual causes. */
-function refusal(status: number, body: unknown, url: string): SvcError {
+function refusal(status: number, body: unknown, url: string): ControlRefusal {
   const error = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
   const code = typeof error?.code === 'string' ? error.code : undefined;
   const message = typeof error?.message === 'string' ? error.message : `HTTP ${status}`;
@@ -102,9 +124,10 @@ function refusal(status: number, body: unknown, url: string): SvcError {
       : code === 'NOT_FOUND' && /no such route/.test(message)
         ? ' (is this a control service, and as new as this CLI?)'
         : '';
-  return new SvcError(
+  return new ControlRefusal(
+    status,
     code === 'NOT_PUBLISHED' ? 'NOT_PUBLISHED' : 'CONTROL_REFUSED',
     `the control service answered ${status}${code ? ` ${code}` : ''}: ${message}${hint}`,
-    { place: { url } },
+    url,
   );
 }

@@ -8,7 +8,7 @@ import { SvcError } from '../core/svc-error.js';
 import { renderReportText } from '../generator/report/index.js';
 import type { ImportReport } from '../schemas/types.js';
 import type { CliIo } from './command.js';
-import type { ControlClient } from './control-client.js';
+import { type ControlClient, isTransient } from './control-client.js';
 import { EXIT } from './exit-codes.js';
 
 export interface RemoteJob {
@@ -26,6 +26,8 @@ export interface RemoteImportOptions {
   json: boolean;
   /** Between two looks at the job. */
   pollMs?: number;
+  /** How long the service may stay unreachable while the job is followed (default 60 s). */
+  retryForMs?: number;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function runRemoteImport(
   opts: RemoteImportOptions,
 ): Promise<number> {
   const sleep = opts.sleep ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const pollMs = opts.pollMs ?? 500;
   const server = `/v1/servers/${encodeURIComponent(opts.serverId)}`;
   const queued = (await client.request('POST', `${server}/imports`)) as { jobId?: unknown };
   if (typeof queued.jobId !== 'string') {
@@ -52,14 +55,31 @@ export async function runRemoteImport(
   progress('  Pending\n');
   let last = 'Pending';
   let job: RemoteJob;
+  let failingSince: number | undefined;
   for (;;) {
-    job = (await client.request('GET', jobPath)) as RemoteJob;
+    try {
+      job = (await client.request('GET', jobPath)) as RemoteJob;
+      failingSince = undefined;
+    } catch (error) {
+      // The job is in the service's database and survives its restart: keep following it for a
+      // while. Only looks are repeated; the POST that queued the job never is.
+      if (!isTransient(error)) throw error;
+      const now = Date.now();
+      if (failingSince === undefined) {
+        failingSince = now;
+        progress('  (the control service is not answering; still following the job)\n');
+      } else if (now - failingSince > (opts.retryForMs ?? 60_000)) {
+        throw error;
+      }
+      await sleep(pollMs);
+      continue;
+    }
     if (job.status !== last) {
       last = job.status;
       progress(`  ${describeStatus(job)}\n`);
     }
     if (FINAL.has(job.status)) break;
-    await sleep(opts.pollMs ?? 500);
+    await sleep(pollMs);
   }
   if (opts.json) io.stdout(`${JSON.stringify(job, null, 2)}\n`);
   else if (job.status === 'Complete' && job.report) io.stdout(renderReportText(job.report));

@@ -22,6 +22,7 @@ let data: string;
 let work: string;
 let pat: string;
 const runs: SpawnedRun[] = [];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const api = (path: string, init: RequestInit & { token?: string } = {}) => {
   const headers = new Headers(init.headers);
@@ -237,6 +238,55 @@ describe('svc import --remote', () => {
       expect(json.stderr).toContain('  Pending\n');
     } finally {
       repo.push({ 'specs/petstore.yaml': petstore('v2') }, 'fix the spec');
+    }
+  });
+
+  it('keeps following the job across a restart of the service; the new process completes it', async () => {
+    const data2 = mkdtempSync(join(tmpdir(), 'svc-control-restart-'));
+    const quiet = { log() {} };
+    let first: RunningControl | undefined;
+    let second: RunningControl | undefined;
+    try {
+      // The first process serves the API only, so the job stays Pending until the second's worker.
+      first = await startControl({ port: 0, dataDir: data2, headRefreshMs: 0, worker: false, logger: quiet });
+      const token = (await first.store.createWorkspaceToken('ci')).token;
+      const { url, port } = first;
+      const registered = await fetch(`${url}/v1/servers`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ repository: repo.bare, branch: 'main', path: FOLDER }),
+      });
+      expect(registered.status).toBe(201);
+      const following = cli(['import', '--remote', 'pets'], { SVC_TOKEN: token, SVC_CONTROL_URL: url });
+      const deadline = Date.now() + 30_000;
+      while ((await first.store.listJobs('pets')).length === 0) {
+        if (Date.now() > deadline) throw new Error('the CLI queued no job');
+        await sleep(100);
+      }
+      await sleep(1000);
+      expect((await first.store.listJobs('pets'))[0]?.status).toBe('Pending');
+      await first.close();
+      first = undefined;
+      await sleep(1500);
+      second = await startControl({
+        port,
+        dataDir: data2,
+        headRefreshMs: 0,
+        workerPollMs: 200,
+        logger: quiet,
+      });
+      const run = await following;
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(
+        '  Pending\n  (the control service is not answering; still following the job)\n',
+      );
+      expect(run.stdout).toMatch(/\n {2}Complete \((committed [0-9a-f]{12}|nothing to commit)\)\n/);
+      expect(run.stdout).not.toContain(token);
+    } finally {
+      await first?.close();
+      await second?.close();
+      rmSync(data2, { recursive: true, force: true });
     }
   });
 
