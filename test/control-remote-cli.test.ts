@@ -304,6 +304,27 @@ describe('svc import --remote', () => {
   });
 });
 
+describe('usage', () => {
+  it('--remote takes no folder or source, and --control goes with --remote', async () => {
+    const env = { SVC_TOKEN: pat, SVC_CONTROL_URL: control.url };
+    const cases: [string[], RegExp][] = [
+      [['export', '--remote', 'pets', 'mcp/pets', '--json'], /give no folder, the service has it/],
+      [['export', 'mcp/pets', '--control', control.url, '--json'], /--control goes with --remote/],
+      [['import', '--remote', 'pets', 'mcp/pets'], /give no folder or source/],
+      [['import', '--remote', 'pets', '--openapi', 'x.yaml'], /give no folder or source/],
+      [['import', '--remote', 'pets', '--allow-external-refs'], /give no folder or source/],
+      [['import', 'mcp/pets', '--control', control.url], /--control goes with --remote/],
+    ];
+    const jobs = ((await (await api('/v1/servers/pets/imports')).json()) as unknown[]).length;
+    for (const [argv, message] of cases) {
+      const run = await svc(argv, { cwd: work, env });
+      expect(run.code, argv.join(' ')).toBe(2);
+      expect(run.stderr).toMatch(message);
+    }
+    expect(((await (await api('/v1/servers/pets/imports')).json()) as unknown[]).length).toBe(jobs);
+  });
+});
+
 describe('the workspace token', () => {
   it('is in no output and no written file', () => {
     expect(runs.length).toBeGreaterThan(10);

@@ -50,7 +50,13 @@ export const importCommand: Command = {
       });
       json = values.json === true;
       if (values.remote !== undefined) {
-        if (positionals.length > 0 || values.openapi || values.content || values.compact) {
+        if (
+          positionals.length > 0 ||
+          values.openapi ||
+          values.content ||
+          values.compact ||
+          values['allow-external-refs']
+        ) {
           throw new SvcError(
             'USAGE',
             'svc import --remote <serverId>: the service imports its own folder; give no folder or source',
