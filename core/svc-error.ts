@@ -24,6 +24,7 @@ export type SvcErrorCode =
   | 'GIT_FAILED'
   | 'CONTROL_UNREACHABLE'
   | 'CONTROL_REFUSED'
+  | 'CONTROL_TIMEOUT'
   | 'INTERNAL';
 
 /** Where an error applies. Every field is optional; fill in what is known. */

@@ -210,8 +210,8 @@ describe('svc import --remote', () => {
     expect(statuses[0]).toBe('  Pending');
     expect(statuses.at(-1)).toMatch(/^ {2}Complete \(committed [0-9a-f]{12}\)$/);
     expect(statuses.every((s) => !s.includes('Failed'))).toBe(true);
-    // The per-endpoint report of the job follows.
-    expect(run.stdout).toMatch(/Complete \(committed [0-9a-f]{12}\)\n\S/);
+    // The import's checklist and its per-endpoint report follow, as `svc import` prints them.
+    expect(run.stdout).toMatch(/Complete \(committed [0-9a-f]{12}\)\n( {2}✓ .+\n)+\S/);
     const log = repo.log();
     expect(log).toHaveLength(before + 1);
     expect(log[0]).toMatch(/^chore\(mcp\): re-import API descriptions\n\n- mcp\/pets: /);
@@ -229,7 +229,9 @@ describe('svc import --remote', () => {
     try {
       const run = await cli(['import', '--remote', 'pets']);
       expect(run.code).toBe(3);
-      expect(run.stdout).toMatch(/\n {2}Failed at import:tools: (SOURCE_|SPEC_)/);
+      expect(run.stdout).toMatch(
+        /\n {2}Failed at import:tools\n {2}✗ Tools +← failed \(the error follows\)\n/,
+      );
       expect(run.stderr).toMatch(/^error: the import job failed at step import:tools: (SOURCE_|SPEC_)/);
       expect(run.stderr).toContain(`see ${control.url}/servers/pets/imports\n`);
       const json = await cli(['import', '--remote', 'pets', '--json']);
@@ -241,7 +243,7 @@ describe('svc import --remote', () => {
     }
   });
 
-  it('keeps following the job across a restart of the service; the new process completes it', async () => {
+  it('gives up following after --timeout; keeps following across a restart of the service', async () => {
     const data2 = mkdtempSync(join(tmpdir(), 'svc-control-restart-'));
     const quiet = { log() {} };
     let first: RunningControl | undefined;
@@ -257,9 +259,15 @@ describe('svc import --remote', () => {
         body: JSON.stringify({ repository: repo.bare, branch: 'main', path: FOLDER }),
       });
       expect(registered.status).toBe(201);
-      const following = cli(['import', '--remote', 'pets'], { SVC_TOKEN: token, SVC_CONTROL_URL: url });
+      const env = { SVC_TOKEN: token, SVC_CONTROL_URL: url };
+      const waited = await cli(['import', '--remote', 'pets', '--timeout', '1'], env);
+      expect(waited.code).toBe(3);
+      expect(waited.stderr).toBe(
+        `error: CONTROL_TIMEOUT: ${url}/servers/pets/imports: the import job is still Pending after 1 s; it goes on on the service\n`,
+      );
+      const following = cli(['import', '--remote', 'pets'], env);
       const deadline = Date.now() + 30_000;
-      while ((await first.store.listJobs('pets')).length === 0) {
+      while ((await first.store.listJobs('pets')).length < 2) {
         if (Date.now() > deadline) throw new Error('the CLI queued no job');
         await sleep(100);
       }
@@ -313,7 +321,8 @@ describe('usage', () => {
       [['import', '--remote', 'pets', 'mcp/pets'], /give no folder or source/],
       [['import', '--remote', 'pets', '--openapi', 'x.yaml'], /give no folder or source/],
       [['import', '--remote', 'pets', '--allow-external-refs'], /give no folder or source/],
-      [['import', 'mcp/pets', '--control', control.url], /--control goes with --remote/],
+      [['import', 'mcp/pets', '--control', control.url], /--control and --timeout go with --remote/],
+      [['import', '--remote', 'pets', '--timeout', 'soon'], /--timeout is a number of seconds/],
     ];
     const jobs = ((await (await api('/v1/servers/pets/imports')).json()) as unknown[]).length;
     for (const [argv, message] of cases) {
