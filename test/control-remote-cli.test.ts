@@ -332,6 +332,21 @@ describe('usage', () => {
     }
     expect(((await (await api('/v1/servers/pets/imports')).json()) as unknown[]).length).toBe(jobs);
   });
+
+  it('svc help names the remote forms and where the token and the URL come from', async () => {
+    const help = async (command: string) => (await svc(['help', command], { cwd: work })).stdout;
+    expect(await help('export')).toContain(
+      'svc export --remote <serverId> [--control <url>] (--json | --out <dir>)',
+    );
+    const imports = await help('import');
+    expect(imports).toContain(
+      '\nsvc import --remote <serverId> [--control <url>] [--timeout <s>] [--json] asks',
+    );
+    for (const text of [await help('export'), imports]) {
+      expect(text).toContain('SVC_TOKEN');
+      expect(text).toContain('SVC_CONTROL_URL');
+    }
+  });
 });
 
 describe('the workspace token', () => {

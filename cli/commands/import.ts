@@ -29,11 +29,10 @@ export const importCommand: Command = {
     '--compact shortens every tool description (first sentence of each) and records it in',
     'config.yaml; remove `compact: true` there to get whole descriptions back.',
     '',
-    '       svc import --remote <serverId> [--control <url>] [--timeout <s>] [--json]',
-    '',
-    'asks the control service (--control or SVC_CONTROL_URL; workspace token in SVC_TOKEN) to',
-    're-import the server and follows the job until it is Complete or Failed (at most --timeout',
-    'seconds, default 1800; the job goes on); the service commits the result to the branch.',
+    'svc import --remote <serverId> [--control <url>] [--timeout <s>] [--json] asks the control',
+    'service (--control or SVC_CONTROL_URL; workspace token in SVC_TOKEN) to re-import the server',
+    'and follows the job until it is Complete or Failed (at most --timeout seconds, default 1800;',
+    'the job goes on); the service commits the result to the tracked branch.',
   ].join('\n'),
   async run(argv, io) {
     let json = false;
