@@ -18,7 +18,7 @@ import { etagMatches, type PublishedSnapshots } from './published-snapshot.js';
 import type { SecretBox } from './secret-box.js';
 import { renderLoginPage, renderStatusPage } from './status-page.js';
 import type { ControlStore, JobRow, ServerRow } from './store/control-store.js';
-import type { JobTrigger } from './store/schema.js';
+import type { JobTrigger, Plan } from './store/schema.js';
 import { bearerToken } from './tokens.js';
 import {
   githubDecision,
@@ -235,7 +235,33 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     return c.json({ plan: body.plan });
   });
 
-  // Snapshot (deploy token) -------------------------------------------------------------------
+  // Published export: the snapshot (deploy token) and the export (workspace token) ----------------
+
+  /** The published export of a server, with the plan's and the branch's refusals. */
+  const published = async (c: Context, server: ServerRow, plan: Plan) => {
+    if (plan !== 'paid') {
+      return problem(
+        c,
+        403,
+        'PLAN_REQUIRED',
+        'the workspace is on the free plan: export and sync need the paid plan',
+      );
+    }
+    const state = await snapshots.get(server);
+    if (!state.published || !state.body || !state.etag) {
+      return problem(
+        c,
+        404,
+        'NOT_PUBLISHED',
+        state.problem ?? `the server ${server.id} is not published on ${server.branch}`,
+      );
+    }
+    c.header('ETag', state.etag);
+    c.header('Cache-Control', 'no-cache');
+    if (etagMatches(c.req.header('if-none-match'), state.etag)) return c.body(null, 304);
+    c.header('Content-Type', 'application/json; charset=utf-8');
+    return c.body(state.body, 200);
+  };
 
   app.get('/v1/servers/:serverId/export/snapshot', async (c) => {
     const token = bearerToken(c.req.header('authorization'));
@@ -249,24 +275,15 @@ export function createControlApp(opts: ControlAppOptions): Hono {
       if (!(await store.getServer(serverId))) return problem(c, 404, 'NOT_FOUND', 'no such server');
       return problem(c, 403, 'WRONG_SERVER', 'this deploy token belongs to another server');
     }
-    if (plan !== 'paid') {
-      return problem(
-        c,
-        403,
-        'PLAN_REQUIRED',
-        'the workspace is on the free plan: export and sync need the paid plan',
-      );
-    }
-    store.touchDeployToken(deploy.id);
-    const state = await snapshots.get(server);
-    if (!state.published || !state.body || !state.etag) {
-      return problem(c, 404, 'NOT_PUBLISHED', state.problem ?? 'the server is not published on its branch');
-    }
-    c.header('ETag', state.etag);
-    c.header('Cache-Control', 'no-cache');
-    if (etagMatches(c.req.header('if-none-match'), state.etag)) return c.body(null, 304);
-    c.header('Content-Type', 'application/json; charset=utf-8');
-    return c.body(state.body, 200);
+    if (plan === 'paid') store.touchDeployToken(deploy.id);
+    return published(c, server, plan);
+  });
+
+  // The same export for the CLI in CI (`svc export --remote`), with a workspace token.
+  app.get('/v1/servers/:serverId/export', async (c) => {
+    const server = await store.getServer(c.req.param('serverId'));
+    if (!server) return problem(c, 404, 'NOT_FOUND', `no server ${c.req.param('serverId')} is registered`);
+    return published(c, server, await store.plan());
   });
 
   // Import jobs -------------------------------------------------------------------------------

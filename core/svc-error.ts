@@ -22,6 +22,9 @@ export type SvcErrorCode =
   | 'NOT_PUBLISHED'
   | 'CONFIG_MISSING_ENV'
   | 'GIT_FAILED'
+  | 'CONTROL_UNREACHABLE'
+  | 'CONTROL_REFUSED'
+  | 'CONTROL_TIMEOUT'
   | 'INTERNAL';
 
 /** Where an error applies. Every field is optional; fill in what is known. */

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { SvcError } from '../../core/svc-error.js';
 import { runImport } from '../../generator/import/index.js';
 import { renderReportText } from '../../generator/report/index.js';
 import type { Command, CliIo } from '../command.js';
@@ -6,6 +7,7 @@ import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
 import { formatChecklist } from '../print-checklist.js';
+import { importRemote } from '../remote-import.js';
 
 /** A path given on the command line, stored relative to the folder (as `svc init` does); URLs stay. */
 export function folderRelative(io: CliIo, dir: string, location: string | undefined): string | undefined {
@@ -26,6 +28,11 @@ export const importCommand: Command = {
     '',
     '--compact shortens every tool description (first sentence of each) and records it in',
     'config.yaml; remove `compact: true` there to get whole descriptions back.',
+    '',
+    'svc import --remote <serverId> [--control <url>] [--timeout <s>] [--json] asks the control',
+    'service (--control or SVC_CONTROL_URL; workspace token in SVC_TOKEN) to re-import the server',
+    'and follows the job until it is Complete or Failed (at most --timeout seconds, default 1800;',
+    'the job goes on); the service commits the result to the tracked branch.',
   ].join('\n'),
   async run(argv, io) {
     let json = false;
@@ -36,8 +43,18 @@ export const importCommand: Command = {
         'allow-external-refs': { type: 'boolean' },
         compact: { type: 'boolean' },
         json: { type: 'boolean' },
+        remote: { type: 'string' },
+        control: { type: 'string' },
+        timeout: { type: 'string' },
       });
       json = values.json === true;
+      if (values.remote !== undefined) {
+        const { openapi, content, compact, 'allow-external-refs': external, ...remote } = values;
+        const local = positionals.length > 0 || [openapi, content, compact, external].some(Boolean);
+        return await importRemote({ ...remote, remote: values.remote, json, local }, io);
+      }
+      if (values.control !== undefined || values.timeout !== undefined)
+        throw new SvcError('USAGE', 'svc import: --control and --timeout go with --remote <serverId>');
       const dirArg = requirePositional('import', positionals, 0, 'the server folder (svc import <dir>)');
       const dir = path.resolve(io.cwd, dirArg);
       const location = folderRelative(io, dir, values.openapi);
