@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BUILT_CLI = path.join(REPO_ROOT, 'dist/cli/main.js');
-const SOURCE_DIRS = ['cli', 'core', 'folder', 'generator', 'runtime', 'schemas', 'bench'];
+const SOURCE_DIRS = ['cli', 'core', 'folder', 'generator', 'runtime', 'schemas', 'bench', 'control'];
 
 function newestSource(): number {
   let newest = statSync(path.join(REPO_ROOT, 'package.json')).mtimeMs;
