@@ -48,6 +48,7 @@ export const importCommand: Command = {
         ...(contentDir ? { contentDir } : {}),
         ...(values['allow-external-refs'] ? { allowExternalRefs: true } : {}),
         ...(values.compact ? { compact: true } : {}),
+        ...(io.env.SVC_APP_BUILDER_ORIGIN ? { appBuilderOrigin: io.env.SVC_APP_BUILDER_ORIGIN } : {}),
       });
       if (json) {
         io.stdout(

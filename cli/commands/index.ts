@@ -26,6 +26,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./import.js')).importCommand,
   },
   {
+    name: 'verify',
+    summary: 'verify ownership of an app-builder app (prints the token; --reset issues a new one)',
+    load: async () => (await import('./verify.js')).verifyCommand,
+  },
+  {
     name: 'diff',
     summary: 'preview a re-import: the per-endpoint report, writing nothing',
     load: async () => (await import('./diff.js')).diffCommand,
