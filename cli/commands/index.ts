@@ -31,6 +31,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./verify.js')).verifyCommand,
   },
   {
+    name: 'source set',
+    summary: 'change the source of a server folder (checked first; a provider change needs --yes)',
+    load: async () => (await import('./source.js')).sourceSetCommand,
+  },
+  {
     name: 'diff',
     summary: 'preview a re-import: the per-endpoint report, writing nothing',
     load: async () => (await import('./diff.js')).diffCommand,

@@ -1,0 +1,227 @@
+import path from 'node:path';
+import { SvcError } from '../../core/svc-error.js';
+import { DEFAULT_SERVER_NAME, writeFolder } from '../../folder/index.js';
+import { runImport } from '../../generator/import/index.js';
+import { appBuilderConfig } from '../../generator/init/index.js';
+import {
+  describeProviderChange,
+  planProviderChange,
+  withoutOAuth,
+} from '../../generator/init/provider-change.js';
+import { parseDocument } from '../../generator/parse/index.js';
+import { renderConfig, renderFolder } from '../../generator/render/index.js';
+import {
+  APP_BUILDER_SETUP_STEPS,
+  checkBranchDocument,
+  detectCustomDomain,
+  newVerificationToken,
+} from '../../generator/sources/app-builder-source.js';
+import {
+  apiBaseUrlOf,
+  branchFolder,
+  checkAppId,
+  checkBranchId,
+  LIVE_BRANCH,
+  MAIN_BRANCH,
+} from '../../generator/sources/app-builder-urls.js';
+import { readOpenApiSource } from '../../generator/sources/index.js';
+import type { SvcConfig } from '../../schemas/types.js';
+import type { Command } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import { fail } from '../fail.js';
+import { appBuilderOrigin } from '../init-app-builder.js';
+import { openFolder } from '../open-folder.js';
+import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import { formatChecklist } from '../print-checklist.js';
+import { verificationSteps } from '../verification-steps.js';
+import { folderRelative } from './import.js';
+
+const usage = `Usage:
+  svc source set <dir> --openapi <url|file> [--base-url <url>] [--yes]
+  svc source set <dir> --app-builder <app-id> [--branch live|main|<id>] [--custom-domain <host>]
+                       [--app-builder-origin <url>] [--yes]
+
+Changes the source of a server folder (spec 3.3). The new source is checked first: if it is
+unreachable or not a valid document, nothing changes. A published server is refused
+(\`svc unpublish <dir>\` first).
+
+Same provider (a new document URL): the folder is re-imported from it, keeping enabled flags and
+customizations as any re-import does. A new app id of an app-builder app needs verifying again.
+
+A provider change (OpenAPI ↔ app-builder, or from a manual app) deletes every tool, the imported
+document and the import history, and resets the OAuth configuration, so user_oauth fails closed
+until it is set again. svc says what will go and does it only with --yes; then it imports from the
+new source (an app-builder source once \`svc verify\` has found the token page).`;
+
+type Provider = SvcConfig['app']['provider'];
+
+export const sourceSetCommand: Command = {
+  name: 'source set',
+  summary: 'change the source of a server folder (checked first; a provider change needs --yes)',
+  usage,
+  async run(argv, io) {
+    try {
+      const { values, positionals } = parseCommandArgs('source set', argv, {
+        openapi: { type: 'string' },
+        'app-builder': { type: 'string' },
+        branch: { type: 'string' },
+        'custom-domain': { type: 'string' },
+        'app-builder-origin': { type: 'string' },
+        'base-url': { type: 'string' },
+        yes: { type: 'boolean' },
+      });
+      const dirArg = requirePositional('source set', positionals, 0, 'the server folder');
+      if (Boolean(values.openapi) === Boolean(values['app-builder'])) {
+        throw new SvcError(
+          'USAGE',
+          'svc source set: give exactly one of --openapi <url|file> or --app-builder <app-id>',
+        );
+      }
+      const { dir, files, folder } = await openFolder(io.cwd, dirArg);
+      const config = folder.config;
+      if (config.server.published) {
+        throw new SvcError(
+          'PUBLISHED',
+          `the server is published; unpublish it first (\`svc unpublish ${dirArg}\`), then change its source`,
+          { place: { file: path.join(dir, 'config.yaml'), field: 'server.published' } },
+        );
+      }
+      const from: Provider = config.app.provider;
+      if (values['base-url'] && (!values.openapi || from === 'openapi')) {
+        throw new SvcError(
+          'USAGE',
+          'svc source set: --base-url applies when an app changes to an OpenAPI source; otherwise edit apiBaseUrl in config.yaml',
+        );
+      }
+
+      // 1. The new source, checked before anything changes (fail closed).
+      let next: SvcConfig;
+      let location: string | undefined;
+      if (values.openapi) {
+        location = folderRelative(io, dir, values.openapi) as string;
+        await parseDocument(await readOpenApiSource(location, { cwd: dir }));
+        const source: SvcConfig['source'] = {
+          kind: 'openapi',
+          location,
+          ...(config.source.kind === 'openapi' && config.source.contentDir
+            ? { contentDir: config.source.contentDir }
+            : {}),
+        };
+        next = {
+          ...config,
+          app: { ...config.app, provider: 'openapi' },
+          server: { ...config.server, name: from === 'openapi' ? config.server.name : DEFAULT_SERVER_NAME },
+          source,
+          ...(values['base-url'] ? { apiBaseUrl: values['base-url'].replace(/\/+$/, '') } : {}),
+        };
+      } else {
+        const appId = checkAppId(values['app-builder'] as string);
+        const previous = config.source.kind === 'app_builder' ? config.source : undefined;
+        const branchArg = values.branch ?? previous?.branch ?? LIVE_BRANCH;
+        const branch = [LIVE_BRANCH, MAIN_BRANCH].includes(branchArg) ? branchArg : checkBranchId(branchArg);
+        const platformOrigin = appBuilderOrigin(values['app-builder-origin'], io) ?? previous?.platformOrigin;
+        const customDomain =
+          values['custom-domain'] ??
+          (await detectCustomDomain(appId, platformOrigin)).domain ??
+          (previous?.appId === appId ? previous.customDomain : undefined);
+        const place = { appId, branch, customDomain, platformOrigin };
+        const check = await checkBranchDocument(place);
+        if (!check.ok) {
+          throw new SvcError(
+            'SOURCE_UNREACHABLE',
+            `the ${branchFolder(branch)} Swagger document of app "${appId}" is not reachable; nothing was changed`,
+            {
+              place: { url: check.url },
+              details: [check.error.message, 'Setup on the platform:', ...APP_BUILDER_SETUP_STEPS],
+            },
+          );
+        }
+        // The same app keeps its verification; another app (or another provider) starts over.
+        const sameApp = previous?.appId === appId && previous.verificationToken !== undefined;
+        const built = appBuilderConfig({
+          name: config.app.name,
+          serverId: 'x',
+          place,
+          verificationToken: sameApp ? (previous.verificationToken as string) : newVerificationToken(),
+          verified: sameApp ? previous.verified === true : false,
+          auth: {
+            mode: config.auth.mode,
+            ...(config.auth.apiKey
+              ? { apiKeyIn: config.auth.apiKey.in, apiKeyName: config.auth.apiKey.name }
+              : {}),
+          },
+        });
+        next = {
+          ...config,
+          app: { ...config.app, provider: 'app_builder' },
+          server: { ...config.server, name: built.server.name },
+          source: built.source,
+          apiBaseUrl: apiBaseUrlOf(place),
+        };
+      }
+      const to: Provider = next.app.provider;
+
+      // 2. A provider change: say what goes, and go on only with --yes.
+      if (from !== to) {
+        const plan = planProviderChange(files, folder);
+        const what = describeProviderChange(plan, from, to);
+        if (!values.yes) {
+          io.stderr(`${what.join('\n')}\n`);
+          throw new SvcError(
+            'USAGE',
+            'a provider change deletes the tools and the import history: run again with --yes',
+          );
+        }
+        io.stdout(`${what.join('\n')}\n`);
+        next = withoutOAuth(next);
+        if (to === 'openapi') {
+          // A first import into the folder; the files that stay are written back as they are.
+          if (config.source.kind !== 'openapi' && !values['base-url']) next = { ...next, apiBaseUrl: '' };
+          const result = await runImport({ dir, config: next, userFiles: plan.kept });
+          io.stdout(`Importing into ${dirArg}\n${formatChecklist(result.checklist)}`);
+          if (result.status === 'failed') return fail(io, result.error);
+          io.stdout(`Source changed to ${location}; every tool arrives disabled.\n`);
+          return EXIT.ok;
+        }
+        const rendered = renderFolder({
+          config: next,
+          tools: [],
+          skills: [],
+          prompts: [],
+          resources: [],
+          docs: [],
+          widgets: [],
+        });
+        await writeFolder(dir, { ...rendered, ...plan.kept });
+        io.stdout(
+          `Source changed to app-builder app "${next.source.kind === 'app_builder' ? next.source.appId : ''}".\n`,
+        );
+      } else if (to === 'openapi') {
+        // 3. Same provider, new document: a normal re-import, which keeps curation.
+        const result = await runImport({ dir, location: location as string });
+        io.stdout(`Importing into ${dirArg}\n${formatChecklist(result.checklist)}`);
+        if (result.status === 'failed') return fail(io, result.error);
+        io.stdout(`Source changed to ${location}.\n`);
+        return EXIT.ok;
+      } else {
+        await writeFolder(dir, { ...files, 'config.yaml': renderConfig(next) });
+        io.stdout('Source updated.\n');
+      }
+
+      // An app-builder source imports once verified.
+      const source = next.source;
+      if (source.kind !== 'app_builder') return EXIT.ok;
+      if (source.verified !== true) {
+        io.stdout(`${verificationSteps(source.verificationToken as string, dirArg).join('\n')}\n`);
+        io.stdout(`Then import: svc import ${dirArg}\n`);
+        return EXIT.ok;
+      }
+      const result = await runImport({ dir });
+      io.stdout(`Importing into ${dirArg}\n${formatChecklist(result.checklist)}`);
+      if (result.status === 'failed') return fail(io, result.error);
+      return EXIT.ok;
+    } catch (error) {
+      return fail(io, error);
+    }
+  },
+};
