@@ -221,6 +221,13 @@ describe('svc verify and svc import', () => {
     }
     expect(verified.stdout + live.stdout + main.stdout).not.toContain('run-mode-pw-7731');
 
+    // The app's folder imports every branch, each with its own checklist.
+    const both = await svc(['import', 'shop2'], { cwd: root, env });
+    expect(both.code).toBe(0);
+    expect(both.stdout).toContain(`Importing into ${path.join('shop2', 'live')}`);
+    expect(both.stdout).toContain(`Importing into ${path.join('shop2', 'main')}`);
+    expect(both.stdout.match(/Tools/g)?.length).toBeGreaterThanOrEqual(2);
+
     // --reset: a new token, unverified again, and import refuses again.
     const reset = await svc(['verify', 'shop2', '--reset'], { cwd: root, env });
     expect(reset.code).toBe(0);
