@@ -4,6 +4,7 @@
  * `svc verify` finds the token page and `svc import` reads its Swagger document (spec 4.5.4).
  * Neither branch reachable: the setup instructions, and nothing is written.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { SvcError } from '../core/svc-error.js';
 import { writeFolder } from '../folder/index.js';
@@ -82,6 +83,18 @@ export async function initAppBuilder(input: AppBuilderInitInput, io: CliIo): Pro
     );
   }
 
+  for (const check of reachable) {
+    const existing = path.join(input.dir, check.folder, 'config.yaml');
+    if (existsSync(existing)) {
+      throw new SvcError(
+        'FOLDER_EXISTS',
+        'a server folder already exists here; re-import it with `svc import`',
+        {
+          place: { file: existing },
+        },
+      );
+    }
+  }
   const token = newVerificationToken();
   const written: { branch: string; folder: string; serverId: string; url: string }[] = [];
   // Every config is built (and so checked) before the first folder is written.

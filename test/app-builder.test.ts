@@ -123,6 +123,13 @@ describe('svc init --app-builder', () => {
     ]);
     expect(existsSync(path.join(root, 'solo', 'main', 'config.yaml'))).toBe(true);
     expect(existsSync(path.join(root, 'solo', 'live'))).toBe(false);
+    // Again into the same folder: a branch folder that exists is never overwritten.
+    const again = await svc(['init', 'solo', '--name', 'Solo', '--app-builder', 'solo', '--force'], {
+      cwd: root,
+      env,
+    });
+    expect(again.code).toBe(3);
+    expect(again.stderr).toContain('FOLDER_EXISTS');
   });
 
   it('prints the setup instructions and writes nothing when no branch is reachable', async () => {
