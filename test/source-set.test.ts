@@ -92,6 +92,13 @@ describe('svc source set', () => {
     expect(hidden.code).toBe(3);
     expect(hidden.stderr).toContain('SOURCE_UNREACHABLE');
     expect(hidden.stderr).toContain('Expose Swagger file');
+    const secret = await svc(
+      ['source', 'set', 'fail-closed', '--openapi', `${platform.customOrigin}/openapi.yaml?api_key=k-5521`],
+      { cwd: root, env },
+    );
+    expect(secret.code).toBe(2);
+    expect(secret.stderr).toContain('credential');
+    expect(secret.stderr).not.toContain('k-5521');
     expect(await readFolder(dir)).toEqual(before);
 
     await svc(['publish', 'fail-closed'], { cwd: root, env });
@@ -156,6 +163,26 @@ describe('svc source set', () => {
     const imported = await svc(['import', 'switch', '--json'], { cwd: root, env });
     expect(imported.code).toBe(0);
     expect((JSON.parse(imported.stdout) as { checklist: { count: number }[] }).checklist[0]?.count).toBe(6);
+
+    // Another app of the same provider: the tools stay, but it must be verified again.
+    platform.apps.set(
+      'acme2',
+      newApp({
+        live: bubbleSwagger({
+          host: 'acme2.bubbleapps.io',
+          basePath: '/api/1.1',
+          types: ['product'],
+          workflows: ['ship'],
+        }),
+      }),
+    );
+    const moved = await svc(['source', 'set', 'switch', '--app-builder', 'acme2'], { cwd: root, env });
+    expect(moved.code).toBe(0);
+    const movedConfig = await configOf(dir);
+    expect(movedConfig.source).toMatchObject({ appId: 'acme2', verified: false });
+    expect(movedConfig.apiBaseUrl).toBe(`${platform.origin.replace('{app}', 'acme2')}/api/1.1`);
+    expect(Object.keys(await readFolder(dir)).filter((p) => /^Tools\/.*\.yaml$/.test(p))).toHaveLength(6);
+    expect((await svc(['import', 'switch'], { cwd: root, env })).stderr).toContain('NOT_VERIFIED');
 
     // And back to OpenAPI: the app-builder tools go, the document is imported at once.
     await setConfig(dir, (c) => ({ ...c, oauth }));

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import { DEFAULT_SERVER_NAME, writeFolder } from '../../folder/index.js';
 import { runImport } from '../../generator/import/index.js';
+import { recordableLocation } from '../../generator/import/recordable-location.js';
 import { appBuilderConfig } from '../../generator/init/index.js';
 import {
   describeProviderChange,
@@ -99,6 +100,13 @@ export const sourceSetCommand: Command = {
       let location: string | undefined;
       if (values.openapi) {
         location = folderRelative(io, dir, values.openapi) as string;
+        if (recordableLocation(location) !== location) {
+          throw new SvcError(
+            'USAGE',
+            'the URL carries a credential (user:password@ or a key/token query parameter) that config.yaml would record; serve the document without it',
+            { place: { field: 'source.location' } },
+          );
+        }
         await parseDocument(await readOpenApiSource(location, { cwd: dir }));
         const source: SvcConfig['source'] = {
           kind: 'openapi',
