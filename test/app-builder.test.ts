@@ -5,7 +5,7 @@
  * `svc import` refusing until verified, then importing each branch on its own.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -234,6 +234,21 @@ describe('svc verify and svc import', () => {
     expect(both.stdout).toContain(`Importing into ${path.join('shop2', 'live')}`);
     expect(both.stdout).toContain(`Importing into ${path.join('shop2', 'main')}`);
     expect(both.stdout.match(/Tools/g)?.length).toBeGreaterThanOrEqual(2);
+
+    // The custom domain set by hand (spec 2.2): the next import reads Live there and calls it there.
+    const liveConfig = path.join(liveDir, 'config.yaml');
+    await writeFile(
+      liveConfig,
+      (await readFile(liveConfig, 'utf8')).replace(
+        '  verified: true',
+        `  verified: true\n  customDomain: ${platform.customOrigin}`,
+      ),
+    );
+    platform.customApp = 'shop2';
+    const seen = platform.requests.length;
+    expect((await svc(['import', 'shop2/live'], { cwd: root, env })).code).toBe(0);
+    expect((await configOf(liveDir)).apiBaseUrl).toBe(`${platform.customOrigin}/api/1.1`);
+    expect(platform.requests.slice(seen)).toContain('custom /api/1.1/meta/swagger.json -');
 
     // --reset: a new token, unverified again, and import refuses again.
     const reset = await svc(['verify', 'shop2', '--reset'], { cwd: root, env });

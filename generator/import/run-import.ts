@@ -44,7 +44,7 @@ import {
 } from '../render/index.js';
 import { buildReport } from '../report/index.js';
 import { readContentDir } from '../sources/content-source.js';
-import { swaggerUrlOf } from '../sources/app-builder-urls.js';
+import { apiBaseUrlOf, swaggerUrlOf } from '../sources/app-builder-urls.js';
 import { readOpenApiSource } from '../sources/index.js';
 import { type BuildToolsOptions, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../tools/index.js';
 import { appendRecord } from './append-record.js';
@@ -261,8 +261,11 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
         files: previousFiles ?? {},
       };
     }
-    if (!location)
-      location = swaggerUrlOf({ ...source, platformOrigin: source.platformOrigin ?? opts.appBuilderOrigin });
+    const place = { ...source, platformOrigin: source.platformOrigin ?? opts.appBuilderOrigin };
+    if (!location) location = swaggerUrlOf(place);
+    // Spec 4.5.5: an app-builder app has no base URL of its own; it follows the app id, the
+    // branch and the custom domain, so editing `customDomain` moves both on the next import.
+    config = { ...config, apiBaseUrl: apiBaseUrlOf(place) };
   }
   if (!location) location = source.kind === 'openapi' ? source.location : '';
   contentDir = opts.contentDir ?? (source.kind === 'openapi' ? source.contentDir : undefined);
