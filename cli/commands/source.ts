@@ -18,7 +18,6 @@ import {
   newVerificationToken,
 } from '../../generator/sources/app-builder-source.js';
 import {
-  apiBaseUrlOf,
   branchFolder,
   checkAppId,
   checkBranchId,
@@ -27,7 +26,7 @@ import {
 } from '../../generator/sources/app-builder-urls.js';
 import { readOpenApiSource } from '../../generator/sources/index.js';
 import type { SvcConfig } from '../../schemas/types.js';
-import type { Command } from '../command.js';
+import type { CliIo, Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { appBuilderOrigin } from '../init-app-builder.js';
@@ -55,6 +54,106 @@ until it is set again. svc says what will go and does it only with --yes; then i
 new source (an app-builder source once \`svc verify\` has found the token page).`;
 
 type Provider = SvcConfig['app']['provider'];
+
+interface SourceSetValues {
+  openapi?: string | undefined;
+  'app-builder'?: string | undefined;
+  branch?: string | undefined;
+  'custom-domain'?: string | undefined;
+  'app-builder-origin'?: string | undefined;
+  'base-url'?: string | undefined;
+}
+
+/** The config with an OpenAPI document as its source, once the document is read and valid. */
+async function withOpenApiSource(
+  config: SvcConfig,
+  location: string,
+  dir: string,
+  baseUrl?: string,
+): Promise<SvcConfig> {
+  if (recordableLocation(location) !== location) {
+    throw new SvcError(
+      'USAGE',
+      'the URL carries a credential (user:password@ or a key/token query parameter) that config.yaml would record; serve the document without it',
+      { place: { field: 'source.location' } },
+    );
+  }
+  await parseDocument(await readOpenApiSource(location, { cwd: dir }));
+  const previous = config.source.kind === 'openapi' ? config.source : undefined;
+  return {
+    ...config,
+    app: { ...config.app, provider: 'openapi' },
+    server: { ...config.server, name: previous ? config.server.name : DEFAULT_SERVER_NAME },
+    source: {
+      kind: 'openapi',
+      location,
+      ...(previous?.contentDir ? { contentDir: previous.contentDir } : {}),
+    },
+    ...(baseUrl ? { apiBaseUrl: baseUrl.replace(/\/+$/, '') } : {}),
+  };
+}
+
+/**
+ * The config with an app-builder app as its source, once the branch's Swagger document is
+ * reachable. The same app keeps its verification; another app (or another provider) starts over.
+ */
+async function withAppBuilderSource(
+  config: SvcConfig,
+  values: SourceSetValues,
+  io: CliIo,
+): Promise<SvcConfig> {
+  const appId = checkAppId(values['app-builder'] as string);
+  const previous = config.source.kind === 'app_builder' ? config.source : undefined;
+  const branchArg = values.branch ?? previous?.branch ?? LIVE_BRANCH;
+  const branch = [LIVE_BRANCH, MAIN_BRANCH].includes(branchArg) ? branchArg : checkBranchId(branchArg);
+  const platformOrigin = appBuilderOrigin(values['app-builder-origin'], io) ?? previous?.platformOrigin;
+  const customDomain =
+    values['custom-domain'] ??
+    (await detectCustomDomain(appId, platformOrigin)).domain ??
+    (previous?.appId === appId ? previous.customDomain : undefined);
+  const place = { appId, branch, customDomain, platformOrigin };
+  const check = await checkBranchDocument(place);
+  if (!check.ok) {
+    throw new SvcError(
+      'SOURCE_UNREACHABLE',
+      `the ${branchFolder(branch)} Swagger document of app "${appId}" is not reachable; nothing was changed`,
+      {
+        place: { url: check.url },
+        details: [check.error.message, 'Setup on the platform:', ...APP_BUILDER_SETUP_STEPS],
+      },
+    );
+  }
+  const sameApp = previous?.appId === appId && previous.verificationToken !== undefined;
+  const built = appBuilderConfig({
+    name: config.app.name,
+    serverId: config.server.id,
+    place,
+    verificationToken: sameApp ? (previous.verificationToken as string) : newVerificationToken(),
+    verified: sameApp ? previous.verified === true : false,
+    auth: {
+      mode: config.auth.mode,
+      ...(config.auth.apiKey ? { apiKeyIn: config.auth.apiKey.in, apiKeyName: config.auth.apiKey.name } : {}),
+    },
+  });
+  return {
+    ...config,
+    app: { ...config.app, provider: 'app_builder' },
+    server: { ...config.server, name: built.server.name },
+    source: built.source,
+    apiBaseUrl: built.apiBaseUrl,
+  };
+}
+
+/** Runs an import and prints its checklist; the exit code. */
+async function importAndPrint(
+  io: CliIo,
+  dirArg: string,
+  options: Parameters<typeof runImport>[0],
+): Promise<number> {
+  const result = await runImport(options);
+  io.stdout(`Importing into ${dirArg}\n${formatChecklist(result.checklist)}`);
+  return result.status === 'failed' ? fail(io, result.error) : EXIT.ok;
+}
 
 export const sourceSetCommand: Command = {
   name: 'source set',
@@ -96,81 +195,20 @@ export const sourceSetCommand: Command = {
       }
 
       // 1. The new source, checked before anything changes (fail closed).
-      let next: SvcConfig;
-      let location: string | undefined;
-      if (values.openapi) {
-        location = folderRelative(io, dir, values.openapi) as string;
-        if (recordableLocation(location) !== location) {
-          throw new SvcError(
-            'USAGE',
-            'the URL carries a credential (user:password@ or a key/token query parameter) that config.yaml would record; serve the document without it',
-            { place: { field: 'source.location' } },
-          );
-        }
-        await parseDocument(await readOpenApiSource(location, { cwd: dir }));
-        const source: SvcConfig['source'] = {
-          kind: 'openapi',
-          location,
-          ...(config.source.kind === 'openapi' && config.source.contentDir
-            ? { contentDir: config.source.contentDir }
-            : {}),
-        };
-        next = {
-          ...config,
-          app: { ...config.app, provider: 'openapi' },
-          server: { ...config.server, name: from === 'openapi' ? config.server.name : DEFAULT_SERVER_NAME },
-          source,
-          ...(values['base-url'] ? { apiBaseUrl: values['base-url'].replace(/\/+$/, '') } : {}),
-        };
-      } else {
-        const appId = checkAppId(values['app-builder'] as string);
-        const previous = config.source.kind === 'app_builder' ? config.source : undefined;
-        const branchArg = values.branch ?? previous?.branch ?? LIVE_BRANCH;
-        const branch = [LIVE_BRANCH, MAIN_BRANCH].includes(branchArg) ? branchArg : checkBranchId(branchArg);
-        const platformOrigin = appBuilderOrigin(values['app-builder-origin'], io) ?? previous?.platformOrigin;
-        const customDomain =
-          values['custom-domain'] ??
-          (await detectCustomDomain(appId, platformOrigin)).domain ??
-          (previous?.appId === appId ? previous.customDomain : undefined);
-        const place = { appId, branch, customDomain, platformOrigin };
-        const check = await checkBranchDocument(place);
-        if (!check.ok) {
-          throw new SvcError(
-            'SOURCE_UNREACHABLE',
-            `the ${branchFolder(branch)} Swagger document of app "${appId}" is not reachable; nothing was changed`,
-            {
-              place: { url: check.url },
-              details: [check.error.message, 'Setup on the platform:', ...APP_BUILDER_SETUP_STEPS],
-            },
-          );
-        }
-        // The same app keeps its verification; another app (or another provider) starts over.
-        const sameApp = previous?.appId === appId && previous.verificationToken !== undefined;
-        const built = appBuilderConfig({
-          name: config.app.name,
-          serverId: 'x',
-          place,
-          verificationToken: sameApp ? (previous.verificationToken as string) : newVerificationToken(),
-          verified: sameApp ? previous.verified === true : false,
-          auth: {
-            mode: config.auth.mode,
-            ...(config.auth.apiKey
-              ? { apiKeyIn: config.auth.apiKey.in, apiKeyName: config.auth.apiKey.name }
-              : {}),
-          },
-        });
-        next = {
-          ...config,
-          app: { ...config.app, provider: 'app_builder' },
-          server: { ...config.server, name: built.server.name },
-          source: built.source,
-          apiBaseUrl: apiBaseUrlOf(place),
-        };
-      }
+      const location = values.openapi ? (folderRelative(io, dir, values.openapi) as string) : undefined;
+      let next = location
+        ? await withOpenApiSource(config, location, dir, values['base-url'])
+        : await withAppBuilderSource(config, values, io);
       const to: Provider = next.app.provider;
 
-      // 2. A provider change: say what goes, and go on only with --yes.
-      if (from !== to) {
+      if (from === to && location) {
+        // 2. Same provider, new document: a normal re-import, which keeps curation.
+        return await importAndPrint(io, dirArg, { dir, location });
+      }
+      if (from === to) {
+        await writeFolder(dir, { ...files, 'config.yaml': renderConfig(next) });
+      } else {
+        // 3. A provider change: say what goes, and go on only with --yes.
         const plan = planProviderChange(files, folder);
         const what = describeProviderChange(plan, from, to);
         if (!values.yes) {
@@ -182,14 +220,11 @@ export const sourceSetCommand: Command = {
         }
         io.stdout(`${what.join('\n')}\n`);
         next = withoutOAuth(next);
-        if (to === 'openapi') {
-          // A first import into the folder; the files that stay are written back as they are.
-          if (config.source.kind !== 'openapi' && !values['base-url']) next = { ...next, apiBaseUrl: '' };
-          const result = await runImport({ dir, config: next, userFiles: plan.kept });
-          io.stdout(`Importing into ${dirArg}\n${formatChecklist(result.checklist)}`);
-          if (result.status === 'failed') return fail(io, result.error);
-          io.stdout(`Source changed to ${location}; every tool arrives disabled.\n`);
-          return EXIT.ok;
+        if (location) {
+          // A first import into the folder (the document names the base URL unless --base-url
+          // did); the files that stay are written back as they are.
+          if (!values['base-url']) next = { ...next, apiBaseUrl: '' };
+          return await importAndPrint(io, dirArg, { dir, config: next, userFiles: plan.kept });
         }
         const rendered = renderFolder({
           config: next,
@@ -201,33 +236,18 @@ export const sourceSetCommand: Command = {
           widgets: [],
         });
         await writeFolder(dir, { ...rendered, ...plan.kept });
-        io.stdout(
-          `Source changed to app-builder app "${next.source.kind === 'app_builder' ? next.source.appId : ''}".\n`,
-        );
-      } else if (to === 'openapi') {
-        // 3. Same provider, new document: a normal re-import, which keeps curation.
-        const result = await runImport({ dir, location: location as string });
-        io.stdout(`Importing into ${dirArg}\n${formatChecklist(result.checklist)}`);
-        if (result.status === 'failed') return fail(io, result.error);
-        io.stdout(`Source changed to ${location}.\n`);
-        return EXIT.ok;
-      } else {
-        await writeFolder(dir, { ...files, 'config.yaml': renderConfig(next) });
-        io.stdout('Source updated.\n');
       }
 
-      // An app-builder source imports once verified.
+      // 4. An app-builder source imports once verified.
       const source = next.source;
       if (source.kind !== 'app_builder') return EXIT.ok;
+      io.stdout(`Source changed to app-builder app "${source.appId}" (${branchFolder(source.branch)}).\n`);
       if (source.verified !== true) {
         io.stdout(`${verificationSteps(source.verificationToken as string, dirArg).join('\n')}\n`);
         io.stdout(`Then import: svc import ${dirArg}\n`);
         return EXIT.ok;
       }
-      const result = await runImport({ dir });
-      io.stdout(`Importing into ${dirArg}\n${formatChecklist(result.checklist)}`);
-      if (result.status === 'failed') return fail(io, result.error);
-      return EXIT.ok;
+      return await importAndPrint(io, dirArg, { dir });
     } catch (error) {
       return fail(io, error);
     }
