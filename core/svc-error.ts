@@ -20,6 +20,8 @@ export type SvcErrorCode =
   | 'PORT_IN_USE'
   | 'USAGE'
   | 'NOT_PUBLISHED'
+  | 'NOT_VERIFIED'
+  | 'PUBLISHED'
   | 'CONFIG_MISSING_ENV'
   | 'GIT_FAILED'
   | 'CONTROL_UNREACHABLE'

@@ -32,8 +32,26 @@ export type Source =
   | {
       kind: "app_builder";
       appId: string;
+      /**
+       * live (the live version), main (version-test) or the id of an extra version served at /version-<id>/.
+       */
       branch: string;
+      /**
+       * Custom Live domain: a host name (served over https), or an origin http(s)://host[:port]. Detected from /api/1.1/meta at init; edit to override.
+       */
       customDomain?: string;
+      /**
+       * The platform's origin with {app} for the app id, when not https://{app}.bubbleapps.io (a dedicated cluster, a test stand-in).
+       */
+      platformOrigin?: string;
+      /**
+       * Ownership check: the slug of a page the app must publish (not a secret). `svc verify` probes it; `svc verify --reset` issues a new one.
+       */
+      verificationToken?: string;
+      /**
+       * Whether `svc verify` found the page. Import refuses until it is true.
+       */
+      verified?: boolean;
     }
   | {
       kind: "manual";

@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
+import { loadFolder, readFolder } from '../../folder/index.js';
 import { runImport } from '../../generator/import/index.js';
 import { renderReportText } from '../../generator/report/index.js';
 import type { Command, CliIo } from '../command.js';
@@ -15,11 +18,27 @@ export function folderRelative(io: CliIo, dir: string, location: string | undefi
   return path.relative(dir, path.resolve(io.cwd, location)).split(path.sep).join('/');
 }
 
+/** The app-builder branch folders directly inside `dir` (`live`, `main`, `version-<id>`), sorted. */
+async function appBuilderBranchDirs(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const sub = path.join(dir, entry.name);
+    if (!entry.isDirectory() || !existsSync(path.join(sub, 'config.yaml'))) continue;
+    const loaded = loadFolder(await readFolder(sub));
+    if (loaded.ok && loaded.folder.config.source.kind === 'app_builder') found.push(sub);
+  }
+  return found;
+}
+
 export const importCommand: Command = {
   name: 'import',
   summary: 're-import the source into a server folder (keeps enabled flags and customizations)',
   usage: [
     'Usage: svc import <dir> [--openapi <url|file>] [--content <dir>] [--allow-external-refs] [--compact] [--json]',
+    '',
+    'For an app-builder app, <dir> may be the folder holding its branch folders (live, main, …):',
+    'each branch is imported on its own, with its own checklist.',
     '',
     'Re-reads the document recorded in <dir>/config.yaml (or the one given with --openapi, which',
     'config.yaml then records), merges it into the folder keeping every hand edit of a tool file',
@@ -57,6 +76,22 @@ export const importCommand: Command = {
         throw new SvcError('USAGE', 'svc import: --control and --timeout go with --remote <serverId>');
       const dirArg = requirePositional('import', positionals, 0, 'the server folder (svc import <dir>)');
       const dir = path.resolve(io.cwd, dirArg);
+      // An app-builder app's folder holds one server folder per branch: each imports on its own.
+      const branches = existsSync(path.join(dir, 'config.yaml')) ? [] : await appBuilderBranchDirs(dir);
+      if (branches.length > 0) {
+        if (json || values.openapi || values.content) {
+          throw new SvcError(
+            'USAGE',
+            'svc import: with --json, --openapi or --content give one branch folder',
+          );
+        }
+        let code: number = EXIT.ok;
+        for (const branch of branches) {
+          const rel = path.relative(io.cwd, branch) || '.';
+          code = Math.max(code, await importCommand.run([rel, ...argv.filter((a) => a !== dirArg)], io));
+        }
+        return code;
+      }
       const location = folderRelative(io, dir, values.openapi);
       const contentDir = folderRelative(io, dir, values.content);
       const result = await runImport({
@@ -65,6 +100,7 @@ export const importCommand: Command = {
         ...(contentDir ? { contentDir } : {}),
         ...(values['allow-external-refs'] ? { allowExternalRefs: true } : {}),
         ...(values.compact ? { compact: true } : {}),
+        ...(io.env.SVC_APP_BUILDER_ORIGIN ? { appBuilderOrigin: io.env.SVC_APP_BUILDER_ORIGIN } : {}),
       });
       if (json) {
         io.stdout(

@@ -26,6 +26,16 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./import.js')).importCommand,
   },
   {
+    name: 'verify',
+    summary: 'verify ownership of an app-builder app (prints the token; --reset issues a new one)',
+    load: async () => (await import('./verify.js')).verifyCommand,
+  },
+  {
+    name: 'source set',
+    summary: 'change the source of a server folder (checked first; a provider change needs --yes)',
+    load: async () => (await import('./source.js')).sourceSetCommand,
+  },
+  {
     name: 'diff',
     summary: 'preview a re-import: the per-endpoint report, writing nothing',
     load: async () => (await import('./diff.js')).diffCommand,

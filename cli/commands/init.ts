@@ -10,12 +10,14 @@ import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import { appBuilderOrigin, initAppBuilder } from '../init-app-builder.js';
 import { formatChecklist } from '../print-checklist.js';
 import { readUserFiles, restoreModes, someFilesIn } from '../user-files.js';
 
 const usage = `Usage:
   svc init <dir> --name <app name> --openapi <url|file> [options]
   svc init <dir> --name <app name> --manual --base-url <url> [options]
+  svc init <dir> --name <app name> --app-builder <app-id> [--branch <id>]... [options]
 
 Creates a server folder. With --openapi the document is fetched and imported at once (every
 tool arrives disabled); if it is unreachable or not valid OpenAPI/Swagger nothing is written.
@@ -24,6 +26,13 @@ Options:
   --openapi <url|file>        OpenAPI 3.x or Swagger 2.0 document (JSON or YAML)
   --content <dir>             a checkout holding Skills/ Prompts/ Widgets/ Resources/ Docs/
   --manual                    no document: tools are authored with \`svc tool add\`
+  --app-builder <app-id>      an app-builder (Bubble) app: one folder per reachable branch
+                              (<dir>/live, <dir>/main), unverified until \`svc verify <dir>\`
+  --branch <id>               app-builder: also the version served at /version-<id>/ (repeatable)
+  --custom-domain <host>      app-builder: the custom Live domain (default: detected from
+                              /api/1.1/meta)
+  --app-builder-origin <url>  app-builder: the platform origin, {app} for the app id (default
+                              https://{app}.bubbleapps.io, or SVC_APP_BUILDER_ORIGIN)
   --base-url <url>            API base URL (default: the document's server)
   --auth <mode>               none | api_key | bearer | basic | user_oauth (default none)
   --api-key-in <where>        header | query (api_key only, default header)
@@ -60,6 +69,10 @@ export const initCommand: Command = {
       openapi: { type: 'string' },
       content: { type: 'string' },
       manual: { type: 'boolean' },
+      'app-builder': { type: 'string' },
+      branch: { type: 'string', multiple: true },
+      'custom-domain': { type: 'string' },
+      'app-builder-origin': { type: 'string' },
       'base-url': { type: 'string' },
       auth: { type: 'string' },
       'api-key-in': { type: 'string' },
@@ -78,8 +91,21 @@ export const initCommand: Command = {
       const dirArg = requirePositional('init', positionals, 0, 'the folder to create (svc init <dir>)');
       const dir = path.resolve(io.cwd, dirArg);
       if (!values.name) throw new SvcError('USAGE', 'svc init: --name is required');
-      if (Boolean(values.openapi) === Boolean(values.manual)) {
-        throw new SvcError('USAGE', 'svc init: give exactly one of --openapi <url|file> or --manual');
+      if ([values.openapi, values.manual, values['app-builder']].filter(Boolean).length !== 1) {
+        throw new SvcError(
+          'USAGE',
+          'svc init: give exactly one of --openapi <url|file>, --app-builder <app-id> or --manual',
+        );
+      }
+      const appBuilderOnly = (['branch', 'custom-domain', 'app-builder-origin'] as const).find(
+        (flag) => values[flag] !== undefined && !values['app-builder'],
+      );
+      if (appBuilderOnly) throw new SvcError('USAGE', `svc init: --${appBuilderOnly} needs --app-builder`);
+      if (values['app-builder'] && (values.content || values['base-url'] || values['allow-external-refs'])) {
+        throw new SvcError(
+          'USAGE',
+          'svc init: --content, --base-url and --allow-external-refs do not apply to --app-builder (its URLs come from the app id)',
+        );
       }
       if (values.manual && values.content) {
         throw new SvcError('USAGE', 'svc init: --content needs --openapi (a manual app imports nothing)');
@@ -113,6 +139,31 @@ export const initCommand: Command = {
       const apiKeyIn = values['api-key-in'];
       if (apiKeyIn !== undefined && apiKeyIn !== 'header' && apiKeyIn !== 'query') {
         throw new SvcError('USAGE', `svc init: --api-key-in must be header or query, not "${apiKeyIn}"`);
+      }
+      if (values['app-builder']) {
+        return await initAppBuilder(
+          {
+            dir,
+            dirArg,
+            name: values.name,
+            serverId: values['server-id'] ?? serverIdFrom(path.basename(dir)),
+            appId: values['app-builder'],
+            extraBranches: values.branch ?? [],
+            customDomain: values['custom-domain'],
+            origin: appBuilderOrigin(values['app-builder-origin'], io),
+            auth: {
+              mode: mode as Auth['mode'],
+              ...(apiKeyIn ? { apiKeyIn } : {}),
+              ...(values['api-key-name'] ? { apiKeyName: values['api-key-name'] } : {}),
+            },
+            description: values.description,
+            logoUrl: values['logo-url'],
+            website: values.website,
+            ...(values.compact ? { compact: true } : {}),
+            json,
+          },
+          io,
+        );
       }
       // Paths are stored relative to the folder so `svc import` works from any directory.
       const relative = (p: string) => path.relative(dir, path.resolve(io.cwd, p)).split(path.sep).join('/');

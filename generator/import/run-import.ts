@@ -44,6 +44,7 @@ import {
 } from '../render/index.js';
 import { buildReport } from '../report/index.js';
 import { readContentDir } from '../sources/content-source.js';
+import { apiBaseUrlOf, swaggerUrlOf } from '../sources/app-builder-urls.js';
 import { readOpenApiSource } from '../sources/index.js';
 import { type BuildToolsOptions, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../tools/index.js';
 import { appendRecord } from './append-record.js';
@@ -70,6 +71,8 @@ export interface ImportOptions {
   compact?: boolean;
   /** svc diff: compute everything, write nothing. */
   dryRun?: boolean;
+  /** App-builder sources without `platformOrigin`: the platform origin template (SVC_APP_BUILDER_ORIGIN). */
+  appBuilderOrigin?: string;
   /** Injectable clock for deterministic tests. */
   now?: () => Date;
   onProgress?: (rows: ChecklistRow[]) => void;
@@ -141,6 +144,14 @@ function failureReport(location: string, error: SvcError): ImportReport {
     content: [],
     warnings: [],
   };
+}
+
+function notVerified(dir: string): SvcError {
+  return new SvcError(
+    'NOT_VERIFIED',
+    'this app-builder app is not verified yet: publish the verification page, then run `svc verify` (it prints the token)',
+    { place: { file: `${dir}/config.yaml`, field: 'source.verified' } },
+  );
 }
 
 function firstLine(error: SvcError): string {
@@ -234,6 +245,28 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
 
   if (opts.compact && config.compact !== true) config = { ...config, compact: true };
   const source = config.source;
+  if (source.kind === 'app_builder') {
+    // Spec 3.2: an app-builder app imports only once its ownership is verified. Refused before
+    // anything is read, and not recorded: nothing was attempted.
+    if (source.verified !== true) {
+      const error = notVerified(opts.dir);
+      checklist.fail('tools', firstLine(error));
+      const report = failureReport(location, error);
+      return {
+        status: 'failed',
+        changed: false,
+        report,
+        checklist: checklist.snapshot(),
+        error,
+        files: previousFiles ?? {},
+      };
+    }
+    const place = { ...source, platformOrigin: source.platformOrigin ?? opts.appBuilderOrigin };
+    if (!location) location = swaggerUrlOf(place);
+    // Spec 4.5.5: an app-builder app has no base URL of its own; it follows the app id, the
+    // branch and the custom domain, so editing `customDomain` moves both on the next import.
+    config = { ...config, apiBaseUrl: apiBaseUrlOf(place) };
+  }
   if (!location) location = source.kind === 'openapi' ? source.location : '';
   contentDir = opts.contentDir ?? (source.kind === 'openapi' ? source.contentDir : undefined);
   checklist = new Checklist(contentDir !== undefined, opts.onProgress);

@@ -1,3 +1,4 @@
+export { type AppBuilderConfigInput, appBuilderConfig } from './app-builder-config.js';
 export {
   type AuthSuggestion,
   authWarning,

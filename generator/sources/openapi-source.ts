@@ -100,7 +100,7 @@ const MAX_REDIRECTS = 5;
  * Follows redirects by hand so the caller's headers (which may carry a token) are sent only
  * to the origin they were given for, never to wherever a redirect points.
  */
-async function fetchFollowing(
+export async function fetchFollowing(
   start: URL,
   headers: Record<string, string>,
   controller: AbortController,

@@ -1,0 +1,255 @@
+import path from 'node:path';
+import { SvcError } from '../../core/svc-error.js';
+import { DEFAULT_SERVER_NAME, writeFolder } from '../../folder/index.js';
+import { runImport } from '../../generator/import/index.js';
+import { recordableLocation } from '../../generator/import/recordable-location.js';
+import { appBuilderConfig } from '../../generator/init/index.js';
+import {
+  describeProviderChange,
+  planProviderChange,
+  withoutOAuth,
+} from '../../generator/init/provider-change.js';
+import { parseDocument } from '../../generator/parse/index.js';
+import { renderConfig, renderFolder } from '../../generator/render/index.js';
+import {
+  APP_BUILDER_SETUP_STEPS,
+  checkBranchDocument,
+  detectCustomDomain,
+  newVerificationToken,
+} from '../../generator/sources/app-builder-source.js';
+import {
+  branchFolder,
+  checkAppId,
+  checkBranchId,
+  LIVE_BRANCH,
+  MAIN_BRANCH,
+} from '../../generator/sources/app-builder-urls.js';
+import { readOpenApiSource } from '../../generator/sources/index.js';
+import type { SvcConfig } from '../../schemas/types.js';
+import type { CliIo, Command } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import { fail } from '../fail.js';
+import { appBuilderOrigin } from '../init-app-builder.js';
+import { openFolder } from '../open-folder.js';
+import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import { formatChecklist } from '../print-checklist.js';
+import { verificationSteps } from '../verification-steps.js';
+import { folderRelative } from './import.js';
+
+const usage = `Usage:
+  svc source set <dir> --openapi <url|file> [--base-url <url>] [--yes]
+  svc source set <dir> --app-builder <app-id> [--branch live|main|<id>] [--custom-domain <host>]
+                       [--app-builder-origin <url>] [--yes]
+
+Changes the source of a server folder (spec 3.3). The new source is checked first: if it is
+unreachable or not a valid document, nothing changes. A published server is refused
+(\`svc unpublish <dir>\` first).
+
+Same provider (a new document URL): the folder is re-imported from it, keeping enabled flags and
+customizations as any re-import does. A new app id of an app-builder app needs verifying again.
+
+A provider change (OpenAPI ↔ app-builder, or from a manual app) deletes every tool, the imported
+document and the import history, and resets the OAuth configuration, so user_oauth fails closed
+until it is set again. svc says what will go and does it only with --yes; then it imports from the
+new source (an app-builder source once \`svc verify\` has found the token page).`;
+
+type Provider = SvcConfig['app']['provider'];
+
+interface SourceSetValues {
+  openapi?: string | undefined;
+  'app-builder'?: string | undefined;
+  branch?: string | undefined;
+  'custom-domain'?: string | undefined;
+  'app-builder-origin'?: string | undefined;
+  'base-url'?: string | undefined;
+}
+
+/** The config with an OpenAPI document as its source, once the document is read and valid. */
+async function withOpenApiSource(
+  config: SvcConfig,
+  location: string,
+  dir: string,
+  baseUrl?: string,
+): Promise<SvcConfig> {
+  if (recordableLocation(location) !== location) {
+    throw new SvcError(
+      'USAGE',
+      'the URL carries a credential (user:password@ or a key/token query parameter) that config.yaml would record; serve the document without it',
+      { place: { field: 'source.location' } },
+    );
+  }
+  await parseDocument(await readOpenApiSource(location, { cwd: dir }));
+  const previous = config.source.kind === 'openapi' ? config.source : undefined;
+  return {
+    ...config,
+    app: { ...config.app, provider: 'openapi' },
+    server: { ...config.server, name: previous ? config.server.name : DEFAULT_SERVER_NAME },
+    source: {
+      kind: 'openapi',
+      location,
+      ...(previous?.contentDir ? { contentDir: previous.contentDir } : {}),
+    },
+    ...(baseUrl ? { apiBaseUrl: baseUrl.replace(/\/+$/, '') } : {}),
+  };
+}
+
+/**
+ * The config with an app-builder app as its source, once the branch's Swagger document is
+ * reachable. The same app keeps its verification; another app (or another provider) starts over.
+ */
+async function withAppBuilderSource(
+  config: SvcConfig,
+  values: SourceSetValues,
+  io: CliIo,
+): Promise<SvcConfig> {
+  const appId = checkAppId(values['app-builder'] as string);
+  const previous = config.source.kind === 'app_builder' ? config.source : undefined;
+  const branchArg = values.branch ?? previous?.branch ?? LIVE_BRANCH;
+  const branch = [LIVE_BRANCH, MAIN_BRANCH].includes(branchArg) ? branchArg : checkBranchId(branchArg);
+  const platformOrigin = appBuilderOrigin(values['app-builder-origin'], io) ?? previous?.platformOrigin;
+  const customDomain =
+    values['custom-domain'] ??
+    (await detectCustomDomain(appId, platformOrigin)).domain ??
+    (previous?.appId === appId ? previous.customDomain : undefined);
+  const place = { appId, branch, customDomain, platformOrigin };
+  const check = await checkBranchDocument(place);
+  if (!check.ok) {
+    throw new SvcError(
+      'SOURCE_UNREACHABLE',
+      `the ${branchFolder(branch)} Swagger document of app "${appId}" is not reachable; nothing was changed`,
+      {
+        place: { url: check.url },
+        details: [check.error.message, 'Setup on the platform:', ...APP_BUILDER_SETUP_STEPS],
+      },
+    );
+  }
+  const sameApp = previous?.appId === appId && previous.verificationToken !== undefined;
+  const built = appBuilderConfig({
+    name: config.app.name,
+    serverId: config.server.id,
+    place,
+    verificationToken: sameApp ? (previous.verificationToken as string) : newVerificationToken(),
+    verified: sameApp ? previous.verified === true : false,
+    auth: {
+      mode: config.auth.mode,
+      ...(config.auth.apiKey ? { apiKeyIn: config.auth.apiKey.in, apiKeyName: config.auth.apiKey.name } : {}),
+    },
+  });
+  return {
+    ...config,
+    app: { ...config.app, provider: 'app_builder' },
+    server: { ...config.server, name: built.server.name },
+    source: built.source,
+    apiBaseUrl: built.apiBaseUrl,
+  };
+}
+
+/** Runs an import and prints its checklist; the exit code. */
+async function importAndPrint(
+  io: CliIo,
+  dirArg: string,
+  options: Parameters<typeof runImport>[0],
+): Promise<number> {
+  const result = await runImport(options);
+  io.stdout(`Importing into ${dirArg}\n${formatChecklist(result.checklist)}`);
+  return result.status === 'failed' ? fail(io, result.error) : EXIT.ok;
+}
+
+export const sourceSetCommand: Command = {
+  name: 'source set',
+  summary: 'change the source of a server folder (checked first; a provider change needs --yes)',
+  usage,
+  async run(argv, io) {
+    try {
+      const { values, positionals } = parseCommandArgs('source set', argv, {
+        openapi: { type: 'string' },
+        'app-builder': { type: 'string' },
+        branch: { type: 'string' },
+        'custom-domain': { type: 'string' },
+        'app-builder-origin': { type: 'string' },
+        'base-url': { type: 'string' },
+        yes: { type: 'boolean' },
+      });
+      const dirArg = requirePositional('source set', positionals, 0, 'the server folder');
+      if (Boolean(values.openapi) === Boolean(values['app-builder'])) {
+        throw new SvcError(
+          'USAGE',
+          'svc source set: give exactly one of --openapi <url|file> or --app-builder <app-id>',
+        );
+      }
+      const { dir, files, folder } = await openFolder(io.cwd, dirArg);
+      const config = folder.config;
+      if (config.server.published) {
+        throw new SvcError(
+          'PUBLISHED',
+          `the server is published; unpublish it first (\`svc unpublish ${dirArg}\`), then change its source`,
+          { place: { file: path.join(dir, 'config.yaml'), field: 'server.published' } },
+        );
+      }
+      const from: Provider = config.app.provider;
+      if (values['base-url'] && (!values.openapi || from === 'openapi')) {
+        throw new SvcError(
+          'USAGE',
+          'svc source set: --base-url applies when an app changes to an OpenAPI source; otherwise edit apiBaseUrl in config.yaml',
+        );
+      }
+
+      // 1. The new source, checked before anything changes (fail closed).
+      const location = values.openapi ? (folderRelative(io, dir, values.openapi) as string) : undefined;
+      let next = location
+        ? await withOpenApiSource(config, location, dir, values['base-url'])
+        : await withAppBuilderSource(config, values, io);
+      const to: Provider = next.app.provider;
+
+      if (from === to && location) {
+        // 2. Same provider, new document: a normal re-import, which keeps curation.
+        return await importAndPrint(io, dirArg, { dir, location });
+      }
+      if (from === to) {
+        await writeFolder(dir, { ...files, 'config.yaml': renderConfig(next) });
+      } else {
+        // 3. A provider change: say what goes, and go on only with --yes.
+        const plan = planProviderChange(files, folder);
+        const what = describeProviderChange(plan, from, to);
+        if (!values.yes) {
+          io.stderr(`${what.join('\n')}\n`);
+          throw new SvcError(
+            'USAGE',
+            'a provider change deletes the tools and the import history: run again with --yes',
+          );
+        }
+        io.stdout(`${what.join('\n')}\n`);
+        next = withoutOAuth(next);
+        if (location) {
+          // A first import into the folder (the document names the base URL unless --base-url
+          // did); the files that stay are written back as they are.
+          if (!values['base-url']) next = { ...next, apiBaseUrl: '' };
+          return await importAndPrint(io, dirArg, { dir, config: next, userFiles: plan.kept });
+        }
+        const rendered = renderFolder({
+          config: next,
+          tools: [],
+          skills: [],
+          prompts: [],
+          resources: [],
+          docs: [],
+          widgets: [],
+        });
+        await writeFolder(dir, { ...rendered, ...plan.kept });
+      }
+
+      // 4. An app-builder source imports once verified.
+      const source = next.source;
+      if (source.kind !== 'app_builder') return EXIT.ok;
+      io.stdout(`Source changed to app-builder app "${source.appId}" (${branchFolder(source.branch)}).\n`);
+      if (source.verified !== true) {
+        io.stdout(`${verificationSteps(source.verificationToken as string, dirArg).join('\n')}\n`);
+        io.stdout(`Then import: svc import ${dirArg}\n`);
+        return EXIT.ok;
+      }
+      return await importAndPrint(io, dirArg, { dir });
+    } catch (error) {
+      return fail(io, error);
+    }
+  },
+};

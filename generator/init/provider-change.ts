@@ -1,0 +1,60 @@
+/**
+ * A provider change (spec 3.3) is destructive: the tools, the document and the import history
+ * go, and so does the OAuth configuration, so that a `user_oauth` server fails closed until OAuth
+ * is set up again. Content items and files svc does not manage stay. Pure: says what goes and
+ * returns the files that remain, for the caller to write or to import into.
+ */
+import type { FolderFiles, FolderModel } from '../../folder/model.js';
+import type { SvcConfig } from '../../schemas/types.js';
+import { README_SIGNATURE } from '../render/index.js';
+
+export interface ProviderChangePlan {
+  /** Files that stay: content items, a README of the user's, files svc does not manage. */
+  kept: FolderFiles;
+  /** Tool files that go. */
+  tools: string[];
+  /** How many import history records go. */
+  imports: number;
+  /** Whether an OAuth configuration is reset. */
+  oauth: boolean;
+}
+
+/** Tools, bookkeeping and the files svc generates from the config go; a README of the user's stays. */
+function goes(path: string, text: string): boolean {
+  if (path === 'README.md') return text.includes(README_SIGNATURE);
+  return (
+    path.startsWith('Tools/') ||
+    path.startsWith('.svc/') ||
+    ['config.yaml', 'docker-compose.yml', '.env.example'].includes(path)
+  );
+}
+
+export function planProviderChange(files: FolderFiles, folder: FolderModel): ProviderChangePlan {
+  const kept: FolderFiles = {};
+  for (const [path, text] of Object.entries(files)) if (!goes(path, text)) kept[path] = text;
+  return {
+    kept,
+    tools: folder.tools.map((t) => t.file).sort(),
+    imports: Object.keys(files).filter((p) => /^\.svc\/history\/[^/]+\.json$/.test(p)).length,
+    oauth: folder.config.oauth !== undefined,
+  };
+}
+
+/** The lines that say what a provider change deletes, before it is confirmed. */
+export function describeProviderChange(plan: ProviderChangePlan, from: string, to: string): string[] {
+  return [
+    `Changing the provider from ${from} to ${to} deletes:`,
+    `  - ${plan.tools.length} tool${plan.tools.length === 1 ? '' : 's'} (Tools/), with every enabled flag and customization`,
+    `  - the import history (${plan.imports} import${plan.imports === 1 ? '' : 's'}, .svc/)`,
+    ...(plan.oauth
+      ? ['  - the OAuth configuration (config.yaml `oauth`): user_oauth fails closed until it is set again']
+      : []),
+    'Content items (Skills/, Prompts/, Widgets/, Resources/, Docs/) and files svc does not manage stay.',
+  ];
+}
+
+/** A config with the OAuth configuration reset (spec 3.3: re-provisioned servers have none). */
+export function withoutOAuth(config: SvcConfig): SvcConfig {
+  const { oauth: _oauth, ...rest } = config;
+  return rest;
+}

@@ -1,0 +1,204 @@
+/**
+ * `svc source set` (spec 3.3, 4.5.5): the new source is checked first and nothing changes when
+ * it is unreachable; a published server is refused; the same provider re-imports keeping
+ * curation; a provider change says what goes, needs --yes, deletes tools and history, resets the
+ * OAuth configuration and imports from the new source (an app-builder one once verified).
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadFolder, readFolder } from '../folder/index.js';
+import { renderConfig } from '../generator/render/index.js';
+import type { SvcConfig } from '../schemas/types.js';
+import { bubbleSwagger, newApp, type Platform, startPlatform } from './helpers/app-builder-platform.js';
+import { svc } from './helpers/run-cli.js';
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'reimport');
+let platform: Platform;
+let root: string;
+let env: Record<string, string>;
+
+async function configOf(dir: string): Promise<SvcConfig> {
+  const loaded = loadFolder(await readFolder(dir));
+  if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.describe()).join('\n'));
+  return loaded.folder.config;
+}
+
+async function setConfig(dir: string, change: (c: SvcConfig) => SvcConfig): Promise<void> {
+  await writeFile(path.join(dir, 'config.yaml'), renderConfig(change(await configOf(dir))));
+}
+
+async function enable(dir: string, tool: string): Promise<void> {
+  const file = path.join(dir, 'Tools', `${tool}.yaml`);
+  await writeFile(file, (await readFile(file, 'utf8')).replace('enabled: false', 'enabled: true'));
+}
+
+const oauth = {
+  authorizeUrl: 'https://idp.example/authorize',
+  tokenUrl: 'https://idp.example/token',
+  scopes: ['read'],
+};
+
+/** A fresh OpenAPI folder from petstore v1, with user_oauth configured and one tool enabled. */
+async function petsFolder(name: string): Promise<string> {
+  const run = await svc(['init', name, '--name', 'Pets', '--openapi', 'v1.yaml', '--auth', 'user_oauth'], {
+    cwd: root,
+    env,
+  });
+  expect(run.code).toBe(0);
+  const dir = path.join(root, name);
+  await setConfig(dir, (c) => ({ ...c, oauth }));
+  await enable(dir, 'findPetsByStatus');
+  return dir;
+}
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  root = await mkdtemp(path.join(tmpdir(), 'svc-source-set-'));
+  env = { SVC_APP_BUILDER_ORIGIN: platform.origin };
+  await cp(path.join(fixtures, 'petstore-v1.yaml'), path.join(root, 'v1.yaml'));
+  await cp(path.join(fixtures, 'petstore-v2.yaml'), path.join(root, 'v2.yaml'));
+  platform.apps.set(
+    'acme',
+    newApp({
+      live: bubbleSwagger({
+        host: 'acme.bubbleapps.io',
+        basePath: '/api/1.1',
+        types: ['product'],
+        workflows: ['ship'],
+      }),
+    }),
+  );
+});
+
+afterAll(async () => {
+  await platform.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('svc source set', () => {
+  it('changes nothing when the new source is unreachable, or the server is published', async () => {
+    const dir = await petsFolder('fail-closed');
+    const before = await readFolder(dir);
+    const missing = await svc(['source', 'set', 'fail-closed', '--openapi', 'nope.yaml'], { cwd: root, env });
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain('SOURCE_NOT_FOUND');
+    const hidden = await svc(['source', 'set', 'fail-closed', '--app-builder', 'ghost', '--yes'], {
+      cwd: root,
+      env,
+    });
+    expect(hidden.code).toBe(3);
+    expect(hidden.stderr).toContain('SOURCE_UNREACHABLE');
+    expect(hidden.stderr).toContain('Expose Swagger file');
+    const secret = await svc(
+      ['source', 'set', 'fail-closed', '--openapi', `${platform.customOrigin}/openapi.yaml?api_key=k-5521`],
+      { cwd: root, env },
+    );
+    expect(secret.code).toBe(2);
+    expect(secret.stderr).toContain('credential');
+    expect(secret.stderr).not.toContain('k-5521');
+    expect(await readFolder(dir)).toEqual(before);
+
+    await svc(['publish', 'fail-closed'], { cwd: root, env });
+    const published = await readFolder(dir);
+    const refused = await svc(['source', 'set', 'fail-closed', '--openapi', 'v2.yaml'], { cwd: root, env });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('PUBLISHED');
+    expect(refused.stderr).toContain('svc unpublish fail-closed');
+    expect(await readFolder(dir)).toEqual(published);
+  });
+
+  it('same provider, new document: re-imports keeping enabled flags and the OAuth configuration', async () => {
+    const dir = await petsFolder('same');
+    const run = await svc(['source', 'set', 'same', '--openapi', 'v2.yaml'], { cwd: root, env });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const config = await configOf(dir);
+    expect(config.source).toEqual({ kind: 'openapi', location: '../v2.yaml' });
+    expect(config.oauth).toEqual(oauth);
+    expect(await readFile(path.join(dir, 'Tools', 'findPetsByStatus.yaml'), 'utf8')).toContain(
+      'enabled: true',
+    );
+    expect(Object.keys(await readFolder(dir))).toContain('Tools/getPetHistory.yaml');
+  });
+
+  it('a provider change says what goes and needs --yes, then resets tools, history and OAuth', async () => {
+    const dir = await petsFolder('switch');
+    const before = await readFolder(dir);
+    const asked = await svc(['source', 'set', 'switch', '--app-builder', 'acme'], { cwd: root, env });
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain('from openapi to app_builder deletes');
+    expect(asked.stderr).toMatch(/- 1\d tools \(Tools\/\)/);
+    expect(asked.stderr).toContain('the import history (1 import, .svc/)');
+    expect(asked.stderr).toContain('the OAuth configuration');
+    expect(asked.stderr).toContain('--yes');
+    expect(await readFolder(dir)).toEqual(before);
+
+    const run = await svc(['source', 'set', 'switch', '--app-builder', 'acme', '--yes'], { cwd: root, env });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const config = await configOf(dir);
+    expect(config.app.provider).toBe('app_builder');
+    expect(config.source).toMatchObject({
+      kind: 'app_builder',
+      appId: 'acme',
+      branch: 'live',
+      verified: false,
+    });
+    expect(config.oauth).toBeUndefined();
+    expect(config.auth.mode).toBe('user_oauth');
+    expect(config.server.id).toBe('switch');
+    expect(config.apiBaseUrl).toBe(`${platform.origin.replace('{app}', 'acme')}/api/1.1`);
+    const files = Object.keys(await readFolder(dir));
+    expect(files.filter((p) => p.startsWith('Tools/') || p.startsWith('.svc/'))).toEqual([]);
+    const token = config.source.kind === 'app_builder' ? (config.source.verificationToken as string) : '';
+    expect(run.stdout).toContain(`add a page named exactly ${token}`);
+
+    // Unverified: no import yet; once the page is up, verify and import the new source.
+    expect((await svc(['import', 'switch'], { cwd: root, env })).stderr).toContain('NOT_VERIFIED');
+    platform.apps.get('acme')?.livePages.add(token);
+    expect((await svc(['verify', 'switch'], { cwd: root, env })).code).toBe(0);
+    const imported = await svc(['import', 'switch', '--json'], { cwd: root, env });
+    expect(imported.code).toBe(0);
+    expect((JSON.parse(imported.stdout) as { checklist: { count: number }[] }).checklist[0]?.count).toBe(6);
+
+    // Another app of the same provider: the tools stay, but it must be verified again.
+    platform.apps.set(
+      'acme2',
+      newApp({
+        live: bubbleSwagger({
+          host: 'acme2.bubbleapps.io',
+          basePath: '/api/1.1',
+          types: ['product'],
+          workflows: ['ship'],
+        }),
+      }),
+    );
+    const moved = await svc(['source', 'set', 'switch', '--app-builder', 'acme2'], { cwd: root, env });
+    expect(moved.code).toBe(0);
+    const movedConfig = await configOf(dir);
+    expect(movedConfig.source).toMatchObject({ appId: 'acme2', verified: false });
+    expect(movedConfig.apiBaseUrl).toBe(`${platform.origin.replace('{app}', 'acme2')}/api/1.1`);
+    expect(Object.keys(await readFolder(dir)).filter((p) => /^Tools\/.*\.yaml$/.test(p))).toHaveLength(6);
+    expect((await svc(['import', 'switch'], { cwd: root, env })).stderr).toContain('NOT_VERIFIED');
+
+    // And back to OpenAPI: the app-builder tools go, the document is imported at once.
+    await setConfig(dir, (c) => ({ ...c, oauth }));
+    const back = await svc(['source', 'set', 'switch', '--openapi', 'v1.yaml', '--yes'], { cwd: root, env });
+    expect(back.stderr).toBe('');
+    expect(back.code).toBe(0);
+    expect(back.stdout).toContain('6 tools (Tools/)');
+    const after = await configOf(dir);
+    expect(after.app.provider).toBe('openapi');
+    expect(after.server.name).toBe('Default');
+    expect(after.oauth).toBeUndefined();
+    expect(after.apiBaseUrl).toBe('https://petstore3.swagger.io/api/v3');
+    const tools = Object.keys(await readFolder(dir)).filter((p) => /^Tools\/.*\.yaml$/.test(p));
+    expect(tools).toContain('Tools/findPetsByStatus.yaml');
+    expect(tools.some((p) => p.includes('product'))).toBe(false);
+    // The new history starts over.
+    expect(Object.keys(await readFolder(dir)).filter((p) => p.startsWith('.svc/history/'))).toHaveLength(1);
+  });
+});
