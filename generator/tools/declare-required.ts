@@ -13,8 +13,8 @@ export function declareRequiredNames(schema: Record<string, unknown>): void {
   for (const [pointer, name] of undeclaredRequired(schema)) {
     const owner = resolve(schema, pointer.replace(/\/required\/\d+$/, ''));
     if (!owner) continue;
-    const properties = (owner.properties ??= {}) as Record<string, unknown>;
-    properties[name] = { description: UNDESCRIBED };
+    if (owner.properties === undefined) owner.properties = {};
+    (owner.properties as Record<string, unknown>)[name] = { description: UNDESCRIBED };
   }
 }
 
