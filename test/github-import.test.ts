@@ -10,16 +10,9 @@ import { toEndpoints } from '../generator/endpoints/index.js';
 import { parseDocument } from '../generator/parse/index.js';
 import { buildTools } from '../generator/tools/index.js';
 import { validate } from '../schemas/validate.js';
+import { GITHUB_INSTALLED } from './helpers/github-documents.js';
 
-const GITHUB = join(
-  import.meta.dirname,
-  '..',
-  'node_modules',
-  '@octokit',
-  'openapi',
-  'generated',
-  'api.github.com.json',
-);
+const GITHUB = GITHUB_INSTALLED;
 const KUBERNETES = join(
   import.meta.dirname,
   '..',
