@@ -10,11 +10,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { CliIo } from '../cli/command.js';
-import { runCli } from '../cli/main.js';
 import { readFolder } from '../folder/index.js';
 import { runImport } from '../generator/import/index.js';
 import type { SvcConfig } from '../schemas/types.js';
+import { svc } from './helpers/run-cli.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'reimport');
 let root: string;
@@ -22,21 +21,8 @@ let dir: string;
 let server: Server;
 let base: string;
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    cwd: root,
-    env: {},
-  };
-  return { code: await runCli(argv, io), out, err };
-}
+/** `svc <argv>` in-process, from the folder's parent directory. */
+const cli = (...argv: string[]) => svc(argv, { cwd: root });
 
 const source = async () => (parse(await readFile(path.join(dir, 'config.yaml'), 'utf8')) as SvcConfig).source;
 
@@ -78,7 +64,7 @@ describe('svc import --openapi <new>', () => {
 
     const again = await cli('import', 'pets', '--json');
     expect(again.code).toBe(0);
-    const result = JSON.parse(again.out) as { changed: boolean; report: { source: { location: string } } };
+    const result = JSON.parse(again.stdout) as { changed: boolean; report: { source: { location: string } } };
     expect(result.report.source.location).toBe('../v2.yaml');
     expect(result.changed).toBe(false);
     const after = await readFolder(dir);
