@@ -39,6 +39,7 @@ import type { LegacySessions, Session } from './legacy-sessions.js';
 import type { LoadedConfig } from './loaded-config.js';
 import { buildMcpServer } from './mcp-server.js';
 import { callTool, type ToolCallDeps } from './tool-call.js';
+import { isPlainObject } from '../core/is-plain-object.js';
 
 const MODERN_VERSION = '2026-07-28';
 const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
@@ -64,10 +65,6 @@ export interface FastPath {
   serve(request: Request, body: unknown, pathKey: string): Promise<Response> | undefined;
   /** Requests answered here so far (observability, tests). */
   served(): number;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A JSON-RPC 2.0 request for one of the two hot methods, with nothing the schemas would refuse. */

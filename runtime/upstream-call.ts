@@ -12,6 +12,7 @@ import {
   type TransportResponse,
   type UpstreamTransport,
 } from './upstream-transport.js';
+import { isPlainObject } from '../core/is-plain-object.js';
 
 export type ContentBlock =
   | { type: 'text'; text: string }
@@ -73,10 +74,6 @@ function isTextType(type: string): boolean {
     type === 'application/x-www-form-urlencoded' ||
     type === 'application/yaml'
   );
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

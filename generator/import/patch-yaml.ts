@@ -7,12 +7,9 @@
  */
 import { parseDocument } from 'yaml';
 import { compactCanonicalJson } from '../history/index.js';
+import { isPlainObject } from '../../core/is-plain-object.js';
 
 type Path = (string | number)[];
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function same(a: unknown, b: unknown): boolean {
   return compactCanonicalJson(a) === compactCanonicalJson(b);
