@@ -1,15 +1,12 @@
 /** `svc import`, `svc diff` and `svc history` run in-process through the CLI frame, on a real folder. */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFolder } from '../folder/index.js';
-import { runImport } from '../generator/import/index.js';
-import type { ImportReport, SvcConfig } from '../schemas/types.js';
+import type { ImportReport } from '../schemas/types.js';
+import { importedPetsFolder } from './helpers/pets-folder.js';
 import { svc } from './helpers/run-cli.js';
 
-const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'reimport');
 let root: string;
 let dir: string;
 
@@ -17,21 +14,7 @@ let dir: string;
 const cli = (...argv: string[]) => svc(argv, { cwd: root });
 
 beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'svc-reimport-cli-'));
-  await cp(path.join(fixtures, 'petstore-v1.yaml'), path.join(root, 'v1.yaml'));
-  await cp(path.join(fixtures, 'petstore-v2.yaml'), path.join(root, 'v2.yaml'));
-  dir = path.join(root, 'pets');
-  const config: SvcConfig = {
-    schemaVersion: 1,
-    server: { id: 'pets', name: 'Default', published: false },
-    app: { name: 'Pets', provider: 'openapi' },
-    source: { kind: 'openapi', location: '../v1.yaml' },
-    auth: { mode: 'none', hasAuthSecret: false },
-    apiBaseUrl: '',
-    requiredEnv: [],
-  };
-  const first = await runImport({ dir, config });
-  expect(first.status).toBe('complete');
+  ({ root, dir } = await importedPetsFolder('svc-reimport-cli-'));
 });
 
 afterAll(async () => {
