@@ -14,11 +14,11 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { isPlainObject } from '../core/is-plain-object.js';
 import { SvcError } from '../core/svc-error.js';
 import { definedOnly } from './error-place.js';
 import type { FolderFiles, FolderModel, ToolItem } from './model.js';
 import { lineOfPointer, parseYaml } from './yaml-file.js';
-import { isPlainObject } from '../core/is-plain-object.js';
 
 export interface ToolCheckResult {
   errors: SvcError[];

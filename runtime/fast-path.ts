@@ -35,11 +35,11 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../core/is-plain-object.js';
 import type { LegacySessions, Session } from './legacy-sessions.js';
 import type { LoadedConfig } from './loaded-config.js';
 import { buildMcpServer } from './mcp-server.js';
 import { callTool, type ToolCallDeps } from './tool-call.js';
-import { isPlainObject } from '../core/is-plain-object.js';
 
 const MODERN_VERSION = '2026-07-28';
 const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';

@@ -4,6 +4,7 @@
  * so neither an argument nor an upstream can move a credential to another host. Every text
  * that came from the upstream is redacted before it leaves.
  */
+import { isPlainObject } from '../core/is-plain-object.js';
 import { bytesHoldSecret, noRedaction, type Redactor, redactValue } from './redact.js';
 import type { UpstreamRequest } from './upstream-request.js';
 import {
@@ -12,7 +13,6 @@ import {
   type TransportResponse,
   type UpstreamTransport,
 } from './upstream-transport.js';
-import { isPlainObject } from '../core/is-plain-object.js';
 
 export type ContentBlock =
   | { type: 'text'; text: string }

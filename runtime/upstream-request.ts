@@ -4,9 +4,9 @@
  * values are percent-encoded and `.`/`..` refused, header values with CR/LF/NUL refused,
  * reserved headers refused, and the final URL is checked to still sit under apiBaseUrl.
  */
+import { isPlainObject } from '../core/is-plain-object.js';
 import type { SvcConfig, SvcTool } from '../schemas/types.js';
 import { encodeStrict } from './percent-encode.js';
-import { isPlainObject } from '../core/is-plain-object.js';
 
 export { encodeStrict };
 

@@ -8,9 +8,9 @@
  * and values a validator would refuse to compile (a boolean `required`, an invalid regexp
  * `pattern`) are dropped rather than passed on.
  */
+import { isPlainObject } from '../../core/is-plain-object.js';
 import { resolvePointer } from '../parse/index.js';
 import type { SpecVersion } from '../parse/index.js';
-import { isPlainObject } from '../../core/is-plain-object.js';
 
 export type JsonSchema = Record<string, unknown> | boolean;
 

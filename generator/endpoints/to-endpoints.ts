@@ -4,11 +4,11 @@
  * $ref'd parameters, bodies and responses followed, body/formData parameters turned into a
  * request body, schemas converted to JSON Schema 2020-12 with shared $defs.
  */
+import { isPlainObject } from '../../core/is-plain-object.js';
 import type { Endpoint } from '../../schemas/types.js';
 import type { ParsedDocument } from '../parse/index.js';
 import { resolvePointer } from '../parse/index.js';
 import { type JsonSchema, SchemaConverter } from './schema-convert.js';
-import { isPlainObject } from '../../core/is-plain-object.js';
 
 export const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 type Method = (typeof METHOD_ORDER)[number];

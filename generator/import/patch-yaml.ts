@@ -6,8 +6,8 @@
  * then renders the file afresh.
  */
 import { parseDocument } from 'yaml';
-import { compactCanonicalJson } from '../history/index.js';
 import { isPlainObject } from '../../core/is-plain-object.js';
+import { compactCanonicalJson } from '../history/index.js';
 
 type Path = (string | number)[];
 

@@ -5,6 +5,7 @@
  * a real conflict keeps the user's value while it is still valid against the new endpoint and
  * otherwise takes the new value, with the field, both values and the reason for the report.
  */
+import { isPlainObject } from '../../core/is-plain-object.js';
 import type { SvcTool } from '../../schemas/types.js';
 import { validate } from '../../schemas/validate.js';
 import {
@@ -16,7 +17,6 @@ import {
   type Resolution,
   sameJson,
 } from './three-way.js';
-import { isPlainObject } from '../../core/is-plain-object.js';
 
 /** Fields the user owns outright (never merged) or the import computes. */
 const NOT_MERGED = ['enabled', 'sortOrder', 'widget', 'stale', 'generated', 'origin'] as const;

@@ -5,8 +5,8 @@
  * reordering survives); arrays of set-like keywords (`required`, `enum`, `type`) merge as sets.
  * What is left is a real conflict, which the caller's policy settles. Pure.
  */
-import { compactCanonicalJson } from '../history/canonical-json.js';
 import { isPlainObject } from '../../core/is-plain-object.js';
+import { compactCanonicalJson } from '../history/canonical-json.js';
 
 export type JsonPath = readonly string[];
 

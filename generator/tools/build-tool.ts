@@ -4,6 +4,7 @@
  * annotations from the method, a lenient output schema for JSON object responses, and what the
  * generator produced (name, description, fingerprint) for re-imports.
  */
+import { isPlainObject } from '../../core/is-plain-object.js';
 import { declareRequiredNames } from './declare-required.js';
 import type { Endpoint, Location, SvcTool } from '../../schemas/types.js';
 import { endpointFingerprint, isJsonMediaType } from '../endpoints/index.js';
@@ -21,7 +22,6 @@ import {
 } from './compact-schema.js';
 import { MAX_PROPERTY_DESCRIPTION, propertyDescription, type TextForm, toolDescription } from './describe.js';
 import { keepText, type MarkdownConverter } from './html-to-markdown.js';
-import { isPlainObject } from '../../core/is-plain-object.js';
 
 type BodyEncoding = NonNullable<SvcTool['body']>['contentType'];
 const LOCATION_ORDER = ['path', 'query', 'header', 'cookie'] as const;

@@ -4,11 +4,11 @@
  * schema that keeps the target's type. Descriptions inside schemas take the tool's style:
  * whole (HTML as Markdown) by default, cut to a first sentence when compact.
  */
+import { isPlainObject } from '../../core/is-plain-object.js';
 import { DEFS_PREFIX } from '../endpoints/index.js';
 import { collectDefRefs } from '../endpoints/schema-convert.js';
 import { COMPACT_TEXT, MAX_NESTED_DESCRIPTION, propertyDescription, type TextForm } from './describe.js';
 import type { MarkdownConverter } from './html-to-markdown.js';
-import { isPlainObject } from '../../core/is-plain-object.js';
 
 export type Schema = Record<string, unknown> | boolean;
 export type Defs = Record<string, Schema | undefined>;

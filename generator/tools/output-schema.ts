@@ -7,6 +7,7 @@
  * becomes `anyOf` (a value matching two branches is still a value). Descriptions are left out:
  * the tool description says what comes back, and a response's shape is what clients check.
  */
+import { isPlainObject } from '../../core/is-plain-object.js';
 import type { Endpoint, SvcTool } from '../../schemas/types.js';
 import { isJsonMediaType } from '../endpoints/index.js';
 import {
@@ -18,7 +19,6 @@ import {
   selectDefs,
   stubMissingRefs,
 } from './compact-schema.js';
-import { isPlainObject } from '../../core/is-plain-object.js';
 
 /** Bytes of $defs one tool's output schema may carry (beyond them a reference keeps its type). */
 export const OUTPUT_DEFS_BUDGET = 1500;
