@@ -12,8 +12,8 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
 import { type EchoUpstream, startEchoUpstream } from '../runtime/testing/index.js';
-import { svc } from './helpers/run-cli.js';
 import { connectClient } from './helpers/mcp-client.js';
+import { svc } from './helpers/run-cli.js';
 
 const FIXTURE = path.join(import.meta.dirname, '..', 'fixtures', 'fidelity', 'messages-3.0.json');
 const USER = 'AC0123456789abcdef0123456789abcdef';

@@ -17,8 +17,8 @@ import {
   startEchoUpstream,
   type TempFolder,
 } from '../runtime/testing/index.js';
-import { svc } from './helpers/run-cli.js';
 import { connectClient } from './helpers/mcp-client.js';
+import { svc } from './helpers/run-cli.js';
 
 const BROKEN = `name: broken
 description: A tool no call can succeed with.
