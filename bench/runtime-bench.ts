@@ -133,6 +133,20 @@ interface Tally {
   peakRssMb: number;
 }
 
+function newTally(): Tally {
+  // Idle RSS is the least seen between rounds, so it starts above any.
+  return {
+    calls: 0,
+    elapsedMs: 0,
+    cpuMs: 0,
+    latencies: [],
+    wrong: 0,
+    errors: 0,
+    idleRssMb: Infinity,
+    peakRssMb: 0,
+  };
+}
+
 export interface RuntimeRow {
   client: 'raw' | 'sdk';
   target: TargetKind;
@@ -293,16 +307,7 @@ export async function runRuntimeBench(): Promise<RuntimeBenchReport> {
       const key = caseKey(c, n);
       let t = tallies.get(key);
       if (!t) {
-        t = {
-          calls: 0,
-          elapsedMs: 0,
-          cpuMs: 0,
-          latencies: [],
-          wrong: 0,
-          errors: 0,
-          idleRssMb: Infinity,
-          peakRssMb: 0,
-        };
+        t = newTally();
         tallies.set(key, t);
       }
       return t;
@@ -349,16 +354,7 @@ export async function runRuntimeBench(): Promise<RuntimeBenchReport> {
       await new Promise((r) => setTimeout(r, 300));
       const idle = memory(big.pid).rssMb;
       const toolsListHot = await toolsListP50(big.url, 30);
-      const bigTally: Tally = {
-        calls: 0,
-        elapsedMs: 0,
-        cpuMs: 0,
-        latencies: [],
-        wrong: 0,
-        errors: 0,
-        idleRssMb: 0,
-        peakRssMb: 0,
-      };
+      const bigTally = newTally();
       const driver = await rawDriver('modern', big.url, 16);
       await drive(driver, 16, big.pid, bigTally);
       await driver.close();

@@ -14,6 +14,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { isPlainObject } from '../core/is-plain-object.js';
 import { SvcError } from '../core/svc-error.js';
 import { definedOnly } from './error-place.js';
 import type { FolderFiles, FolderModel, ToolItem } from './model.js';
@@ -82,10 +83,6 @@ export function compileToolSchema(schema: object): CompiledSchema {
   return result;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SUBSCHEMAS = [
@@ -114,17 +111,17 @@ export function undeclaredRequired(schema: unknown): [string, string][] {
 }
 
 function ghostRequired(schema: unknown, pointer: string, out: [string, string][], depth = 0): void {
-  if (!isObject(schema) || depth > 64) return;
+  if (!isPlainObject(schema) || depth > 64) return;
   const required = schema.required;
   const open =
     schema.patternProperties !== undefined ||
-    isObject(schema.additionalProperties) ||
+    isPlainObject(schema.additionalProperties) ||
     SUBSCHEMA_LISTS.some((k) => k !== 'prefixItems' && schema[k] !== undefined) ||
     schema.$ref !== undefined ||
     schema.dependentSchemas !== undefined ||
     schema.if !== undefined;
   if (Array.isArray(required) && !open) {
-    const props = isObject(schema.properties) ? schema.properties : {};
+    const props = isPlainObject(schema.properties) ? schema.properties : {};
     required.forEach((name, i) => {
       if (typeof name === 'string' && !Object.hasOwn(props, name))
         out.push([`${pointer}/required/${i}`, name]);
@@ -133,7 +130,7 @@ function ghostRequired(schema: unknown, pointer: string, out: [string, string][]
   const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
   for (const key of SUBSCHEMA_MAPS) {
     const map = schema[key];
-    if (isObject(map))
+    if (isPlainObject(map))
       for (const [k, v] of Object.entries(map))
         ghostRequired(v, `${pointer}/${key}/${esc(k)}`, out, depth + 1);
   }
@@ -166,7 +163,7 @@ function valueAt(root: unknown, pointer: string): unknown {
   for (const raw of pointer.split('/').slice(1)) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     if (Array.isArray(node)) node = node[Number(key)];
-    else if (isObject(node) && Object.hasOwn(node, key)) node = node[key];
+    else if (isPlainObject(node) && Object.hasOwn(node, key)) node = node[key];
     else return undefined;
   }
   return node;
@@ -193,11 +190,11 @@ function brokenRefsAndPatterns(root: object): [string, string][] {
       for (const [i, v] of node.entries()) walk(v, `${pointer}/${i}`, depth + 1);
       return;
     }
-    if (!isObject(node)) return;
+    if (!isPlainObject(node)) return;
     if (typeof node.$anchor === 'string') anchors.add(node.$anchor);
     if (typeof node.$ref === 'string') refs.push([`${pointer}/$ref`, node.$ref]);
     const patterns: [string, unknown][] = [[`${pointer}/pattern`, node.pattern]];
-    if (isObject(node.patternProperties))
+    if (isPlainObject(node.patternProperties))
       for (const key of Object.keys(node.patternProperties))
         patterns.push([`${pointer}/patternProperties`, key]);
     for (const [where, pattern] of patterns) {
@@ -258,7 +255,7 @@ function checkPathTemplate(item: ToolItem, problem: (message: string, field: str
   const pathNames = new Map<string, string>();
   for (const [prop, loc] of Object.entries(tool.locations))
     if (loc?.in === 'path') pathNames.set(loc.name, prop);
-  const declared = isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
+  const declared = isPlainObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
   for (const m of tool.endpoint.path.matchAll(/\{([^}]*)\}/g)) {
     const name = m[1] ?? '';
     const prop = pathNames.get(name);

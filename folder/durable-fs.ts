@@ -4,7 +4,7 @@
  * holding it is fsynced). The swap journal relies on this order: the new folder is complete on
  * disk before the journal names it, and each rename is durable before the next one starts.
  */
-import { mkdir, open, rename } from 'node:fs/promises';
+import { lstat, mkdir, open, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /** Writes `data` to a new file (refusing to replace one) and fsyncs it. */
@@ -54,5 +54,15 @@ export async function mkdirSynced(root: string, rel: string): Promise<void> {
     );
     if (made) await syncDir(dir);
     dir = next;
+  }
+}
+
+/** Whether something is at `path`; a symbolic link counts as itself, never followed. */
+export async function present(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -17,10 +17,10 @@
  * during recovery is recovered the same way. Without a journal nothing in the folder was
  * touched, and the temporary directories beside it are removed.
  */
-import { lstat, readdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SvcError } from '../core/svc-error.js';
-import { mkdirSynced, renameSynced, syncDir, writeFileSynced } from './durable-fs.js';
+import { mkdirSynced, present, renameSynced, syncDir, writeFileSynced } from './durable-fs.js';
 import { lockPathOf } from './folder-lock.js';
 import { unsafePathReason } from './folder-paths.js';
 
@@ -260,13 +260,4 @@ function damaged(path: string, cause?: unknown): SvcError {
 
 function roots(target: string, journal: SwapJournal): { newRoot: string; oldRoot: string } {
   return { newRoot: join(dirname(target), journal.newDir), oldRoot: join(dirname(target), journal.oldDir) };
-}
-
-async function present(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

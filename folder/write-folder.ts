@@ -12,10 +12,10 @@
  * already on disk (so a read-modify-write of the whole folder leaves a .env and its mode alone).
  * The folder directory itself keeps its identity, so a runtime watching it sees the change.
  */
-import { lstat, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SvcError } from '../core/svc-error.js';
-import { renameSynced, syncDir, writeFileSynced } from './durable-fs.js';
+import { present, renameSynced, syncDir, writeFileSynced } from './durable-fs.js';
 import { tryLockFolder } from './folder-lock.js';
 import { isManagedPath, MANAGED_TOP, unsafePathReason } from './folder-paths.js';
 import type { FolderFiles } from './model.js';
@@ -277,15 +277,6 @@ function ancestorsOf(paths: readonly string[]): string[] {
 async function sameBytes(target: string, path: string, text: string): Promise<string | Buffer> {
   const existing = await readFile(join(target, ...path.split('/'))).catch(() => undefined);
   return existing !== undefined && existing.toString('utf8') === text ? existing : text;
-}
-
-async function present(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The cause's errno code (or message) is kept: it says why, and it never holds file contents. */

@@ -35,6 +35,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../core/is-plain-object.js';
 import type { LegacySessions, Session } from './legacy-sessions.js';
 import type { LoadedConfig } from './loaded-config.js';
 import { buildMcpServer } from './mcp-server.js';
@@ -64,10 +65,6 @@ export interface FastPath {
   serve(request: Request, body: unknown, pathKey: string): Promise<Response> | undefined;
   /** Requests answered here so far (observability, tests). */
   served(): number;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A JSON-RPC 2.0 request for one of the two hot methods, with nothing the schemas would refuse. */

@@ -4,6 +4,7 @@
  * so neither an argument nor an upstream can move a credential to another host. Every text
  * that came from the upstream is redacted before it leaves.
  */
+import { isPlainObject } from '../core/is-plain-object.js';
 import { bytesHoldSecret, noRedaction, type Redactor, redactValue } from './redact.js';
 import type { UpstreamRequest } from './upstream-request.js';
 import {
@@ -73,10 +74,6 @@ function isTextType(type: string): boolean {
     type === 'application/x-www-form-urlencoded' ||
     type === 'application/yaml'
   );
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -4,6 +4,7 @@
  * values are percent-encoded and `.`/`..` refused, header values with CR/LF/NUL refused,
  * reserved headers refused, and the final URL is checked to still sit under apiBaseUrl.
  */
+import { isPlainObject } from '../core/is-plain-object.js';
 import type { SvcConfig, SvcTool } from '../schemas/types.js';
 import { encodeStrict } from './percent-encode.js';
 
@@ -51,10 +52,6 @@ function scalarText(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (value === null) return 'null';
   return JSON.stringify(value);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function pathValue(

@@ -9,8 +9,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleEntry } from './helpers/bundle-entry.js';
 import { svc } from './helpers/run-cli.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -24,18 +24,7 @@ beforeAll(async () => {
   mkdirSync(join(root, 'dist'), { recursive: true });
   bundleDir = mkdtempSync(join(root, 'dist', '.cli-epipe-'));
   entry = join(bundleDir, 'svc.mjs');
-  await build({
-    entryPoints: ['cli/main.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: entry,
-    logLevel: 'silent',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-  });
+  await bundleEntry('cli/main.ts', entry);
   writeFileSync(
     join(dir, 'openapi.yaml'),
     readFileSync(new URL('../fixtures/demo/openapi.yaml', import.meta.url)),

@@ -12,7 +12,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { IMPORT_TRAILER } from '../action/src/merge-mode.js';
 import { type RunningControl, startControl } from '../control/index.js';
@@ -25,6 +25,7 @@ import {
   startRuntime,
 } from '../runtime/index.js';
 import { type GitHttpServer, startGitHttpServer } from './helpers/git-http-server.js';
+import { connectClient } from './helpers/mcp-client.js';
 
 const SYNC_INTERVAL_MS = 1000;
 
@@ -59,11 +60,7 @@ async function until<T>(
 }
 
 async function connect(era: 'modern' | 'legacy'): Promise<Client> {
-  const client = new Client(
-    { name: `control-e2e-${era}`, version: '1.0.0' },
-    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-  );
-  await client.connect(new StreamableHTTPClientTransport(new URL(runtime.url)));
+  const client = await connectClient(runtime.url, `control-e2e-${era}`, era);
   cleanup.push(() => client.close());
   return client;
 }

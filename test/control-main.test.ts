@@ -8,8 +8,8 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { bundleEntry } from './helpers/bundle-entry.js';
 
 let out: string;
 let data: string;
@@ -19,16 +19,7 @@ beforeAll(async () => {
   // Inside the checkout so the external packages resolve from its node_modules.
   out = mkdtempSync(resolve('.control-main-test-'));
   data = mkdtempSync(join(tmpdir(), 'svc-control-main-'));
-  await build({
-    entryPoints: ['control/main.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    outfile: join(out, 'control.mjs'),
-    logLevel: 'silent',
-  });
+  await bundleEntry('control/main.ts', join(out, 'control.mjs'), { packages: 'external' });
 }, 60_000);
 
 afterAll(() => {

@@ -10,7 +10,6 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openFolder } from '../cli/open-folder.js';
 import { type FolderFiles, readFolder, writeFolder } from '../folder/index.js';
@@ -18,6 +17,7 @@ import { sampleFolderModel, sampleTool } from '../folder/testing/sample-folder.j
 import { type TreeSnapshot, treeSnapshot } from '../folder/testing/tree-snapshot.js';
 import { renderFolder } from '../generator/render/index.js';
 import { loadFolderDir } from '../runtime/load-source.js';
+import { bundleEntry } from './helpers/bundle-entry.js';
 
 let base: string;
 let writer: string;
@@ -55,15 +55,7 @@ async function freshCopy(name: string): Promise<string> {
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'svc-crash-'));
   writer = join(base, 'step-writer.mjs');
-  await build({
-    entryPoints: ['folder/testing/step-writer.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: writer,
-    logLevel: 'silent',
-  });
+  await bundleEntry('folder/testing/step-writer.ts', writer);
 
   // The old folder: a rendered server plus what a user keeps in it.
   template = join(base, 'template', 'server');

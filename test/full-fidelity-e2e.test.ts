@@ -8,10 +8,11 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
 import { type EchoUpstream, startEchoUpstream } from '../runtime/testing/index.js';
+import { connectClient } from './helpers/mcp-client.js';
 import { svc } from './helpers/run-cli.js';
 
 const FIXTURE = path.join(import.meta.dirname, '..', 'fixtures', 'fidelity', 'messages-3.0.json');
@@ -152,8 +153,7 @@ describe('svc validate and the runtime', () => {
       env: parseRuntimeEnv({ MCP_RUNTIME_PORT: '0', SVC_UPSTREAM_USER: USER, SVC_UPSTREAM_SECRET: SECRET }),
       folderDir: dir,
     });
-    client = new Client({ name: 'fidelity-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(runtime.url)));
+    client = await connectClient(runtime.url, 'fidelity-test');
   }, 30_000);
 
   it('reports the tools/list bytes of the enabled tools', async () => {

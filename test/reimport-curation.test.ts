@@ -8,8 +8,6 @@ import { existsSync } from 'node:fs';
 import { copyFile, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { readFolder } from '../folder/index.js';
@@ -17,18 +15,9 @@ import type { FolderFiles } from '../folder/model.js';
 import { type ImportResult, runImport } from '../generator/import/index.js';
 import { renderReportMarkdown } from '../generator/report/index.js';
 import type { CustomizationReset, SvcConfig, SvcTool } from '../schemas/types.js';
+import { GITHUB_INSTALLED, readGithub22 } from './helpers/github-documents.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const older = path.join(here, '..', 'fixtures', 'reimport', 'api.github.com-22.0.0.json.gz');
-const newer = path.join(
-  here,
-  '..',
-  'node_modules',
-  '@octokit',
-  'openapi',
-  'generated',
-  'api.github.com.json',
-);
+const newer = GITHUB_INSTALLED;
 
 const DELETE = Symbol('delete');
 type Outcome = 'survives' | 'reset' | 'kept';
@@ -242,7 +231,7 @@ describe.skipIf(!existsSync(newer))('hand edits across re-imports of GitHub (22.
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'svc-curation-'));
-    await writeFile(path.join(root, 'gh22.json'), gunzipSync(await readFile(older)));
+    await writeFile(path.join(root, 'gh22.json'), await readGithub22());
     await copyFile(newer, path.join(root, 'gh23.json'));
     dir = path.join(root, 'github');
     const config: SvcConfig = {

@@ -6,9 +6,6 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { FolderModel } from '../folder/model.js';
 import { diffEndpoints } from '../generator/diff/index.js';
@@ -18,18 +15,9 @@ import { parseDocument } from '../generator/parse/index.js';
 import { buildReport, renderReportMarkdown } from '../generator/report/index.js';
 import { buildTools } from '../generator/tools/index.js';
 import type { Endpoint } from '../schemas/types.js';
+import { GITHUB_INSTALLED, readGithub22 } from './helpers/github-documents.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const older = path.join(here, '..', 'fixtures', 'reimport', 'api.github.com-22.0.0.json.gz');
-const newer = path.join(
-  here,
-  '..',
-  'node_modules',
-  '@octokit',
-  'openapi',
-  'generated',
-  'api.github.com.json',
-);
+const newer = GITHUB_INSTALLED;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 
 /**
@@ -60,7 +48,7 @@ async function endpointsOf(text: string, origin: string): Promise<Endpoint[]> {
 
 describe.skipIf(!existsSync(newer))("GitHub's description, release 22.0.0 → installed release", () => {
   it('counts added, removed and unchanged endpoints exactly as the raw documents say', async () => {
-    const oldText = gunzipSync(await readFile(older)).toString('utf8');
+    const oldText = (await readGithub22()).toString('utf8');
     const newText = await readFile(newer, 'utf8');
     const before = operations(oldText);
     const after = operations(newText);

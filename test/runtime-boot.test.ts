@@ -7,7 +7,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSvcError, type SvcError } from '../core/svc-error.js';
 import { readFolder } from '../folder/index.js';
@@ -18,6 +18,7 @@ import {
   startEchoUpstream,
   type TempFolder,
 } from '../runtime/testing/index.js';
+import { connectClient } from './helpers/mcp-client.js';
 
 const SECRET = 'tok-boot-77aa88bb99cc';
 const FIXTURE = 'fixtures/runtime/basic';
@@ -61,11 +62,7 @@ async function bootError(dir: string | undefined, vars: Record<string, string> =
 }
 
 async function client(url: string): Promise<Client> {
-  const c = new Client(
-    { name: 'boot', version: '1' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-  );
-  await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const c = await connectClient(url, 'boot', 'modern');
   cleanup.push(() => c.close());
   return c;
 }

@@ -3,7 +3,7 @@
  * driven by the MCP SDK's own Client (2026-07-28 stateless and 2025-11-25 sessions), calling
  * a real upstream on 127.0.0.1 that records what it receives.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryLogger, parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
 import {
@@ -13,10 +13,10 @@ import {
   startEchoUpstream,
   type TempFolder,
 } from '../runtime/testing/index.js';
+import { connectClient, type Era } from './helpers/mcp-client.js';
 
 const SECRET = 'sk-e2e-5f1c2a9b7d3e4f60';
 const FIXTURE = 'fixtures/runtime/basic';
-type Era = 'modern' | 'legacy';
 type Content = { type: string; text?: string; data?: string; mimeType?: string };
 
 let upstream: EchoUpstream;
@@ -44,14 +44,7 @@ afterAll(async () => {
   await folder?.remove();
 });
 
-async function connect(url: string, era: Era, name = `test-${era}`): Promise<Client> {
-  const client = new Client(
-    { name, version: '1.0.0' },
-    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-  );
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return client;
-}
+const connect = (url: string, era: Era, name = `test-${era}`) => connectClient(url, name, era);
 
 function text(result: { content?: unknown }): string {
   return ((result.content ?? []) as Content[]).map((c) => c.text ?? '').join('');

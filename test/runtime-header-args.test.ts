@@ -3,7 +3,7 @@
  * with an isError result naming the argument, not reported as "could not reach <upstream>".
  * Real runtime, real upstream on 127.0.0.1, the MCP SDK's client.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
 import {
@@ -12,6 +12,7 @@ import {
   startEchoUpstream,
   type TempFolder,
 } from '../runtime/testing/index.js';
+import { connectClient } from './helpers/mcp-client.js';
 
 let upstream: EchoUpstream;
 let folder: TempFolder;
@@ -25,8 +26,7 @@ beforeAll(async () => {
     env: parseRuntimeEnv({ MCP_RUNTIME_PORT: '0', SVC_UPSTREAM_SECRET: 'sk-header-test' }),
     folderDir: folder.dir,
   });
-  client = new Client({ name: 'header-args', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(runtime.url)));
+  client = await connectClient(runtime.url, 'header-args');
 });
 afterAll(async () => {
   await client?.close();

@@ -16,6 +16,7 @@ import {
   startEchoUpstream,
   type TempFolder,
 } from '../runtime/testing/index.js';
+import { connectClient } from './helpers/mcp-client.js';
 
 let upstream: EchoUpstream;
 let folder: TempFolder;
@@ -205,8 +206,7 @@ describe('2025-era session caps', () => {
     expect(list.body).toContain('echo_get');
 
     // A new SDK client (from 127.0.0.1) still gets a session and works.
-    const client = new Client({ name: 'late', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(runtime.url)));
+    const client = await connectClient(runtime.url, 'late');
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('echo_get');
     await client.close();

@@ -6,7 +6,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   copyFixtureFolder,
@@ -14,6 +13,7 @@ import {
   startEchoUpstream,
   type TempFolder,
 } from '../runtime/testing/index.js';
+import { bundleEntry } from './helpers/bundle-entry.js';
 
 let dir: string;
 let entry: string;
@@ -23,19 +23,7 @@ let folder: TempFolder;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'svc-main-'));
   entry = join(dir, 'runtime.mjs');
-  await build({
-    entryPoints: ['runtime/main.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: entry,
-    logLevel: 'silent',
-    // Some CommonJS dependencies call require(); give the ESM bundle one.
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-  });
+  await bundleEntry('runtime/main.ts', entry);
   upstream = await startEchoUpstream();
   folder = await copyFixtureFolder('fixtures/runtime/basic', `${upstream.url}/api`);
 }, 60_000);

@@ -4,11 +4,12 @@
  * nothing; the runtime must instead hand over the text, flagged, and log why. Real upstream on
  * 127.0.0.1, startRuntime, the SDK's own client in both protocol eras.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFolder } from '../folder/index.js';
 import { memoryLogger, parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
 import { type EchoUpstream, startEchoUpstream } from '../runtime/testing/index.js';
+import { connectClient } from './helpers/mcp-client.js';
 
 const BODIES: Record<string, { type: string; body: string }> = {
   good: { type: 'application/json', body: '{"count":3,"name":"ok"}' },
@@ -97,11 +98,7 @@ type Content = { type: string; text?: string };
 describe.each(['modern', 'legacy'] as const)('%s official client', (era) => {
   let client: Client;
   beforeAll(async () => {
-    client = new Client(
-      { name: `shape-${era}`, version: '1.0.0' },
-      era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-    );
-    await client.connect(new StreamableHTTPClientTransport(new URL(runtime.url)));
+    client = await connectClient(runtime.url, `shape-${era}`, era);
     // The client learns the output schemas from tools/list, then validates every call against them.
     await client.listTools();
   });

@@ -12,6 +12,7 @@ import {
   startEchoUpstream,
   type TempFolder,
 } from '../runtime/testing/index.js';
+import { connectClient } from './helpers/mcp-client.js';
 
 const SECRET = 'sk-sessions-9a8b7c6d';
 let upstream: EchoUpstream;
@@ -71,14 +72,7 @@ async function legacyClient(
   return { client, transport };
 }
 
-async function modernClient(url: string): Promise<Client> {
-  const client = new Client(
-    { name: 'modern', version: '1' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-  );
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return client;
-}
+const modernClient = (url: string) => connectClient(url, 'modern', 'modern');
 
 describe('2025-11-25 sessions', () => {
   it('issue a session id, answer on it, and 404 an unknown one', async () => {

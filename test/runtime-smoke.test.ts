@@ -1,4 +1,3 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRuntimeEnv, type RunningRuntime, memoryLogger, startRuntime } from '../runtime/index.js';
 import {
@@ -7,6 +6,7 @@ import {
   startEchoUpstream,
   type TempFolder,
 } from '../runtime/testing/index.js';
+import { connectClient, type Era } from './helpers/mcp-client.js';
 
 const SECRET = 'sk-test-0123456789abcdef';
 let upstream: EchoUpstream;
@@ -29,14 +29,7 @@ afterAll(async () => {
   await folder?.remove();
 });
 
-async function connect(era: 'modern' | 'legacy') {
-  const client = new Client(
-    { name: `test-${era}`, version: '1.0.0' },
-    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-  );
-  await client.connect(new StreamableHTTPClientTransport(new URL(runtime.url)));
-  return client;
-}
+const connect = (era: Era) => connectClient(runtime.url, `test-${era}`, era);
 
 describe('smoke', () => {
   for (const era of ['modern', 'legacy'] as const) {

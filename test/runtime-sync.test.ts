@@ -8,7 +8,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FolderFiles, readFolder } from '../folder/index.js';
 import { exportFolder } from '../generator/render/index.js';
@@ -26,6 +26,7 @@ import {
   type TempFolder,
 } from '../runtime/testing/index.js';
 import type { SvcExport } from '../schemas/types.js';
+import { connectClient } from './helpers/mcp-client.js';
 
 const SECRET = 'sk-sync-0a1b2c3d4e5f6789';
 const TOKEN = 'dpl-sync-9f8e7d6c5b4a3210';
@@ -139,11 +140,7 @@ afterAll(async () => {
 });
 
 async function connect(url: string, era: 'modern' | 'legacy'): Promise<Client> {
-  const client = new Client(
-    { name: `sync-${era}`, version: '1.0.0' },
-    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-  );
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const client = await connectClient(url, `sync-${era}`, era);
   cleanup.push(() => client.close());
   return client;
 }

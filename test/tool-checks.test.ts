@@ -8,7 +8,6 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSvcError } from '../core/svc-error.js';
 import { memoryLogger, parseRuntimeEnv, startRuntime } from '../runtime/index.js';
@@ -18,6 +17,7 @@ import {
   startEchoUpstream,
   type TempFolder,
 } from '../runtime/testing/index.js';
+import { connectClient } from './helpers/mcp-client.js';
 import { svc } from './helpers/run-cli.js';
 
 const BROKEN = `name: broken
@@ -70,11 +70,7 @@ async function boot(dir: string, watch = false) {
     ...(watch ? { watch: true, watchDebounceMs: 50 } : {}),
   });
   cleanup.push(() => runtime.close());
-  const client = new Client(
-    { name: 'checks', version: '1' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-  );
-  await client.connect(new StreamableHTTPClientTransport(new URL(runtime.url)));
+  const client = await connectClient(runtime.url, 'checks', 'modern');
   cleanup.push(() => client.close());
   return { runtime, logger, client };
 }

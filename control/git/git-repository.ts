@@ -106,21 +106,25 @@ export async function openRepository(
     const onAuth = opts.gitToken
       ? () => ({ username: 'x-access-token', password: opts.gitToken })
       : undefined;
+    // Fetch and push name the same remote branch on both sides, with the same credentials.
+    const remoteBranch = (branch: string) => ({
+      fs,
+      http,
+      gitdir,
+      remote: 'origin',
+      ref: branch,
+      remoteRef: branch,
+      ...(onAuth ? { onAuth } : {}),
+    });
     return objectRepository(repository, gitdir, {
       async head(branch) {
         return serialized(gitdir, async () => {
           try {
             const fetched = await git.fetch({
-              fs,
-              http,
-              gitdir,
-              remote: 'origin',
-              ref: branch,
-              remoteRef: branch,
+              ...remoteBranch(branch),
               singleBranch: true,
               depth: 1,
               tags: false,
-              ...(onAuth ? { onAuth } : {}),
             });
             if (!fetched.fetchHead) throw new Error(`no branch ${branch}`);
             return fetched.fetchHead;
@@ -134,15 +138,7 @@ export async function openRepository(
           await git.writeRef({ fs, gitdir, ref: `refs/heads/${branch}`, value: commit, force: true });
           let result: Awaited<ReturnType<typeof git.push>>;
           try {
-            result = await git.push({
-              fs,
-              http,
-              gitdir,
-              remote: 'origin',
-              ref: branch,
-              remoteRef: branch,
-              ...(onAuth ? { onAuth } : {}),
-            });
+            result = await git.push(remoteBranch(branch));
           } catch (error) {
             if (/not a simple fast-forward|non-fast-forward|PushRejected|rejected/i.test(String(error))) {
               throw new BranchMovedError(branch);

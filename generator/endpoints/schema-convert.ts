@@ -8,6 +8,7 @@
  * and values a validator would refuse to compile (a boolean `required`, an invalid regexp
  * `pattern`) are dropped rather than passed on.
  */
+import { isPlainObject } from '../../core/is-plain-object.js';
 import { resolvePointer } from '../parse/index.js';
 import type { SpecVersion } from '../parse/index.js';
 
@@ -127,7 +128,7 @@ export class SchemaConverter {
   private follow(ref: string): unknown {
     let target = resolvePointer(this.document, ref);
     const seen = new Set<string>([ref]);
-    while (isRecord(target) && typeof target.$ref === 'string' && Object.keys(target).length === 1) {
+    while (isPlainObject(target) && typeof target.$ref === 'string' && Object.keys(target).length === 1) {
       const next = normalizeRef(target.$ref);
       if (seen.has(next)) return {};
       seen.add(next);
@@ -152,7 +153,7 @@ export class SchemaConverter {
 
   convert(input: unknown): JsonSchema {
     if (typeof input === 'boolean') return input;
-    if (!isRecord(input)) return {};
+    if (!isPlainObject(input)) return {};
     const s = input;
     const out: Record<string, unknown> = {};
     if (typeof s.$ref === 'string') {
@@ -196,17 +197,17 @@ export class SchemaConverter {
       const required = [...new Set(s.required.filter((r): r is string => typeof r === 'string'))];
       if (required.length > 0) out.required = required;
     }
-    if (isRecord(s.dependentRequired)) out.dependentRequired = s.dependentRequired;
+    if (isPlainObject(s.dependentRequired)) out.dependentRequired = s.dependentRequired;
     for (const key of groups & MAPS ? SCHEMA_MAP_KEYS : []) {
       const map = s[key];
-      if (!isRecord(map) || key === '$defs') continue;
+      if (!isPlainObject(map) || key === '$defs') continue;
       const converted: Record<string, JsonSchema> = {};
       for (const name of Object.keys(map)) converted[name] = this.convert(map[name]);
       out[key] = converted;
     }
     for (const key of groups & SUBSCHEMAS ? SCHEMA_KEYS : []) {
       const v = s[key];
-      if (typeof v === 'boolean' || isRecord(v)) out[key] = this.convert(v);
+      if (typeof v === 'boolean' || isPlainObject(v)) out[key] = this.convert(v);
     }
     for (const key of groups & LISTS ? SCHEMA_LIST_KEYS : []) {
       const list = s[key];
@@ -215,7 +216,7 @@ export class SchemaConverter {
     if (Array.isArray(s.items)) {
       // Draft 4 tuple form (not valid OpenAPI, but seen): the 2020-12 spelling is prefixItems.
       if (s.items.length > 0) out.prefixItems = s.items.map((item) => this.convert(item));
-    } else if (typeof s.items === 'boolean' || isRecord(s.items)) {
+    } else if (typeof s.items === 'boolean' || isPlainObject(s.items)) {
       out.items = this.convert(s.items);
     }
     return out;
@@ -304,8 +305,4 @@ function escapePointerSegment(segment: string): string {
 
 function unescapePointerSegment(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

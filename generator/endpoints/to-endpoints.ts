@@ -4,10 +4,11 @@
  * $ref'd parameters, bodies and responses followed, body/formData parameters turned into a
  * request body, schemas converted to JSON Schema 2020-12 with shared $defs.
  */
+import { isPlainObject } from '../../core/is-plain-object.js';
 import type { Endpoint } from '../../schemas/types.js';
 import type { ParsedDocument } from '../parse/index.js';
 import { resolvePointer } from '../parse/index.js';
-import { isRecord, type JsonSchema, SchemaConverter } from './schema-convert.js';
+import { type JsonSchema, SchemaConverter } from './schema-convert.js';
 
 export const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 type Method = (typeof METHOD_ORDER)[number];
@@ -29,15 +30,15 @@ export function toEndpoints(parsed: ParsedDocument): Endpoint[] {
   const doc = parsed.document;
   const converter = new SchemaConverter(doc, parsed.version);
   const swagger = parsed.version === 'swagger-2.0';
-  const paths = isRecord(doc.paths) ? doc.paths : {};
+  const paths = isPlainObject(doc.paths) ? doc.paths : {};
   const out: Endpoint[] = [];
   for (const path of Object.keys(paths).sort(compareStrings)) {
     if (!path.startsWith('/')) continue;
     const item = deref(doc, paths[path]);
-    if (!isRecord(item)) continue;
+    if (!isPlainObject(item)) continue;
     for (const method of METHOD_ORDER) {
       const op = item[method.toLowerCase()];
-      if (!isRecord(op)) continue;
+      if (!isPlainObject(op)) continue;
       const endpoint = swagger
         ? swaggerEndpoint(doc, converter, path, method, item, op)
         : openApiEndpoint(doc, converter, path, method, item, op);
@@ -107,7 +108,7 @@ function openApiEndpoint(
     if (param) endpoint.parameters.push(param);
   }
   const body = deref(doc, op.requestBody);
-  if (isRecord(body) && isRecord(body.content)) {
+  if (isPlainObject(body) && isPlainObject(body.content)) {
     const contentType = pickRequestContentType(Object.keys(body.content));
     if (contentType !== undefined) {
       const media = deref(doc, body.content[contentType]);
@@ -115,7 +116,7 @@ function openApiEndpoint(
         required: body.required === true,
         contentType,
         schema: withoutFlagged(
-          isRecord(media) && media.schema !== undefined ? converter.convert(media.schema) : {},
+          isPlainObject(media) && media.schema !== undefined ? converter.convert(media.schema) : {},
           'readOnly',
           converter,
         ),
@@ -126,14 +127,14 @@ function openApiEndpoint(
     }
   }
   const response = pickResponse(doc, op.responses, (resp) => {
-    const content = isRecord(resp.content) ? resp.content : {};
+    const content = isPlainObject(resp.content) ? resp.content : {};
     const contentType = Object.keys(content).sort(compareStrings).find(isJsonMediaType);
     if (contentType === undefined) {
       const any = Object.keys(content).sort(compareStrings)[0];
       return { contentType: any };
     }
     const media = deref(doc, content[contentType]);
-    return { contentType, schema: isRecord(media) ? media.schema : undefined };
+    return { contentType, schema: isPlainObject(media) ? media.schema : undefined };
   });
   if (response) endpoint.response = finishResponse(converter, response);
   return endpoint;
@@ -179,7 +180,7 @@ function swaggerEndpoint(
     for (const p of form) {
       const name = String(p.name);
       const schema = converter.convert(swaggerParamSchema(p));
-      if (isRecord(schema) && typeof p.description === 'string' && p.description.trim())
+      if (isPlainObject(schema) && typeof p.description === 'string' && p.description.trim())
         schema.description = p.description.trim();
       properties[name] = schema;
       if (p.required === true) required.push(name);
@@ -205,10 +206,10 @@ function swaggerEndpoint(
 function openApiParameter(converter: SchemaConverter, raw: Record<string, unknown>): Parameter | undefined {
   if (typeof raw.name !== 'string' || typeof raw.in !== 'string' || !LOCATIONS.has(raw.in)) return undefined;
   let schemaSource: unknown = raw.schema;
-  if (schemaSource === undefined && isRecord(raw.content)) {
+  if (schemaSource === undefined && isPlainObject(raw.content)) {
     const first = Object.keys(raw.content).sort(compareStrings)[0];
     const media = first === undefined ? undefined : raw.content[first];
-    schemaSource = isRecord(media) ? media.schema : undefined;
+    schemaSource = isPlainObject(media) ? media.schema : undefined;
   }
   const param: Parameter = {
     name: raw.name,
@@ -279,7 +280,7 @@ function mergeParameters(
     if (!Array.isArray(list)) continue;
     for (const entry of list) {
       const param = deref(doc, entry);
-      if (!isRecord(param) || typeof param.name !== 'string' || typeof param.in !== 'string') continue;
+      if (!isPlainObject(param) || typeof param.name !== 'string' || typeof param.in !== 'string') continue;
       merged.set(`${param.in}\u0000${param.name}`, param);
     }
   }
@@ -298,14 +299,14 @@ function pickResponse(
   responses: unknown,
   content: (resp: Record<string, unknown>) => { contentType?: string; schema?: unknown },
 ): PickedResponse | undefined {
-  if (!isRecord(responses)) return undefined;
+  if (!isPlainObject(responses)) return undefined;
   const success = Object.keys(responses)
     .filter((code) => /^2(\d\d|XX)$/i.test(code))
     .sort(compareStrings);
   const candidates: PickedResponse[] = [];
   for (const status of [...success, ...(Object.hasOwn(responses, 'default') ? ['default'] : [])]) {
     const resp = deref(doc, responses[status]);
-    if (!isRecord(resp)) continue;
+    if (!isPlainObject(resp)) continue;
     const picked: PickedResponse = { status, ...content(resp) };
     if (typeof resp.description === 'string' && resp.description.trim())
       picked.description = resp.description.trim();
@@ -337,15 +338,15 @@ function withoutFlagged(
   flag: 'readOnly' | 'writeOnly',
   converter: SchemaConverter,
 ): JsonSchema {
-  if (!isRecord(schema)) return schema;
+  if (!isPlainObject(schema)) return schema;
   let target: JsonSchema = schema;
   if (typeof schema.$ref === 'string') {
     target = converter.defs.get(schema.$ref.slice('#/$defs/'.length)) ?? schema;
   }
-  if (!isRecord(target) || !isRecord(target.properties)) return schema;
+  if (!isPlainObject(target) || !isPlainObject(target.properties)) return schema;
   const properties = target.properties as Record<string, unknown>;
   const flagged = Object.keys(properties).filter(
-    (k) => isRecord(properties[k]) && properties[k]?.[flag] === true,
+    (k) => isPlainObject(properties[k]) && properties[k]?.[flag] === true,
   );
   if (flagged.length === 0 || flagged.length === Object.keys(properties).length) return schema;
   const kept: Record<string, unknown> = {};
@@ -362,7 +363,7 @@ function withoutFlagged(
 
 function effectiveSecurity(doc: Record<string, unknown>, op: Record<string, unknown>): string[][] {
   const list = Array.isArray(op.security) ? op.security : Array.isArray(doc.security) ? doc.security : [];
-  return list.filter(isRecord).map((req) => Object.keys(req).sort(compareStrings));
+  return list.filter(isPlainObject).map((req) => Object.keys(req).sort(compareStrings));
 }
 
 /** request body content type preference: JSON, form, multipart, text, bytes, then anything else. */
@@ -394,7 +395,7 @@ function stringList(value: unknown): string[] {
 function deref(doc: Record<string, unknown>, value: unknown): unknown {
   let node = value;
   const seen = new Set<string>();
-  while (isRecord(node) && typeof node.$ref === 'string') {
+  while (isPlainObject(node) && typeof node.$ref === 'string') {
     if (seen.has(node.$ref)) return undefined;
     seen.add(node.$ref);
     node = resolvePointer(doc, node.$ref);

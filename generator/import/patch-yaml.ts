@@ -6,13 +6,10 @@
  * then renders the file afresh.
  */
 import { parseDocument } from 'yaml';
+import { isPlainObject } from '../../core/is-plain-object.js';
 import { compactCanonicalJson } from '../history/index.js';
 
 type Path = (string | number)[];
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function same(a: unknown, b: unknown): boolean {
   return compactCanonicalJson(a) === compactCanonicalJson(b);

@@ -5,13 +5,13 @@
  * a real conflict keeps the user's value while it is still valid against the new endpoint and
  * otherwise takes the new value, with the field, both values and the reason for the report.
  */
+import { isPlainObject } from '../../core/is-plain-object.js';
 import type { SvcTool } from '../../schemas/types.js';
 import { validate } from '../../schemas/validate.js';
 import {
   type Conflict,
   type ConflictPolicy,
   isKeyword,
-  isObject,
   type JsonPath,
   mergeThreeWay,
   type Resolution,
@@ -69,7 +69,7 @@ function typeMatches(value: unknown, type: unknown): boolean {
       case 'array':
         return Array.isArray(value);
       case 'object':
-        return isObject(value);
+        return isPlainObject(value);
       default:
         return true;
     }
@@ -78,7 +78,7 @@ function typeMatches(value: unknown, type: unknown): boolean {
 
 function at(value: unknown, path: JsonPath): unknown {
   let v = value;
-  for (const k of path) v = isObject(v) ? v[k] : undefined;
+  for (const k of path) v = isPlainObject(v) ? v[k] : undefined;
   return v;
 }
 
@@ -112,7 +112,7 @@ function toolPolicy(theirs: Record<string, unknown>): ConflictPolicy {
       return { take: 'theirs', value: still, reason: `the API no longer accepts ${gone.join(', ')}` };
     }
     if (isKeyword(c.path) && last === 'default' && c.ours !== undefined) {
-      const node = isObject(parent) ? parent : {};
+      const node = isPlainObject(parent) ? parent : {};
       const inEnum = !Array.isArray(node.enum) || node.enum.some((v) => sameJson(v, c.ours));
       if (inEnum && typeMatches(c.ours, node.type)) return { take: 'ours' };
       return { take: 'theirs', reason: 'the edited default is no longer a valid value of the parameter' };
@@ -158,8 +158,8 @@ function checkKeptValues(node: unknown, generated: unknown, path: string[], rese
     });
     return;
   }
-  if (!isObject(node)) return;
-  const g = isObject(generated) ? generated : {};
+  if (!isPlainObject(node)) return;
+  const g = isPlainObject(generated) ? generated : {};
   if (Array.isArray(node.enum) && node.enum.length === 0 && Array.isArray(g.enum)) {
     resets.push({
       field: [...path, 'enum'].join('.'),
@@ -206,8 +206,8 @@ function reconcile(
   const input = merged.inputSchema as InputShape | undefined;
   const theirsInput = theirs.inputSchema as InputShape | undefined;
   if (!input || typeof input !== 'object') return;
-  const props: Record<string, unknown> = isObject(input.properties) ? { ...input.properties } : {};
-  const locations: Record<string, unknown> = isObject(merged.locations) ? { ...merged.locations } : {};
+  const props: Record<string, unknown> = isPlainObject(input.properties) ? { ...input.properties } : {};
+  const locations: Record<string, unknown> = isPlainObject(merged.locations) ? { ...merged.locations } : {};
   const theirsLocations = (theirs.locations ?? {}) as Record<string, unknown>;
   const theirsRequired = Array.isArray(theirsInput?.required) ? theirsInput.required : [];
   if (Array.isArray(input.required)) {
@@ -228,7 +228,7 @@ function reconcile(
       delete input.required;
     }
   }
-  if (isObject(input.properties) || Object.keys(props).length > 0) input.properties = props;
+  if (isPlainObject(input.properties) || Object.keys(props).length > 0) input.properties = props;
   for (const name of Object.keys(locations)) if (!(name in props)) delete locations[name];
   for (const name of Object.keys(props)) {
     if (!(name in locations) && theirsLocations[name] !== undefined) locations[name] = theirsLocations[name];

@@ -6,10 +6,10 @@
  * both values and why. An enabled tool keeps its name.
  */
 import type { ToolItem } from '../../folder/model.js';
-import type { SvcTool, ToolRef } from '../../schemas/types.js';
+import type { CustomizationReset, SvcTool, ToolRef } from '../../schemas/types.js';
 import { endpointMatchKey } from '../diff/endpoint-key.js';
 import type { MergeNote } from './merge-notes.js';
-import { mergeTool } from './merge-tool.js';
+import { type FieldReset, mergeTool } from './merge-tool.js';
 import { sameJson } from './three-way.js';
 
 const MAX_NAME = 64;
@@ -20,6 +20,24 @@ function ref(key: string, tool: SvcTool): ToolRef {
     name: tool.name,
     endpoint: `${tool.endpoint.method} ${tool.endpoint.path}`,
     enabled: tool.enabled,
+  };
+}
+
+/** What a note says about the fields of one tool the merge reset or kept (`fields` is not empty). */
+function customization(key: string, tool: SvcTool, fields: readonly FieldReset[]): CustomizationReset {
+  return {
+    key,
+    name: tool.name,
+    enabled: tool.enabled,
+    endpoint: `${tool.endpoint.method} ${tool.endpoint.path}`,
+    fields: fields.map((r) => r.field),
+    changes: fields.map((r) => ({
+      field: r.field,
+      ...(r.previous !== undefined ? { previous: r.previous } : {}),
+      ...(r.current !== undefined ? { current: r.current } : {}),
+      reason: r.reason,
+    })),
+    reason: fields[0]!.reason,
   };
 }
 
@@ -142,45 +160,10 @@ export function mergeTools(
     const merged = mergeTool(bases.get(prev.key), prev.tool, next.tool);
     const tool = merged.tool;
     generatedByKey.set(prev.key, next.tool);
-    const endpoint = `${tool.endpoint.method} ${tool.endpoint.path}`;
-    if (merged.resets.length > 0) {
-      notes.push({
-        kind: 'customization-reset',
-        reset: {
-          key: prev.key,
-          name: tool.name,
-          enabled: tool.enabled,
-          endpoint,
-          fields: merged.resets.map((r) => r.field),
-          changes: merged.resets.map((r) => ({
-            field: r.field,
-            ...(r.previous !== undefined ? { previous: r.previous } : {}),
-            ...(r.current !== undefined ? { current: r.current } : {}),
-            reason: r.reason,
-          })),
-          reason: merged.resets[0]!.reason,
-        },
-      });
-    }
-    if (merged.kept.length > 0) {
-      notes.push({
-        kind: 'customization-kept',
-        kept: {
-          key: prev.key,
-          name: tool.name,
-          enabled: tool.enabled,
-          endpoint,
-          fields: merged.kept.map((r) => r.field),
-          changes: merged.kept.map((r) => ({
-            field: r.field,
-            ...(r.previous !== undefined ? { previous: r.previous } : {}),
-            ...(r.current !== undefined ? { current: r.current } : {}),
-            reason: r.reason,
-          })),
-          reason: merged.kept[0]!.reason,
-        },
-      });
-    }
+    if (merged.resets.length > 0)
+      notes.push({ kind: 'customization-reset', reset: customization(prev.key, tool, merged.resets) });
+    if (merged.kept.length > 0)
+      notes.push({ kind: 'customization-kept', kept: customization(prev.key, tool, merged.kept) });
     result.push({ key: prev.key, file: prev.file, tool });
   }
 

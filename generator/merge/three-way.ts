@@ -5,6 +5,7 @@
  * reordering survives); arrays of set-like keywords (`required`, `enum`, `type`) merge as sets.
  * What is left is a real conflict, which the caller's policy settles. Pure.
  */
+import { isPlainObject } from '../../core/is-plain-object.js';
 import { compactCanonicalJson } from '../history/canonical-json.js';
 
 export type JsonPath = readonly string[];
@@ -54,10 +55,6 @@ const NAME_MAPS = new Set([
   'locations',
   'dependentSchemas',
 ]);
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -112,7 +109,7 @@ export function mergeThreeWay(
 ): MergeOutcome {
   const conflicts: SettledConflict[] = [];
   const walk = (p: JsonPath, b: unknown, o: unknown, t: unknown): unknown => {
-    if (isObject(o) && isObject(t) && (b === undefined || isObject(b)) && !atomic(p)) {
+    if (isPlainObject(o) && isPlainObject(t) && (b === undefined || isPlainObject(b)) && !atomic(p)) {
       const out: Record<string, unknown> = {};
       for (const k of keyOrder(o, t)) {
         const v = walk([...p, k], b?.[k], o[k], t[k]);

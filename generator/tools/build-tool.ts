@@ -4,6 +4,7 @@
  * annotations from the method, a lenient output schema for JSON object responses, and what the
  * generator produced (name, description, fingerprint) for re-imports.
  */
+import { isPlainObject } from '../../core/is-plain-object.js';
 import { declareRequiredNames } from './declare-required.js';
 import type { Endpoint, Location, SvcTool } from '../../schemas/types.js';
 import { endpointFingerprint, isJsonMediaType } from '../endpoints/index.js';
@@ -13,7 +14,6 @@ import { classify } from './classify.js';
 import {
   type Defs,
   INPUT_DEFS_BUDGET,
-  isRecord,
   resolveLocal,
   type Schema,
   selectDefs,
@@ -136,8 +136,8 @@ function buildInput(endpoint: Endpoint, form: TextForm): BuiltInput {
       if (body.contentType === 'application/octet-stream') schema = declareBase64(schema);
       else if (
         body.contentType === 'multipart/form-data' &&
-        isRecord(schema) &&
-        isRecord(schema.properties)
+        isPlainObject(schema) &&
+        isPlainObject(schema.properties)
       ) {
         const fields: Record<string, unknown> = {};
         for (const [name, field] of Object.entries(schema.properties))
@@ -200,7 +200,7 @@ function bodyProperties(endpoint: Endpoint, defs: Defs | undefined): FlatBody | 
   const encoding = bodyEncoding(requestBody.contentType);
   if (encoding === 'text/plain' || encoding === 'application/octet-stream') return undefined;
   const schema = resolveLocal(requestBody.schema as Schema, defs);
-  if (!isRecord(schema) || !isRecord(schema.properties)) return undefined;
+  if (!isPlainObject(schema) || !isPlainObject(schema.properties)) return undefined;
   const type = schema.type;
   if (type !== undefined && type !== 'object') return undefined;
   for (const key of ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'patternProperties', 'dependentSchemas']) {
@@ -231,8 +231,8 @@ export function bodyEncoding(contentType: string): BodyEncoding {
  * models send base64 and not raw text. An array of files says it of its items.
  */
 function declareBase64(schema: Schema): Schema {
-  if (!isRecord(schema)) return schema;
-  if (schema.type === 'array' && isRecord(schema.items)) {
+  if (!isPlainObject(schema)) return schema;
+  if (schema.type === 'array' && isPlainObject(schema.items)) {
     const items = declareBase64(schema.items);
     return items === schema.items ? schema : { ...schema, items };
   }

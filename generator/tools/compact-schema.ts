@@ -4,6 +4,7 @@
  * schema that keeps the target's type. Descriptions inside schemas take the tool's style:
  * whole (HTML as Markdown) by default, cut to a first sentence when compact.
  */
+import { isPlainObject } from '../../core/is-plain-object.js';
 import { DEFS_PREFIX } from '../endpoints/index.js';
 import { collectDefRefs } from '../endpoints/schema-convert.js';
 import { COMPACT_TEXT, MAX_NESTED_DESCRIPTION, propertyDescription, type TextForm } from './describe.js';
@@ -59,7 +60,7 @@ export function mapSchema(
     const value = schema[key];
     let next = value;
     if (key === 'properties' || key === 'patternProperties' || key === 'dependentSchemas') {
-      if (isRecord(value)) {
+      if (isPlainObject(value)) {
         let inner = false;
         const map: Record<string, unknown> = {};
         for (const k of Object.keys(value)) {
@@ -155,10 +156,10 @@ export function stubMissingRefs(
 }
 
 export function typeStub(def: Schema | undefined, form: TextForm | 'none'): Record<string, unknown> {
-  if (!isRecord(def)) return {};
+  if (!isPlainObject(def)) return {};
   const out: Record<string, unknown> = {};
   if (def.type !== undefined) out.type = def.type;
-  else if (isRecord(def.properties)) out.type = 'object';
+  else if (isPlainObject(def.properties)) out.type = 'object';
   if (typeof def.description === 'string' && form !== 'none')
     out.description = propertyDescription(def.description, form, MAX_NESTED_DESCRIPTION);
   return out;
@@ -168,7 +169,7 @@ export function typeStub(def: Schema | undefined, form: TextForm | 'none'): Reco
 export function resolveLocal(schema: Schema | undefined, defs: Defs | undefined): Schema | undefined {
   let node = schema;
   const seen = new Set<string>();
-  while (isRecord(node) && typeof node.$ref === 'string' && node.$ref.startsWith(DEFS_PREFIX)) {
+  while (isPlainObject(node) && typeof node.$ref === 'string' && node.$ref.startsWith(DEFS_PREFIX)) {
     const name = node.$ref.slice(DEFS_PREFIX.length);
     if (seen.has(name)) return undefined;
     seen.add(name);
@@ -177,10 +178,6 @@ export function resolveLocal(schema: Schema | undefined, defs: Defs | undefined)
   return node;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 export function isSchema(value: unknown): value is Schema {
-  return typeof value === 'boolean' || isRecord(value);
+  return typeof value === 'boolean' || isPlainObject(value);
 }

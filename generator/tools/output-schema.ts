@@ -7,11 +7,11 @@
  * becomes `anyOf` (a value matching two branches is still a value). Descriptions are left out:
  * the tool description says what comes back, and a response's shape is what clients check.
  */
+import { isPlainObject } from '../../core/is-plain-object.js';
 import type { Endpoint, SvcTool } from '../../schemas/types.js';
 import { isJsonMediaType } from '../endpoints/index.js';
 import {
   type Defs,
-  isRecord,
   isSchema,
   mapSchema,
   resolveLocal,
@@ -42,7 +42,7 @@ export function lenientSchema(schema: Schema): Schema {
       } else if (KEPT.has(key)) kept[key] = value;
     }
     // A schema `false` under properties/items would refuse a value the API does send.
-    if (isRecord(kept.properties)) {
+    if (isPlainObject(kept.properties)) {
       const properties: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(kept.properties)) properties[k] = v === false ? true : v;
       kept.properties = properties;
@@ -60,8 +60,9 @@ export function buildOutputSchema(endpoint: Endpoint): SvcTool['outputSchema'] |
   if (response.contentType !== undefined && !isJsonMediaType(response.contentType)) return undefined;
   const defs = endpoint.defs as Defs | undefined;
   const schema = resolveLocal(response.schema as Schema, defs);
-  if (!isRecord(schema)) return undefined;
-  const objectType = schema.type === 'object' || (schema.type === undefined && isRecord(schema.properties));
+  if (!isPlainObject(schema)) return undefined;
+  const objectType =
+    schema.type === 'object' || (schema.type === undefined && isPlainObject(schema.properties));
   if (!objectType || schema.oneOf || schema.anyOf || schema.allOf) return undefined;
   const root = lenientSchema(schema) as Record<string, unknown>;
   const kept = selectDefs([root], defs, OUTPUT_DEFS_BUDGET, lenientSchema);

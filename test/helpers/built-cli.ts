@@ -64,6 +64,12 @@ export async function ensureBuilt(): Promise<void> {
   }
 }
 
+interface SvcOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  bin?: string;
+}
+
 export interface SpawnedRun {
   code: number | null;
   stdout: string;
@@ -71,14 +77,9 @@ export interface SpawnedRun {
 }
 
 /** Runs `svc <args>` (the built one, or `bin`) to completion. */
-export function runSvc(
-  args: readonly string[],
-  options: { cwd: string; env?: Record<string, string>; bin?: string },
-): Promise<SpawnedRun> {
+export function runSvc(args: readonly string[], options: SvcOptions): Promise<SpawnedRun> {
   return new Promise((resolve, reject) => {
-    const command = options.bin ?? process.execPath;
-    const argv = options.bin ? [...args] : [BUILT_CLI, ...args];
-    const child = spawn(command, argv, { cwd: options.cwd, env: cleanEnv(options.env) });
+    const child = spawnSvc(args, options);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -99,14 +100,9 @@ export interface RunningServe {
 }
 
 /** Starts `svc serve …` (or any long-running svc command) and resolves with the URL it prints. */
-export function startSvc(
-  args: readonly string[],
-  options: { cwd: string; env?: Record<string, string>; bin?: string },
-): Promise<RunningServe> {
+export function startSvc(args: readonly string[], options: SvcOptions): Promise<RunningServe> {
   return new Promise((resolve, reject) => {
-    const command = options.bin ?? process.execPath;
-    const argv = options.bin ? [...args] : [BUILT_CLI, ...args];
-    const child = spawn(command, argv, { cwd: options.cwd, env: cleanEnv(options.env) });
+    const child = spawnSvc(args, options);
     let output = '';
     const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
     const onData = (chunk: Buffer) => {
@@ -130,6 +126,13 @@ export function startSvc(
     child.on('error', reject);
     void exited.then((code) => reject(new Error(`svc exited with ${code} before listening:\n${output}`)));
   });
+}
+
+/** `svc <args>`: the built CLI run by this node, or `bin` (an installed `svc`) itself. */
+function spawnSvc(args: readonly string[], options: SvcOptions) {
+  const command = options.bin ?? process.execPath;
+  const argv = options.bin ? [...args] : [BUILT_CLI, ...args];
+  return spawn(command, argv, { cwd: options.cwd, env: cleanEnv(options.env) });
 }
 
 /** The parent's environment without the variables svc reads, plus `extra`. */
