@@ -10330,7 +10330,7 @@ var require_compile = __commonJS({
       const schOrFunc = root5.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve10.call(this, root5, ref2);
+      let _sch = resolve11.call(this, root5, ref2);
       if (_sch === void 0) {
         const schema2 = (_a = root5.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId: schemaId2 } = this.opts;
@@ -10357,7 +10357,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve10(root5, ref2) {
+    function resolve11(root5, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -11221,7 +11221,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve10(baseURI, relativeURI, options3) {
+    function resolve11(baseURI, relativeURI, options3) {
       const schemelessOptions = options3 ? Object.assign({ scheme: "null" }, options3) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -11612,7 +11612,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve10,
+      resolve: resolve11,
       resolveComponent,
       equal,
       serialize: serialize4,
@@ -17939,7 +17939,7 @@ var init_default = __esm({
 });
 
 // node_modules/is-plain-obj/index.js
-function isPlainObject3(value2) {
+function isPlainObject4(value2) {
   if (typeof value2 !== "object" || value2 === null) {
     return false;
   }
@@ -18777,7 +18777,7 @@ function assertUnfrozen(name, frozen) {
   }
 }
 function assertNode(node2) {
-  if (!isPlainObject3(node2) || typeof node2.type !== "string") {
+  if (!isPlainObject4(node2) || typeof node2.type !== "string") {
     throw new TypeError("Expected node, got `" + node2 + "`");
   }
 }
@@ -19042,7 +19042,7 @@ var init_lib6 = __esm({
         assertParser("process", this.parser || this.Parser);
         assertCompiler("process", this.compiler || this.Compiler);
         return done ? executor(void 0, done) : new Promise(executor);
-        function executor(resolve10, reject) {
+        function executor(resolve11, reject) {
           const realFile = vfile(file);
           const parseTree = (
             /** @type {HeadTree extends undefined ? Node : HeadTree} */
@@ -19073,8 +19073,8 @@ var init_lib6 = __esm({
           function realDone(error, file2) {
             if (error || !file2) {
               reject(error);
-            } else if (resolve10) {
-              resolve10(file2);
+            } else if (resolve11) {
+              resolve11(file2);
             } else {
               ok(done, "`done` is defined if `resolve` is not");
               done(void 0, file2);
@@ -19176,7 +19176,7 @@ var init_lib6 = __esm({
           file = void 0;
         }
         return done ? executor(void 0, done) : new Promise(executor);
-        function executor(resolve10, reject) {
+        function executor(resolve11, reject) {
           ok(
             typeof file !== "function",
             "`file` can’t be a `done` anymore, we checked"
@@ -19190,8 +19190,8 @@ var init_lib6 = __esm({
             );
             if (error) {
               reject(error);
-            } else if (resolve10) {
-              resolve10(resultingTree);
+            } else if (resolve11) {
+              resolve11(resultingTree);
             } else {
               ok(done, "`done` is defined if `resolve` is not");
               done(void 0, resultingTree, file2);
@@ -19394,7 +19394,7 @@ var init_lib6 = __esm({
           } else if (parameters2.length > 0) {
             let [primary, ...rest] = parameters2;
             const currentPrimary = attachers[entryIndex][1];
-            if (isPlainObject3(currentPrimary) && isPlainObject3(primary)) {
+            if (isPlainObject4(currentPrimary) && isPlainObject4(primary)) {
               primary = (0, import_extend.default)(true, currentPrimary, primary);
             }
             attachers[entryIndex] = [plugin, primary, ...rest];
@@ -19552,15 +19552,15 @@ var require_is_extendable = __commonJS({
 var require_extend_shallow = __commonJS({
   "node_modules/extend-shallow/index.js"(exports2, module2) {
     "use strict";
-    var isObject2 = require_is_extendable();
+    var isObject = require_is_extendable();
     module2.exports = function extend2(o) {
-      if (!isObject2(o)) {
+      if (!isObject(o)) {
         o = {};
       }
       var len = arguments.length;
       for (var i = 1; i < len; i++) {
         var obj = arguments[i];
-        if (isObject2(obj)) {
+        if (isObject(obj)) {
           assign(o, obj);
         }
       }
@@ -19693,7 +19693,7 @@ var require_common = __commonJS({
     function isNothing(subject) {
       return typeof subject === "undefined" || subject === null;
     }
-    function isObject2(subject) {
+    function isObject(subject) {
       return typeof subject === "object" && subject !== null;
     }
     function toArray(sequence) {
@@ -19723,7 +19723,7 @@ var require_common = __commonJS({
       return number2 === 0 && Number.NEGATIVE_INFINITY === 1 / number2;
     }
     module2.exports.isNothing = isNothing;
-    module2.exports.isObject = isObject2;
+    module2.exports.isObject = isObject;
     module2.exports.toArray = toArray;
     module2.exports.repeat = repeat;
     module2.exports.isNegativeZero = isNegativeZero;
@@ -23051,8 +23051,30 @@ var init_config_schema = __esm({
               properties: {
                 kind: { const: "app_builder" },
                 appId: { type: "string", pattern: "^[a-z0-9][a-z0-9-]*$" },
-                branch: { type: "string", minLength: 1 },
-                customDomain: { type: "string" }
+                branch: {
+                  description: "live (the live version), main (version-test) or the id of an extra version served at /version-<id>/.",
+                  type: "string",
+                  pattern: "^[a-z0-9][a-z0-9_-]*$"
+                },
+                customDomain: {
+                  description: "Custom Live domain: a host name (served over https), or an origin http(s)://host[:port]. Detected from /api/1.1/meta at init; edit to override.",
+                  type: "string",
+                  minLength: 1
+                },
+                platformOrigin: {
+                  description: "The platform's origin with {app} for the app id, when not https://{app}.bubbleapps.io (a dedicated cluster, a test stand-in).",
+                  type: "string",
+                  pattern: "^https?://"
+                },
+                verificationToken: {
+                  description: "Ownership check: the slug of a page the app must publish (not a secret). `svc verify` probes it; `svc verify --reset` issues a new one.",
+                  type: "string",
+                  pattern: "^[a-z0-9-]{8,64}$"
+                },
+                verified: {
+                  description: "Whether `svc verify` found the page. Import refuses until it is true.",
+                  type: "boolean"
+                }
               }
             },
             {
@@ -30738,7 +30760,7 @@ async function run(plugins, method, file, $refs) {
   let plugin;
   let lastError;
   let index2 = 0;
-  return new Promise((resolve10, reject) => {
+  return new Promise((resolve11, reject) => {
     runNextPlugin();
     function runNextPlugin() {
       plugin = plugins[index2++];
@@ -30766,7 +30788,7 @@ async function run(plugins, method, file, $refs) {
       }
     }
     function onSuccess(result) {
-      resolve10({
+      resolve11({
         plugin,
         result
       });
@@ -30972,7 +30994,7 @@ function requireCommon() {
   function isNothing(subject) {
     return typeof subject === "undefined" || subject === null;
   }
-  function isObject2(subject) {
+  function isObject(subject) {
     return typeof subject === "object" && subject !== null;
   }
   function toArray(sequence) {
@@ -31001,7 +31023,7 @@ function requireCommon() {
     return number2 === 0 && Number.NEGATIVE_INFINITY === 1 / number2;
   }
   common.isNothing = isNothing;
-  common.isObject = isObject2;
+  common.isObject = isObject;
   common.toArray = toArray;
   common.repeat = repeat;
   common.isNegativeZero = isNegativeZero;
@@ -69698,7 +69720,7 @@ function createState(options3) {
     options: options3,
     patch: patch2,
     qNesting: 0,
-    resolve: resolve8,
+    resolve: resolve9,
     toFlow,
     toSpecificContent
   };
@@ -69744,7 +69766,7 @@ function one3(node2, parent) {
 function patch2(origin, node2) {
   if (origin.position) node2.position = position3(origin);
 }
-function resolve8(url) {
+function resolve9(url) {
   if (url === null || url === void 0) {
     return "";
   }
@@ -72735,8 +72757,8 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   const isFunctionReplacer = typeof replacer === "function";
   const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
   const prepareVal = (parent, key2, val) => {
-    const isObject2 = val !== null && typeof val === "object";
-    const hasToJSON = isObject2 && typeof val.toJSON === "function";
+    const isObject = val !== null && typeof val === "object";
+    const hasToJSON = isObject && typeof val.toJSON === "function";
     if (hasToJSON) {
       val = val.toJSON(key2);
     }
@@ -76368,7 +76390,7 @@ function redact(text5, secrets = []) {
   return out;
 }
 function runGit(args, opts) {
-  return new Promise((resolve10, reject) => {
+  return new Promise((resolve11, reject) => {
     const child = execFile(
       "git",
       [...args],
@@ -76385,7 +76407,7 @@ function runGit(args, opts) {
             opts.secrets
           );
           reject(new SvcError("GIT_FAILED", message, { place: { file: opts.cwd } }));
-        } else resolve10(stdout);
+        } else resolve11(stdout);
       }
     );
     if (opts.input !== void 0) child.stdin?.end(opts.input);
@@ -76441,12 +76463,12 @@ async function readFilesAt(cwd2, rev, dir, keep = () => true) {
   if (entries2.length === 0) return files;
   const input2 = `${entries2.map((e) => e.oid).join("\n")}
 `;
-  const raw = await new Promise((resolve10, reject) => {
+  const raw = await new Promise((resolve11, reject) => {
     const child = execFile(
       "git",
       ["cat-file", "--batch"],
       { cwd: cwd2, encoding: "buffer", maxBuffer: 512 * 1024 * 1024 },
-      (error, stdout) => error ? reject(new SvcError("GIT_FAILED", `git cat-file failed: ${error.message}`)) : resolve10(stdout)
+      (error, stdout) => error ? reject(new SvcError("GIT_FAILED", `git cat-file failed: ${error.message}`)) : resolve11(stdout)
     );
     child.stdin?.end(input2);
   });
@@ -77167,10 +77189,15 @@ function checklistKindOfPath(path) {
 }
 
 // generator/import/run-import.ts
-import { isAbsolute as isAbsolute3, resolve as resolve9 } from "node:path";
+import { isAbsolute as isAbsolute3, resolve as resolve10 } from "node:path";
 
 // folder/check-tools.ts
 var import_ajv_formats = __toESM(require_dist2(), 1);
+
+// core/is-plain-object.ts
+function isPlainObject3(value2) {
+  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
+}
 
 // folder/error-place.ts
 function definedOnly(place) {
@@ -77237,6 +77264,52 @@ function lineOfPointer(parsed, pointer) {
 function rangeStart(node2) {
   const range = node2?.range;
   return range ? range[0] : void 0;
+}
+
+// folder/check-tools.ts
+var SUBSCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+var SUBSCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
+var SUBSCHEMAS = [
+  "items",
+  "additionalProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedProperties",
+  "unevaluatedItems"
+];
+function undeclaredRequired(schema2) {
+  const out = [];
+  ghostRequired(schema2, "", out);
+  return out;
+}
+function ghostRequired(schema2, pointer, out, depth = 0) {
+  if (!isPlainObject3(schema2) || depth > 64) return;
+  const required = schema2.required;
+  const open3 = schema2.patternProperties !== void 0 || isPlainObject3(schema2.additionalProperties) || SUBSCHEMA_LISTS.some((k) => k !== "prefixItems" && schema2[k] !== void 0) || schema2.$ref !== void 0 || schema2.dependentSchemas !== void 0 || schema2.if !== void 0;
+  if (Array.isArray(required) && !open3) {
+    const props = isPlainObject3(schema2.properties) ? schema2.properties : {};
+    required.forEach((name, i) => {
+      if (typeof name === "string" && !Object.hasOwn(props, name))
+        out.push([`${pointer}/required/${i}`, name]);
+    });
+  }
+  const esc = (k) => k.replace(/~/g, "~0").replace(/\//g, "~1");
+  for (const key2 of SUBSCHEMA_MAPS) {
+    const map5 = schema2[key2];
+    if (isPlainObject3(map5))
+      for (const [k, v] of Object.entries(map5))
+        ghostRequired(v, `${pointer}/${key2}/${esc(k)}`, out, depth + 1);
+  }
+  for (const key2 of SUBSCHEMA_LISTS) {
+    const list6 = schema2[key2];
+    if (Array.isArray(list6))
+      for (const [i, v] of list6.entries()) ghostRequired(v, `${pointer}/${key2}/${i}`, out, depth + 1);
+  }
+  for (const key2 of SUBSCHEMAS) ghostRequired(schema2[key2], `${pointer}/${key2}`, out, depth + 1);
 }
 
 // node_modules/mdast-util-from-markdown/lib/index.js
@@ -77721,10 +77794,10 @@ function resolveAll(constructs2, events, context) {
   const called = [];
   let index2 = -1;
   while (++index2 < constructs2.length) {
-    const resolve10 = constructs2[index2].resolveAll;
-    if (resolve10 && !called.includes(resolve10)) {
-      events = resolve10(events, context);
-      called.push(resolve10);
+    const resolve11 = constructs2[index2].resolveAll;
+    if (resolve11 && !called.includes(resolve11)) {
+      events = resolve11(events, context);
+      called.push(resolve11);
     }
   }
   return events;
@@ -82394,7 +82467,7 @@ function sortItems(items) {
 }
 
 // folder/durable-fs.ts
-import { mkdir as mkdir2, open, rename } from "node:fs/promises";
+import { lstat, mkdir as mkdir2, open, rename } from "node:fs/promises";
 import { dirname, join as join5 } from "node:path";
 async function writeFileSynced(path, data, flag = "wx") {
   const handle3 = await open(path, flag);
@@ -82436,6 +82509,14 @@ async function mkdirSynced(root5, rel) {
     dir = next;
   }
 }
+async function present(path) {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 // folder/model.ts
 var BOOKKEEPING_DIR = ".svc";
@@ -82471,7 +82552,7 @@ function unsafePathReason(path) {
 
 // folder/yaml-scalars.ts
 var RESERVED = /^(?:true|True|TRUE|false|False|FALSE|null|Null|NULL|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/;
-var NUMBER_LIKE = /^[-+.]?[0-9][0-9_.:eE+-]*$|^[-+]?0[xXoObB]|^[-+]?\.(?:inf|nan)$|^[0-9]{4}-[0-9]/i;
+var NUMBER_LIKE = /^[-+]?\.?[0-9][0-9_.:eE+-]*$|^[-+]?0[xXoObB]|^[-+]?\.(?:inf|nan)$|^[0-9]{4}-[0-9]/i;
 function isSafePlain(s2) {
   const n = s2.length;
   if (n === 0) return false;
@@ -82988,7 +83069,7 @@ function isAlive(pid) {
 }
 
 // folder/swap-journal.ts
-import { lstat, readdir, readFile as readFile3, rm as rm2, rmdir } from "node:fs/promises";
+import { readdir, readFile as readFile3, rm as rm2, rmdir } from "node:fs/promises";
 import { basename as basename2, dirname as dirname3, join as join7 } from "node:path";
 var noStep = async () => {
 };
@@ -83156,14 +83237,6 @@ function damaged(path, cause) {
 function roots(target, journal) {
   return { newRoot: join7(dirname3(target), journal.newDir), oldRoot: join7(dirname3(target), journal.oldDir) };
 }
-async function present(path) {
-  try {
-    await lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // folder/settle-folder.ts
 var SWAP_WAIT_MS = 3e4;
@@ -83327,7 +83400,7 @@ function serverTitle(config) {
 }
 
 // folder/write-folder.ts
-import { lstat as lstat3, mkdir as mkdir3, mkdtemp, readFile as readFile5, rm as rm3, stat as stat3 } from "node:fs/promises";
+import { mkdir as mkdir3, mkdtemp, readFile as readFile5, rm as rm3, stat as stat3 } from "node:fs/promises";
 import { basename as basename3, dirname as dirname4, join as join9 } from "node:path";
 var WRITE_CONCURRENCY = 16;
 async function inBatches(items, limit, fn) {
@@ -83482,8 +83555,8 @@ async function plannedEntries(target, temp, unmanaged) {
   const entries2 = [];
   for (const path of [...MANAGED_TOP, ...unmanaged]) {
     const parts = path.split("/");
-    const old = await present2(join9(target, ...parts));
-    const fresh = await present2(join9(temp, ...parts));
+    const old = await present(join9(target, ...parts));
+    const fresh = await present(join9(temp, ...parts));
     if (old || fresh) entries2.push({ path, old, new: fresh });
   }
   return entries2;
@@ -83491,7 +83564,7 @@ async function plannedEntries(target, temp, unmanaged) {
 async function missingDirs(target, unmanaged) {
   const missing = [];
   for (const d of ancestorsOf(unmanaged))
-    if (!await present2(join9(target, ...d.split("/")))) missing.push(d);
+    if (!await present(join9(target, ...d.split("/")))) missing.push(d);
   return missing;
 }
 function ancestorsOf(paths) {
@@ -83505,14 +83578,6 @@ function ancestorsOf(paths) {
 async function sameBytes(target, path, text5) {
   const existing = await readFile5(join9(target, ...path.split("/"))).catch(() => void 0);
   return existing !== void 0 && existing.toString("utf8") === text5 ? existing : text5;
-}
-async function present2(path) {
-  try {
-    await lstat3(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 function failed(message, dir, cause, path) {
   const why = cause instanceof Error ? ` (${cause.code ?? cause.message})` : "";
@@ -84989,7 +85054,7 @@ var NUMBERS = 2;
 var COUNTS = 4;
 var BOOLEANS = 8;
 var MAPS = 16;
-var SUBSCHEMAS = 32;
+var SUBSCHEMAS2 = 32;
 var LISTS = 64;
 var GROUP_OF = new Map([
   ...STRING_KEYS.map((k) => [k, STRINGS]),
@@ -84997,7 +85062,7 @@ var GROUP_OF = new Map([
   ...COUNT_KEYS.map((k) => [k, COUNTS]),
   ...BOOLEAN_KEYS.map((k) => [k, BOOLEANS]),
   ...SCHEMA_MAP_KEYS.map((k) => [k, MAPS]),
-  ...SCHEMA_KEYS.map((k) => [k, SUBSCHEMAS]),
+  ...SCHEMA_KEYS.map((k) => [k, SUBSCHEMAS2]),
   ...SCHEMA_LIST_KEYS.map((k) => [k, LISTS])
 ]);
 var DEFS_PREFIX = "#/$defs/";
@@ -85058,7 +85123,7 @@ var SchemaConverter = class {
   follow(ref2) {
     let target = resolvePointer(this.document, ref2);
     const seen = /* @__PURE__ */ new Set([ref2]);
-    while (isRecord(target) && typeof target.$ref === "string" && Object.keys(target).length === 1) {
+    while (isPlainObject3(target) && typeof target.$ref === "string" && Object.keys(target).length === 1) {
       const next = normalizeRef(target.$ref);
       if (seen.has(next)) return {};
       seen.add(next);
@@ -85081,7 +85146,7 @@ var SchemaConverter = class {
   }
   convert(input2) {
     if (typeof input2 === "boolean") return input2;
-    if (!isRecord(input2)) return {};
+    if (!isPlainObject3(input2)) return {};
     const s2 = input2;
     const out = {};
     if (typeof s2.$ref === "string") {
@@ -85127,17 +85192,17 @@ var SchemaConverter = class {
       const required = [...new Set(s2.required.filter((r) => typeof r === "string"))];
       if (required.length > 0) out.required = required;
     }
-    if (isRecord(s2.dependentRequired)) out.dependentRequired = s2.dependentRequired;
+    if (isPlainObject3(s2.dependentRequired)) out.dependentRequired = s2.dependentRequired;
     for (const key2 of groups & MAPS ? SCHEMA_MAP_KEYS : []) {
       const map5 = s2[key2];
-      if (!isRecord(map5) || key2 === "$defs") continue;
+      if (!isPlainObject3(map5) || key2 === "$defs") continue;
       const converted = {};
       for (const name of Object.keys(map5)) converted[name] = this.convert(map5[name]);
       out[key2] = converted;
     }
-    for (const key2 of groups & SUBSCHEMAS ? SCHEMA_KEYS : []) {
+    for (const key2 of groups & SUBSCHEMAS2 ? SCHEMA_KEYS : []) {
       const v = s2[key2];
-      if (typeof v === "boolean" || isRecord(v)) out[key2] = this.convert(v);
+      if (typeof v === "boolean" || isPlainObject3(v)) out[key2] = this.convert(v);
     }
     for (const key2 of groups & LISTS ? SCHEMA_LIST_KEYS : []) {
       const list6 = s2[key2];
@@ -85145,7 +85210,7 @@ var SchemaConverter = class {
     }
     if (Array.isArray(s2.items)) {
       if (s2.items.length > 0) out.prefixItems = s2.items.map((item) => this.convert(item));
-    } else if (typeof s2.items === "boolean" || isRecord(s2.items)) {
+    } else if (typeof s2.items === "boolean" || isPlainObject3(s2.items)) {
       out.items = this.convert(s2.items);
     }
     return out;
@@ -85217,9 +85282,6 @@ function escapePointerSegment(segment) {
 function unescapePointerSegment(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
 }
-function isRecord(value2) {
-  return value2 !== null && typeof value2 === "object" && !Array.isArray(value2);
-}
 
 // generator/endpoints/to-endpoints.ts
 var METHOD_ORDER2 = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
@@ -85237,15 +85299,15 @@ function toEndpoints(parsed) {
   const doc = parsed.document;
   const converter = new SchemaConverter(doc, parsed.version);
   const swagger = parsed.version === "swagger-2.0";
-  const paths = isRecord(doc.paths) ? doc.paths : {};
+  const paths = isPlainObject3(doc.paths) ? doc.paths : {};
   const out = [];
   for (const path of Object.keys(paths).sort(compareStrings)) {
     if (!path.startsWith("/")) continue;
     const item = deref(doc, paths[path]);
-    if (!isRecord(item)) continue;
+    if (!isPlainObject3(item)) continue;
     for (const method of METHOD_ORDER2) {
       const op = item[method.toLowerCase()];
-      if (!isRecord(op)) continue;
+      if (!isPlainObject3(op)) continue;
       const endpoint2 = swagger ? swaggerEndpoint(doc, converter, path, method, item, op) : openApiEndpoint(doc, converter, path, method, item, op);
       addUndeclaredPathParameters(endpoint2);
       const schemas2 = endpoint2.parameters.map((p2) => p2.schema);
@@ -85294,7 +85356,7 @@ function openApiEndpoint(doc, converter, path, method, item, op) {
     if (param) endpoint2.parameters.push(param);
   }
   const body = deref(doc, op.requestBody);
-  if (isRecord(body) && isRecord(body.content)) {
+  if (isPlainObject3(body) && isPlainObject3(body.content)) {
     const contentType = pickRequestContentType(Object.keys(body.content));
     if (contentType !== void 0) {
       const media2 = deref(doc, body.content[contentType]);
@@ -85302,7 +85364,7 @@ function openApiEndpoint(doc, converter, path, method, item, op) {
         required: body.required === true,
         contentType,
         schema: withoutFlagged(
-          isRecord(media2) && media2.schema !== void 0 ? converter.convert(media2.schema) : {},
+          isPlainObject3(media2) && media2.schema !== void 0 ? converter.convert(media2.schema) : {},
           "readOnly",
           converter
         )
@@ -85313,14 +85375,14 @@ function openApiEndpoint(doc, converter, path, method, item, op) {
     }
   }
   const response = pickResponse(doc, op.responses, (resp) => {
-    const content5 = isRecord(resp.content) ? resp.content : {};
+    const content5 = isPlainObject3(resp.content) ? resp.content : {};
     const contentType = Object.keys(content5).sort(compareStrings).find(isJsonMediaType);
     if (contentType === void 0) {
       const any = Object.keys(content5).sort(compareStrings)[0];
       return { contentType: any };
     }
     const media2 = deref(doc, content5[contentType]);
-    return { contentType, schema: isRecord(media2) ? media2.schema : void 0 };
+    return { contentType, schema: isPlainObject3(media2) ? media2.schema : void 0 };
   });
   if (response) endpoint2.response = finishResponse(converter, response);
   return endpoint2;
@@ -85356,7 +85418,7 @@ function swaggerEndpoint(doc, converter, path, method, item, op) {
     for (const p2 of form) {
       const name = String(p2.name);
       const schema3 = converter.convert(swaggerParamSchema(p2));
-      if (isRecord(schema3) && typeof p2.description === "string" && p2.description.trim())
+      if (isPlainObject3(schema3) && typeof p2.description === "string" && p2.description.trim())
         schema3.description = p2.description.trim();
       properties[name] = schema3;
       if (p2.required === true) required.push(name);
@@ -85381,10 +85443,10 @@ function swaggerEndpoint(doc, converter, path, method, item, op) {
 function openApiParameter(converter, raw) {
   if (typeof raw.name !== "string" || typeof raw.in !== "string" || !LOCATIONS.has(raw.in)) return void 0;
   let schemaSource = raw.schema;
-  if (schemaSource === void 0 && isRecord(raw.content)) {
+  if (schemaSource === void 0 && isPlainObject3(raw.content)) {
     const first = Object.keys(raw.content).sort(compareStrings)[0];
     const media2 = first === void 0 ? void 0 : raw.content[first];
-    schemaSource = isRecord(media2) ? media2.schema : void 0;
+    schemaSource = isPlainObject3(media2) ? media2.schema : void 0;
   }
   const param = {
     name: raw.name,
@@ -85445,19 +85507,19 @@ function mergeParameters(doc, pathLevel, opLevel) {
     if (!Array.isArray(list6)) continue;
     for (const entry2 of list6) {
       const param = deref(doc, entry2);
-      if (!isRecord(param) || typeof param.name !== "string" || typeof param.in !== "string") continue;
+      if (!isPlainObject3(param) || typeof param.name !== "string" || typeof param.in !== "string") continue;
       merged.set(`${param.in}\0${param.name}`, param);
     }
   }
   return [...merged.values()];
 }
 function pickResponse(doc, responses, content5) {
-  if (!isRecord(responses)) return void 0;
+  if (!isPlainObject3(responses)) return void 0;
   const success = Object.keys(responses).filter((code5) => /^2(\d\d|XX)$/i.test(code5)).sort(compareStrings);
   const candidates2 = [];
   for (const status of [...success, ...Object.hasOwn(responses, "default") ? ["default"] : []]) {
     const resp = deref(doc, responses[status]);
-    if (!isRecord(resp)) continue;
+    if (!isPlainObject3(resp)) continue;
     const picked = { status, ...content5(resp) };
     if (typeof resp.description === "string" && resp.description.trim())
       picked.description = resp.description.trim();
@@ -85475,15 +85537,15 @@ function finishResponse(converter, picked) {
   return response;
 }
 function withoutFlagged(schema2, flag, converter) {
-  if (!isRecord(schema2)) return schema2;
+  if (!isPlainObject3(schema2)) return schema2;
   let target = schema2;
   if (typeof schema2.$ref === "string") {
     target = converter.defs.get(schema2.$ref.slice("#/$defs/".length)) ?? schema2;
   }
-  if (!isRecord(target) || !isRecord(target.properties)) return schema2;
+  if (!isPlainObject3(target) || !isPlainObject3(target.properties)) return schema2;
   const properties = target.properties;
   const flagged = Object.keys(properties).filter(
-    (k) => isRecord(properties[k]) && properties[k]?.[flag] === true
+    (k) => isPlainObject3(properties[k]) && properties[k]?.[flag] === true
   );
   if (flagged.length === 0 || flagged.length === Object.keys(properties).length) return schema2;
   const kept = {};
@@ -85499,7 +85561,7 @@ function withoutFlagged(schema2, flag, converter) {
 }
 function effectiveSecurity(doc, op) {
   const list6 = Array.isArray(op.security) ? op.security : Array.isArray(doc.security) ? doc.security : [];
-  return list6.filter(isRecord).map((req) => Object.keys(req).sort(compareStrings));
+  return list6.filter(isPlainObject3).map((req) => Object.keys(req).sort(compareStrings));
 }
 function pickRequestContentType(types2) {
   const lower = [...types2].sort(compareStrings);
@@ -85516,7 +85578,7 @@ function stringList(value2) {
 function deref(doc, value2) {
   let node2 = value2;
   const seen = /* @__PURE__ */ new Set();
-  while (isRecord(node2) && typeof node2.$ref === "string") {
+  while (isPlainObject3(node2) && typeof node2.$ref === "string") {
     if (seen.has(node2.$ref)) return void 0;
     seen.add(node2.$ref);
     node2 = resolvePointer(doc, node2.$ref);
@@ -86062,9 +86124,6 @@ var NAME_MAPS = /* @__PURE__ */ new Set([
   "locations",
   "dependentSchemas"
 ]);
-function isObject(value2) {
-  return value2 !== null && typeof value2 === "object" && !Array.isArray(value2);
-}
 function sameJson(a2, b) {
   if (a2 === b) return true;
   if (a2 === void 0 || b === void 0) return false;
@@ -86104,7 +86163,7 @@ function keyOrder(ours, theirs) {
 function mergeThreeWay(base3, ours, theirs, policy, atomic = () => false) {
   const conflicts = [];
   const walk = (p2, b, o, t) => {
-    if (isObject(o) && isObject(t) && (b === void 0 || isObject(b)) && !atomic(p2)) {
+    if (isPlainObject3(o) && isPlainObject3(t) && (b === void 0 || isPlainObject3(b)) && !atomic(p2)) {
       const out = {};
       for (const k of keyOrder(o, t)) {
         const v = walk([...p2, k], b?.[k], o[k], t[k]);
@@ -86157,7 +86216,7 @@ function typeMatches(value2, type2) {
       case "array":
         return Array.isArray(value2);
       case "object":
-        return isObject(value2);
+        return isPlainObject3(value2);
       default:
         return true;
     }
@@ -86165,7 +86224,7 @@ function typeMatches(value2, type2) {
 }
 function at(value2, path) {
   let v = value2;
-  for (const k of path) v = isObject(v) ? v[k] : void 0;
+  for (const k of path) v = isPlainObject3(v) ? v[k] : void 0;
   return v;
 }
 function toolPolicy(theirs) {
@@ -86196,7 +86255,7 @@ function toolPolicy(theirs) {
       return { take: "theirs", value: still, reason: `the API no longer accepts ${gone.join(", ")}` };
     }
     if (isKeyword(c.path) && last === "default" && c.ours !== void 0) {
-      const node2 = isObject(parent) ? parent : {};
+      const node2 = isPlainObject3(parent) ? parent : {};
       const inEnum = !Array.isArray(node2.enum) || node2.enum.some((v) => sameJson(v, c.ours));
       if (inEnum && typeMatches(c.ours, node2.type)) return { take: "ours" };
       return { take: "theirs", reason: "the edited default is no longer a valid value of the parameter" };
@@ -86229,8 +86288,8 @@ function checkKeptValues(node2, generated, path, resets) {
     });
     return;
   }
-  if (!isObject(node2)) return;
-  const g = isObject(generated) ? generated : {};
+  if (!isPlainObject3(node2)) return;
+  const g = isPlainObject3(generated) ? generated : {};
   if (Array.isArray(node2.enum) && node2.enum.length === 0 && Array.isArray(g.enum)) {
     resets.push({
       field: [...path, "enum"].join("."),
@@ -86262,8 +86321,8 @@ function reconcile(merged, ours, theirs, resets) {
   const input2 = merged.inputSchema;
   const theirsInput = theirs.inputSchema;
   if (!input2 || typeof input2 !== "object") return;
-  const props = isObject(input2.properties) ? { ...input2.properties } : {};
-  const locations = isObject(merged.locations) ? { ...merged.locations } : {};
+  const props = isPlainObject3(input2.properties) ? { ...input2.properties } : {};
+  const locations = isPlainObject3(merged.locations) ? { ...merged.locations } : {};
   const theirsLocations = theirs.locations ?? {};
   const theirsRequired = Array.isArray(theirsInput?.required) ? theirsInput.required : [];
   if (Array.isArray(input2.required)) {
@@ -86284,7 +86343,7 @@ function reconcile(merged, ours, theirs, resets) {
       delete input2.required;
     }
   }
-  if (isObject(input2.properties) || Object.keys(props).length > 0) input2.properties = props;
+  if (isPlainObject3(input2.properties) || Object.keys(props).length > 0) input2.properties = props;
   for (const name of Object.keys(locations)) if (!(name in props)) delete locations[name];
   for (const name of Object.keys(props)) {
     if (!(name in locations) && theirsLocations[name] !== void 0) locations[name] = theirsLocations[name];
@@ -86365,6 +86424,22 @@ function ref(key2, tool) {
     name: tool.name,
     endpoint: `${tool.endpoint.method} ${tool.endpoint.path}`,
     enabled: tool.enabled
+  };
+}
+function customization(key2, tool, fields) {
+  return {
+    key: key2,
+    name: tool.name,
+    enabled: tool.enabled,
+    endpoint: `${tool.endpoint.method} ${tool.endpoint.path}`,
+    fields: fields.map((r) => r.field),
+    changes: fields.map((r) => ({
+      field: r.field,
+      ...r.previous !== void 0 ? { previous: r.previous } : {},
+      ...r.current !== void 0 ? { current: r.current } : {},
+      reason: r.reason
+    })),
+    reason: fields[0].reason
   };
 }
 function matchKey(tool) {
@@ -86462,45 +86537,10 @@ function mergeTools(previous2, generated, bases = /* @__PURE__ */ new Map()) {
     const merged = mergeTool(bases.get(prev.key), prev.tool, next.tool);
     const tool = merged.tool;
     generatedByKey.set(prev.key, next.tool);
-    const endpoint2 = `${tool.endpoint.method} ${tool.endpoint.path}`;
-    if (merged.resets.length > 0) {
-      notes.push({
-        kind: "customization-reset",
-        reset: {
-          key: prev.key,
-          name: tool.name,
-          enabled: tool.enabled,
-          endpoint: endpoint2,
-          fields: merged.resets.map((r) => r.field),
-          changes: merged.resets.map((r) => ({
-            field: r.field,
-            ...r.previous !== void 0 ? { previous: r.previous } : {},
-            ...r.current !== void 0 ? { current: r.current } : {},
-            reason: r.reason
-          })),
-          reason: merged.resets[0].reason
-        }
-      });
-    }
-    if (merged.kept.length > 0) {
-      notes.push({
-        kind: "customization-kept",
-        kept: {
-          key: prev.key,
-          name: tool.name,
-          enabled: tool.enabled,
-          endpoint: endpoint2,
-          fields: merged.kept.map((r) => r.field),
-          changes: merged.kept.map((r) => ({
-            field: r.field,
-            ...r.previous !== void 0 ? { previous: r.previous } : {},
-            ...r.current !== void 0 ? { current: r.current } : {},
-            reason: r.reason
-          })),
-          reason: merged.kept[0].reason
-        }
-      });
-    }
+    if (merged.resets.length > 0)
+      notes.push({ kind: "customization-reset", reset: customization(prev.key, tool, merged.resets) });
+    if (merged.kept.length > 0)
+      notes.push({ kind: "customization-kept", kept: customization(prev.key, tool, merged.kept) });
     result.push({ key: prev.key, file: prev.file, tool });
   }
   for (const item of previous2) {
@@ -87574,7 +87614,7 @@ function renderReportMarkdown(report) {
 }
 
 // generator/sources/content-source.ts
-import { lstat as lstat4, readdir as readdir3, readFile as readFile8, realpath as realpath4, stat as stat5 } from "node:fs/promises";
+import { lstat as lstat3, readdir as readdir3, readFile as readFile8, realpath as realpath4, stat as stat5 } from "node:fs/promises";
 import { join as join11, relative as relative3, sep as sep3 } from "node:path";
 async function readContentDir(dir, opts = {}) {
   const maxFileBytes = opts.maxFileBytes ?? 2 * 1024 * 1024;
@@ -87597,7 +87637,7 @@ async function readContentDir(dir, opts = {}) {
       const actualRel = `${actual}/${entry2.name}`;
       const canonicalRel = `${canonical}/${entry2.name}`;
       const full = join11(realDir, entry2.name);
-      const info = await lstat4(full);
+      const info = await lstat3(full);
       if (info.isSymbolicLink()) {
         throw new SvcError("CONTENT_PATH_UNSAFE", "symbolic links are not followed in content directories", {
           place: { file: actualRel }
@@ -87640,7 +87680,7 @@ async function readContentDir(dir, opts = {}) {
     for (const name of [kind, kind.toLowerCase()]) {
       if (!top.some((e) => e.name === name)) continue;
       const full = join11(root5, name);
-      const info = await lstat4(full);
+      const info = await lstat3(full);
       if (info.isSymbolicLink()) {
         throw new SvcError("CONTENT_PATH_UNSAFE", "symbolic links are not followed in content directories", {
           place: { file: name }
@@ -87654,6 +87694,48 @@ async function readContentDir(dir, opts = {}) {
 function isInside2(root5, path) {
   const rel = relative3(root5, path);
   return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep3}`) && !rel.startsWith(sep3);
+}
+
+// generator/sources/app-builder-urls.ts
+var DEFAULT_APP_BUILDER_ORIGIN = "https://{app}.bubbleapps.io";
+var API_PATH = "/api/1.1";
+var LIVE_BRANCH = "live";
+var MAIN_BRANCH = "main";
+function versionPrefix(branch) {
+  if (branch === LIVE_BRANCH) return "";
+  if (branch === MAIN_BRANCH) return "/version-test";
+  return `/version-${branch}`;
+}
+function platformOriginOf(appId, template = DEFAULT_APP_BUILDER_ORIGIN) {
+  const filled = template.replaceAll("{app}", appId).replace(/\/+$/, "");
+  let url;
+  try {
+    url = new URL(filled);
+  } catch {
+    throw new SvcError("USAGE", `the app-builder origin "${template}" is not a URL`, {
+      place: { field: "source.platformOrigin" }
+    });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new SvcError("USAGE", `the app-builder origin "${template}" is not http(s)`, {
+      place: { field: "source.platformOrigin" }
+    });
+  }
+  return filled;
+}
+function customOrigin(domain) {
+  const trimmed = domain.trim().replace(/\/+$/, "");
+  return /^https?:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
+}
+function branchOrigin(place) {
+  if (place.branch === LIVE_BRANCH && place.customDomain) return customOrigin(place.customDomain);
+  return platformOriginOf(place.appId, place.platformOrigin);
+}
+function apiBaseUrlOf(place) {
+  return `${branchOrigin(place)}${versionPrefix(place.branch)}${API_PATH}`;
+}
+function swaggerUrlOf(place) {
+  return `${apiBaseUrlOf(place)}/meta/swagger.json`;
 }
 
 // generator/tools/annotations.ts
@@ -87671,6 +87753,26 @@ function annotationsFor(method) {
     default:
       return { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
   }
+}
+
+// generator/tools/declare-required.ts
+var UNDESCRIBED = "Required by the API description, which does not describe it.";
+function declareRequiredNames(schema2) {
+  for (const [pointer, name] of undeclaredRequired(schema2)) {
+    const owner = resolve8(schema2, pointer.replace(/\/required\/\d+$/, ""));
+    if (!owner) continue;
+    if (owner.properties === void 0) owner.properties = {};
+    owner.properties[name] = { description: UNDESCRIBED };
+  }
+}
+function resolve8(root5, pointer) {
+  let node2 = root5;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key2 = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (node2 === null || typeof node2 !== "object") return void 0;
+    node2 = node2[key2];
+  }
+  return node2 !== null && typeof node2 === "object" && !Array.isArray(node2) ? node2 : void 0;
 }
 
 // generator/tools/html-to-markdown.ts
@@ -87791,7 +87893,7 @@ function mapSchema(schema2, fn) {
     const value2 = schema2[key2];
     let next = value2;
     if (key2 === "properties" || key2 === "patternProperties" || key2 === "dependentSchemas") {
-      if (isRecord2(value2)) {
+      if (isPlainObject3(value2)) {
         let inner = false;
         const map5 = {};
         for (const k of Object.keys(value2)) {
@@ -87856,10 +87958,10 @@ function stubMissingRefs(schema2, kept, defs, form = COMPACT_TEXT) {
   });
 }
 function typeStub(def, form) {
-  if (!isRecord2(def)) return {};
+  if (!isPlainObject3(def)) return {};
   const out = {};
   if (def.type !== void 0) out.type = def.type;
-  else if (isRecord2(def.properties)) out.type = "object";
+  else if (isPlainObject3(def.properties)) out.type = "object";
   if (typeof def.description === "string" && form !== "none")
     out.description = propertyDescription(def.description, form, MAX_NESTED_DESCRIPTION);
   return out;
@@ -87867,7 +87969,7 @@ function typeStub(def, form) {
 function resolveLocal(schema2, defs) {
   let node2 = schema2;
   const seen = /* @__PURE__ */ new Set();
-  while (isRecord2(node2) && typeof node2.$ref === "string" && node2.$ref.startsWith(DEFS_PREFIX)) {
+  while (isPlainObject3(node2) && typeof node2.$ref === "string" && node2.$ref.startsWith(DEFS_PREFIX)) {
     const name = node2.$ref.slice(DEFS_PREFIX.length);
     if (seen.has(name)) return void 0;
     seen.add(name);
@@ -87875,11 +87977,8 @@ function resolveLocal(schema2, defs) {
   }
   return node2;
 }
-function isRecord2(value2) {
-  return value2 !== null && typeof value2 === "object" && !Array.isArray(value2);
-}
 function isSchema(value2) {
-  return typeof value2 === "boolean" || isRecord2(value2);
+  return typeof value2 === "boolean" || isPlainObject3(value2);
 }
 
 // generator/tools/output-schema.ts
@@ -87898,7 +87997,7 @@ function lenientSchema(schema2) {
         if (Array.isArray(value2)) kept.anyOf = value2;
       } else if (KEPT.has(key2)) kept[key2] = value2;
     }
-    if (isRecord2(kept.properties)) {
+    if (isPlainObject3(kept.properties)) {
       const properties = {};
       for (const [k, v] of Object.entries(kept.properties)) properties[k] = v === false ? true : v;
       kept.properties = properties;
@@ -87915,8 +88014,8 @@ function buildOutputSchema(endpoint2) {
   if (response.contentType !== void 0 && !isJsonMediaType(response.contentType)) return void 0;
   const defs = endpoint2.defs;
   const schema2 = resolveLocal(response.schema, defs);
-  if (!isRecord2(schema2)) return void 0;
-  const objectType = schema2.type === "object" || schema2.type === void 0 && isRecord2(schema2.properties);
+  if (!isPlainObject3(schema2)) return void 0;
+  const objectType = schema2.type === "object" || schema2.type === void 0 && isPlainObject3(schema2.properties);
   if (!objectType || schema2.oneOf || schema2.anyOf || schema2.allOf) return void 0;
   const root5 = lenientSchema(schema2);
   const kept = selectDefs([root5], defs, OUTPUT_DEFS_BUDGET, lenientSchema);
@@ -87985,6 +88084,7 @@ function buildTool(endpoint2, name, opts = {}) {
     locations,
     annotations: annotationsFor(endpoint2.method)
   };
+  declareRequiredNames(tool.inputSchema);
   if (body) tool.body = body;
   const outputSchema = buildOutputSchema(endpoint2);
   if (outputSchema) tool.outputSchema = unshared(outputSchema);
@@ -88043,7 +88143,7 @@ function buildInput(endpoint2, form) {
       const plain = bodyProperties(endpoint2, defs) ? resolveLocal(requestBody.schema, defs) : void 0;
       let schema2 = styleSchema(plain ?? requestBody.schema, form);
       if (body.contentType === "application/octet-stream") schema2 = declareBase64(schema2);
-      else if (body.contentType === "multipart/form-data" && isRecord2(schema2) && isRecord2(schema2.properties)) {
+      else if (body.contentType === "multipart/form-data" && isPlainObject3(schema2) && isPlainObject3(schema2.properties)) {
         const fields = {};
         for (const [name, field] of Object.entries(schema2.properties))
           fields[name] = declareBase64(field);
@@ -88082,7 +88182,7 @@ function bodyProperties(endpoint2, defs) {
   const encoding = bodyEncoding(requestBody.contentType);
   if (encoding === "text/plain" || encoding === "application/octet-stream") return void 0;
   const schema2 = resolveLocal(requestBody.schema, defs);
-  if (!isRecord2(schema2) || !isRecord2(schema2.properties)) return void 0;
+  if (!isPlainObject3(schema2) || !isPlainObject3(schema2.properties)) return void 0;
   const type2 = schema2.type;
   if (type2 !== void 0 && type2 !== "object") return void 0;
   for (const key2 of ["allOf", "anyOf", "oneOf", "not", "if", "patternProperties", "dependentSchemas"]) {
@@ -88106,8 +88206,8 @@ function bodyEncoding(contentType) {
   return "application/octet-stream";
 }
 function declareBase64(schema2) {
-  if (!isRecord2(schema2)) return schema2;
-  if (schema2.type === "array" && isRecord2(schema2.items)) {
+  if (!isPlainObject3(schema2)) return schema2;
+  if (schema2.type === "array" && isPlainObject3(schema2.items)) {
     const items = declareBase64(schema2.items);
     return items === schema2.items ? schema2 : { ...schema2, items };
   }
@@ -88225,9 +88325,6 @@ async function appendRecord(dir, path, text5) {
 
 // generator/import/patch-yaml.ts
 var import_yaml6 = __toESM(require_dist(), 1);
-function isPlainObject4(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 function same(a2, b) {
   return compactCanonicalJson(a2) === compactCanonicalJson(b);
 }
@@ -88235,9 +88332,9 @@ function patchYaml(text5, value2) {
   const doc = (0, import_yaml6.parseDocument)(text5);
   if (doc.errors.length > 0 || doc.warnings.length > 0) return void 0;
   const old = doc.toJS();
-  if (!isPlainObject4(old)) return void 0;
+  if (!isPlainObject3(old)) return void 0;
   const patch3 = (path, before, after2) => {
-    if (isPlainObject4(before) && isPlainObject4(after2)) {
+    if (isPlainObject3(before) && isPlainObject3(after2)) {
       for (const k of Object.keys(before))
         if (!(k in after2) || after2[k] === void 0) doc.deleteIn([...path, k]);
       for (const [k, v] of Object.entries(after2)) {
@@ -88318,6 +88415,13 @@ function failureReport(location3, error) {
     content: [],
     warnings: []
   };
+}
+function notVerified(dir) {
+  return new SvcError(
+    "NOT_VERIFIED",
+    "this app-builder app is not verified yet: publish the verification page, then run `svc verify` (it prints the token)",
+    { place: { file: `${dir}/config.yaml`, field: "source.verified" } }
+  );
 }
 function firstLine(error) {
   const where = error.where();
@@ -88402,6 +88506,24 @@ async function runImport(opts) {
   }
   if (opts.compact && config.compact !== true) config = { ...config, compact: true };
   const source = config.source;
+  if (source.kind === "app_builder") {
+    if (source.verified !== true) {
+      const error = notVerified(opts.dir);
+      checklist.fail("tools", firstLine(error));
+      const report = failureReport(location3, error);
+      return {
+        status: "failed",
+        changed: false,
+        report,
+        checklist: checklist.snapshot(),
+        error,
+        files: previousFiles ?? {}
+      };
+    }
+    const place = { ...source, platformOrigin: source.platformOrigin ?? opts.appBuilderOrigin };
+    if (!location3) location3 = swaggerUrlOf(place);
+    config = { ...config, apiBaseUrl: apiBaseUrlOf(place) };
+  }
   if (!location3) location3 = source.kind === "openapi" ? source.location : "";
   contentDir = opts.contentDir ?? (source.kind === "openapi" ? source.contentDir : void 0);
   checklist = new Checklist(contentDir !== void 0, opts.onProgress);
@@ -88465,7 +88587,7 @@ async function runImport(opts) {
     let content5;
     if (contentDir !== void 0) {
       checklist.processing(CONTENT_ROWS);
-      const dir = isAbsolute3(contentDir) ? contentDir : resolve9(opts.dir, contentDir);
+      const dir = isAbsolute3(contentDir) ? contentDir : resolve10(opts.dir, contentDir);
       let parsed;
       try {
         parsed = parseContent(await readContentDir(dir));
