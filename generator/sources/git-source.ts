@@ -1,0 +1,291 @@
+/**
+ * The I/O edge for a git repository source (spec 2.2): a shallow fetch of one branch over smart
+ * HTTP with isomorphic-git (no git binary, so it works in the runtime image too) into a cache
+ * outside the server folder, then the document and the content directories are read straight
+ * from the commit's tree: nothing is checked out.
+ *
+ * The token (SVC_GIT_TOKEN or a connection's) is only ever handed to isomorphic-git's onAuth: it
+ * is never part of a URL, a path, an error or anything written.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, posix } from 'node:path';
+import git from 'isomorphic-git';
+import http from 'isomorphic-git/http/node';
+import { SvcError } from '../../core/svc-error.js';
+import {
+  type ContentTree,
+  type RawFile,
+  type ReadContentOptions,
+  readContentTree,
+  type TreeEntry,
+} from './content-source.js';
+import { DEFAULT_MAX_SOURCE_BYTES, type SourceText } from './openapi-source.js';
+
+export interface GitSourceSpec {
+  /** http(s) URL of the repository, without credentials. */
+  url: string;
+  branch: string;
+  /** The document, relative to the repository root. */
+  path: string;
+  /** Directory in the repository holding the content directories ('.' is the root). */
+  contentDir?: string;
+}
+
+export interface ReadGitOptions {
+  /** A commit (full or abbreviated id) to read instead of the branch head: `svc diff --ref`. */
+  ref?: string;
+  /** Sent as Basic `x-access-token:<token>` when the server asks for credentials. */
+  token?: string;
+  /** Where fetched repositories are kept (default $SVC_CACHE_DIR or <tmp>/svc-git-cache). */
+  cacheDir?: string;
+  maxBytes?: number;
+  content?: ReadContentOptions;
+}
+
+export interface GitSourceRead {
+  document: SourceText;
+  /** The full id of the commit read. */
+  commit: string;
+  /** The content directories (when spec.contentDir is set). */
+  content?: RawFile[];
+}
+
+/** How deep `--ref <sha>` looks back along the branch when the commit is not cached yet. */
+const REF_DEPTH = 1000;
+
+/** The location recorded in history and reports for a git source: no credentials, no token. */
+export function gitLocation(spec: Pick<GitSourceSpec, 'url' | 'branch' | 'path'>): string {
+  return `git+${spec.url}#${spec.branch}:${spec.path}`;
+}
+
+/** Refuses what would put a secret into config.yaml: user:password@ in the URL. */
+export function checkGitUrl(url: string, field = 'source.repository'): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (cause) {
+    throw new SvcError('USAGE', `the git URL "${url}" is not a valid URL`, { place: { field }, cause });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new SvcError('USAGE', 'a git source is read over http(s) (smart HTTP); give an http(s) URL', {
+      place: { field },
+    });
+  }
+  if (parsed.username || parsed.password) {
+    throw new SvcError(
+      'USAGE',
+      'a git URL with credentials (user:password@) would put a secret into the folder; set SVC_GIT_TOKEN instead',
+      { place: { field } },
+    );
+  }
+  return url;
+}
+
+export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = {}): Promise<GitSourceRead> {
+  const url = checkGitUrl(spec.url);
+  const gitdir = join(
+    opts.cacheDir ?? process.env.SVC_CACHE_DIR ?? join(tmpdir(), 'svc-git-cache'),
+    `${createHash('sha256').update(url).digest('hex').slice(0, 24)}.git`,
+  );
+  await mkdir(gitdir, { recursive: true });
+  if (!fs.existsSync(join(gitdir, 'HEAD'))) {
+    await git.init({ fs, gitdir, bare: true });
+    // The cache is named after the URL, so its one remote never changes.
+    await git.addRemote({ fs, gitdir, remote: 'origin', url, force: true });
+  }
+  const token = opts.token;
+  const auth = {
+    onAuth: () => (token ? { username: 'x-access-token', password: token } : { cancel: true }),
+    onAuthFailure: () => ({ cancel: true }),
+  };
+  const fetchBranch = async (depth: number) => {
+    try {
+      const fetched = await git.fetch({
+        fs,
+        http,
+        gitdir,
+        url,
+        ref: spec.branch,
+        singleBranch: true,
+        depth,
+        tags: false,
+        ...auth,
+      });
+      if (!fetched.fetchHead) throw new Error(`no commit at ${spec.branch}`);
+      return fetched.fetchHead;
+    } catch (error) {
+      throw fetchError(error, spec, Boolean(token));
+    }
+  };
+  const cache = {};
+  let commit: string;
+  if (opts.ref) {
+    // Cached already, else maybe the head, else somewhere down the branch.
+    let found = await localCommit(gitdir, opts.ref, cache);
+    for (const depth of [1, REF_DEPTH]) {
+      if (found) break;
+      await fetchBranch(depth);
+      found = await localCommit(gitdir, opts.ref, cache);
+    }
+    commit = found ?? missingRef(spec, opts.ref);
+  } else {
+    commit = await fetchBranch(1);
+  }
+
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_SOURCE_BYTES;
+  const origin = `git+${url}#${commit}:${spec.path}`;
+  const docPath = cleanPath(spec.path, 'source.path');
+  const bytes = await readBlob(gitdir, commit, docPath, cache, () =>
+    notFound(`no file ${spec.path} in ${url} at ${short(commit)} (${spec.branch})`, spec.path),
+  );
+  if (bytes.byteLength > maxBytes) {
+    throw new SvcError('SOURCE_TOO_LARGE', `${origin} is larger than the limit of ${maxBytes} bytes`, {
+      place: { file: spec.path },
+    });
+  }
+  const text = bytes.toString('utf8');
+  const document: SourceText = {
+    text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text,
+    origin,
+    bytes: bytes.byteLength,
+  };
+  if (spec.contentDir === undefined) return { document, commit };
+  const root = cleanPath(spec.contentDir, 'source.contentDir');
+  const content = await readContentTree(commitTree(gitdir, commit, root, cache, spec), opts.content);
+  return { document, commit, content };
+}
+
+/** The tree under `root` of a commit, as the content reader walks it. */
+function commitTree(
+  gitdir: string,
+  commit: string,
+  root: string,
+  cache: object,
+  spec: GitSourceSpec,
+): ContentTree {
+  const at = (rel: string) => [root, rel].filter((p) => p !== '').join('/');
+  return {
+    async list(dir) {
+      const filepath = at(dir);
+      let tree: Awaited<ReturnType<typeof git.readTree>>['tree'];
+      try {
+        tree = (await git.readTree({ fs, gitdir, oid: commit, ...(filepath ? { filepath } : {}), cache }))
+          .tree;
+      } catch (error) {
+        if (isGitError(error, 'NotFoundError') || isGitError(error, 'ObjectTypeError')) {
+          throw notFound(
+            `no directory ${filepath || '.'} in ${spec.url} at ${short(commit)} (${spec.branch})`,
+            filepath || '.',
+          );
+        }
+        throw error;
+      }
+      return tree.map(
+        (e): TreeEntry => ({
+          name: e.path,
+          type:
+            e.mode === '120000'
+              ? 'symlink'
+              : e.type === 'tree'
+                ? 'dir'
+                : e.type === 'blob'
+                  ? 'file'
+                  : 'other',
+        }),
+      );
+    },
+    read: (file) => readBlob(gitdir, commit, at(file), cache, () => notFound(`no file ${file}`, file)),
+  };
+}
+
+async function readBlob(
+  gitdir: string,
+  commit: string,
+  filepath: string,
+  cache: object,
+  missing: () => SvcError,
+): Promise<Buffer> {
+  try {
+    const { blob } = await git.readBlob({ fs, gitdir, oid: commit, filepath, cache });
+    return Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
+  } catch (error) {
+    if (isGitError(error, 'NotFoundError') || isGitError(error, 'ObjectTypeError')) throw missing();
+    throw error;
+  }
+}
+
+async function localCommit(gitdir: string, ref: string, cache: object): Promise<string | undefined> {
+  if (!/^[0-9a-f]{4,40}$/i.test(ref)) {
+    throw new SvcError('USAGE', `--ref takes a commit id (hex), not "${ref}"`, { place: { field: 'ref' } });
+  }
+  try {
+    const oid = await git.expandOid({ fs, gitdir, oid: ref.toLowerCase(), cache });
+    await git.readCommit({ fs, gitdir, oid, cache });
+    return oid;
+  } catch {
+    return undefined;
+  }
+}
+
+function missingRef(spec: GitSourceSpec, ref: string): never {
+  throw new SvcError(
+    'SOURCE_NOT_FOUND',
+    `commit ${ref} is not among the last ${REF_DEPTH} commits of ${spec.branch} in ${spec.url}`,
+    { place: { url: spec.url, field: 'ref' } },
+  );
+}
+
+/** A repository path: '/' separated, no '..', no leading '/'; '.' is the root (''). */
+function cleanPath(path: string, field: string): string {
+  const clean = posix.normalize(path.replace(/\\/g, '/')).replace(/^\/+|\/+$/g, '');
+  if (clean === '.' || clean === '') return '';
+  if (clean === '..' || clean.startsWith('../')) {
+    throw new SvcError('USAGE', `${path} points outside the repository`, { place: { field } });
+  }
+  return clean;
+}
+
+function fetchError(error: unknown, spec: GitSourceSpec, withToken: boolean): SvcError {
+  const status = (error as { data?: { statusCode?: number } })?.data?.statusCode;
+  const place = { url: spec.url };
+  // onAuth/onAuthFailure cancel rather than retry: the server asked for credentials we lack or it refused.
+  if (status === 401 || status === 403 || isGitError(error, 'UserCanceledError')) {
+    return new SvcError(
+      'SOURCE_UNREACHABLE',
+      withToken
+        ? `${spec.url} refused the token; check SVC_GIT_TOKEN and its access to the repository`
+        : `${spec.url} needs credentials; set SVC_GIT_TOKEN to a token that can read the repository`,
+      { place, ...(status ? { details: [`status ${status}`] } : {}) },
+    );
+  }
+  if (status !== undefined) {
+    return new SvcError('SOURCE_UNREACHABLE', `fetching ${spec.url} failed with HTTP ${status}`, {
+      place,
+      details: [`status ${status}`],
+    });
+  }
+  if (isGitError(error, 'NotFoundError')) {
+    return notFound(`${spec.url} has no branch ${spec.branch}`, undefined, place);
+  }
+  const inner = (error as { code?: string; cause?: { code?: string } }) ?? {};
+  const reason = inner.cause?.code ?? (typeof inner.code === 'string' ? inner.code : 'network error');
+  return new SvcError('SOURCE_UNREACHABLE', `could not fetch ${spec.branch} from ${spec.url}: ${reason}`, {
+    place,
+    cause: error,
+  });
+}
+
+function notFound(message: string, file?: string, place?: { url: string }): SvcError {
+  return new SvcError('SOURCE_NOT_FOUND', message, { place: place ?? (file ? { file } : {}) });
+}
+
+function isGitError(error: unknown, code: string): boolean {
+  return (error as { code?: string })?.code === code;
+}
+
+function short(commit: string): string {
+  return commit.slice(0, 12);
+}
