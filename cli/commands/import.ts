@@ -5,6 +5,7 @@ import type { Command, CliIo } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import { gitAccess } from '../git-access.js';
 import { formatChecklist } from '../print-checklist.js';
 
 /** A path given on the command line, stored relative to the folder (as `svc init` does); URLs stay. */
@@ -44,6 +45,7 @@ export const importCommand: Command = {
       const contentDir = folderRelative(io, dir, values.content);
       const result = await runImport({
         dir,
+        git: gitAccess(io),
         ...(location ? { location } : {}),
         ...(contentDir ? { contentDir } : {}),
         ...(values['allow-external-refs'] ? { allowExternalRefs: true } : {}),

@@ -5,16 +5,22 @@ import { writeFolder } from '../../folder/index.js';
 import { runImport } from '../../generator/import/index.js';
 import { initialConfig, keepUserFiles, serverIdFrom } from '../../generator/init/index.js';
 import { renderFolder } from '../../generator/render/index.js';
-import type { Auth } from '../../schemas/types.js';
+import { checkGitUrl } from '../../generator/sources/git-source.js';
+import type { Auth, Source } from '../../schemas/types.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import { gitAccess } from '../git-access.js';
 import { formatChecklist } from '../print-checklist.js';
+
+type GitSource = Extract<Source, { kind: 'git' }>;
 import { readUserFiles, restoreModes, someFilesIn } from '../user-files.js';
 
 const usage = `Usage:
   svc init <dir> --name <app name> --openapi <url|file> [options]
+  svc init <dir> --name <app name> --git <repo url> --ref <branch> --path <file> [--content <dir>]
+  svc init <dir> --name <app name> --raw-url <template> --ref <branch> --path <file>
   svc init <dir> --name <app name> --manual --base-url <url> [options]
 
 Creates a server folder. With --openapi the document is fetched and imported at once (every
@@ -23,6 +29,13 @@ tool arrives disabled); if it is unreachable or not valid OpenAPI/Swagger nothin
 Options:
   --openapi <url|file>        OpenAPI 3.x or Swagger 2.0 document (JSON or YAML)
   --content <dir>             a checkout holding Skills/ Prompts/ Widgets/ Resources/ Docs/
+                              (with --git: that directory of the repository, '.' for its root)
+  --git <url>                 a git repository over http(s): the branch --ref is fetched
+                              (shallow) and --path read from it; SVC_GIT_TOKEN if it is private
+  --raw-url <template>        one file through a URL with {ref} and {path}, e.g.
+                              https://host/raw/{ref}/{path}; SVC_GIT_TOKEN is sent as Bearer.
+                              Tools only: a raw URL cannot list content directories
+  --ref <branch>  --path <file in the repository>   (with --git or --raw-url)
   --manual                    no document: tools are authored with \`svc tool add\`
   --base-url <url>            API base URL (default: the document's server)
   --auth <mode>               none | api_key | bearer | basic | user_oauth (default none)
@@ -41,6 +54,45 @@ Options:
 The upstream secret is never written: set SVC_UPSTREAM_SECRET where the runtime runs (for
 basic auth also SVC_UPSTREAM_USER, or put user:password in SVC_UPSTREAM_SECRET).`;
 
+/** The git or raw-URL source --git/--raw-url with --ref, --path and --content describe. */
+function gitSourceOf(values: {
+  git?: string;
+  'raw-url'?: string;
+  ref?: string;
+  path?: string;
+  content?: string;
+}): GitSource | undefined {
+  const url = values.git ?? values['raw-url'];
+  if (url === undefined) {
+    if (values.ref !== undefined || values.path !== undefined) {
+      throw new SvcError('USAGE', 'svc init: --ref and --path go with --git or --raw-url');
+    }
+    return undefined;
+  }
+  const flag = values.git !== undefined ? '--git' : '--raw-url';
+  if (!values.ref) throw new SvcError('USAGE', `svc init: ${flag} needs --ref <branch>`);
+  if (!values.path) throw new SvcError('USAGE', `svc init: ${flag} needs --path <file in the repository>`);
+  if (values.git !== undefined) {
+    return {
+      kind: 'git',
+      provider: 'git',
+      repository: checkGitUrl(values.git, 'git'),
+      branch: values.ref,
+      path: values.path,
+      ...(values.content ? { contentDir: values.content } : {}),
+    };
+  }
+  if (values.content) {
+    throw new SvcError(
+      'USAGE',
+      'svc init: a raw URL imports tools only (it cannot list content directories); drop --content or use --git',
+    );
+  }
+  if (!/^https?:\/\//i.test(url))
+    throw new SvcError('USAGE', 'svc init: --raw-url must be an http(s) URL template');
+  return { kind: 'git', provider: 'raw', rawUrlTemplate: url, branch: values.ref, path: values.path };
+}
+
 /** How many of the files found a refusal names. */
 const NAMED_FILES = 5;
 
@@ -58,6 +110,10 @@ export const initCommand: Command = {
     const { values, positionals } = parseCommandArgs('init', argv, {
       name: { type: 'string' },
       openapi: { type: 'string' },
+      git: { type: 'string' },
+      'raw-url': { type: 'string' },
+      ref: { type: 'string' },
+      path: { type: 'string' },
       content: { type: 'string' },
       manual: { type: 'boolean' },
       'base-url': { type: 'string' },
@@ -78,9 +134,14 @@ export const initCommand: Command = {
       const dirArg = requirePositional('init', positionals, 0, 'the folder to create (svc init <dir>)');
       const dir = path.resolve(io.cwd, dirArg);
       if (!values.name) throw new SvcError('USAGE', 'svc init: --name is required');
-      if (Boolean(values.openapi) === Boolean(values.manual)) {
-        throw new SvcError('USAGE', 'svc init: give exactly one of --openapi <url|file> or --manual');
+      const kinds = [values.openapi, values.git, values['raw-url'], values.manual].filter(Boolean).length;
+      if (kinds !== 1) {
+        throw new SvcError(
+          'USAGE',
+          'svc init: give exactly one of --openapi <url|file>, --git <url>, --raw-url <template> or --manual',
+        );
       }
+      const git = gitSourceOf(values);
       if (values.manual && values.content) {
         throw new SvcError('USAGE', 'svc init: --content needs --openapi (a manual app imports nothing)');
       }
@@ -122,7 +183,8 @@ export const initCommand: Command = {
         name: values.name,
         serverId: values['server-id'] ?? serverIdFrom(path.basename(dir)),
         ...(openapi ? { openapi } : {}),
-        ...(values.content ? { contentDir: relative(values.content) } : {}),
+        ...(git ? { git } : {}),
+        ...(values.content && !git ? { contentDir: relative(values.content) } : {}),
         ...(values['allow-external-refs'] ? { allowExternalRefs: true } : {}),
         ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
         auth: {
@@ -136,7 +198,7 @@ export const initCommand: Command = {
         ...(values.website ? { website: values.website } : {}),
       });
 
-      if (!openapi) {
+      if (!openapi && !git) {
         const files = renderFolder({
           config,
           tools: [],
@@ -162,7 +224,12 @@ export const initCommand: Command = {
         return EXIT.ok;
       }
 
-      const result = await runImport({ dir, config, ...(user ? { userFiles: user.files } : {}) });
+      const result = await runImport({
+        dir,
+        config,
+        git: gitAccess(io),
+        ...(user ? { userFiles: user.files } : {}),
+      });
       if (user && result.status === 'complete') await restoreModes(dir, user.modes);
       const kept = result.keptUserFiles;
       if (json) {

@@ -44,7 +44,9 @@ import {
 } from '../render/index.js';
 import { buildReport } from '../report/index.js';
 import { readContentDir } from '../sources/content-source.js';
-import { readOpenApiSource } from '../sources/index.js';
+import { type GitSourceRead, gitLocation, readGitSource } from '../sources/git-source.js';
+import { readOpenApiSource, type SourceText } from '../sources/index.js';
+import { expandRawUrl, readRawUrlSource } from '../sources/raw-url-source.js';
 import { type BuildToolsOptions, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../tools/index.js';
 import { appendRecord } from './append-record.js';
 import { patchYaml } from './patch-yaml.js';
@@ -70,6 +72,13 @@ export interface ImportOptions {
   compact?: boolean;
   /** svc diff: compute everything, write nothing. */
   dryRun?: boolean;
+  /** Git sources: read this commit instead of the branch head (svc diff --ref). */
+  ref?: string;
+  /**
+   * Git and raw-URL sources: the token (never written anywhere) and where fetched repositories
+   * are cached (outside the folder).
+   */
+  git?: { token?: string; cacheDir?: string };
   /** Injectable clock for deterministic tests. */
   now?: () => Date;
   onProgress?: (rows: ChecklistRow[]) => void;
@@ -234,9 +243,48 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
 
   if (opts.compact && config.compact !== true) config = { ...config, compact: true };
   const source = config.source;
-  if (!location) location = source.kind === 'openapi' ? source.location : '';
-  contentDir = opts.contentDir ?? (source.kind === 'openapi' ? source.contentDir : undefined);
+  // A document given on the command line (--openapi) wins over a git source, as over a URL.
+  const gitSource = !opts.location && source.kind === 'git' ? source : undefined;
+  const repoSource = gitSource && gitSource.provider !== 'raw' ? gitSource : undefined;
+  if (!location) {
+    if (source.kind === 'openapi') location = source.location;
+    else if (repoSource?.repository)
+      location = gitLocation({
+        url: repoSource.repository,
+        branch: repoSource.branch,
+        path: repoSource.path,
+      });
+    else if (gitSource?.rawUrlTemplate) {
+      try {
+        location = expandRawUrl({ ...gitSource, rawUrlTemplate: gitSource.rawUrlTemplate });
+      } catch (error) {
+        return failed(asSvcError(error), 'tools');
+      }
+    }
+  }
+  contentDir =
+    opts.contentDir ??
+    (source.kind === 'openapi' ? source.contentDir : repoSource ? repoSource.contentDir : undefined);
   checklist = new Checklist(contentDir !== undefined, opts.onProgress);
+  if (gitSource && gitSource.provider === 'raw') {
+    checklist.note('resources', 'tools only: a raw URL cannot list content directories (spec 2.5 rule 9)');
+  }
+  if (repoSource && opts.contentDir !== undefined) {
+    return failed(
+      new SvcError(
+        'USAGE',
+        "a git source's content directory is a directory of the repository: set source.contentDir in config.yaml",
+        { place: { field: 'source.contentDir' } },
+      ),
+      'tools',
+    );
+  }
+  if (opts.ref !== undefined && !repoSource) {
+    return failed(
+      new SvcError('USAGE', '--ref applies to a git repository source only', { place: { field: 'ref' } }),
+      'tools',
+    );
+  }
   if (!location) {
     return failed(
       new SvcError(
@@ -271,9 +319,35 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     let endpoints: Endpoint[];
     let baseUrl: string | undefined;
     let generated: ReturnType<typeof buildTools>;
+    let gitRead: GitSourceRead | undefined;
     let authNotice: string | undefined;
     try {
-      const read = await readOpenApiSource(location, { cwd: opts.dir });
+      let read: SourceText;
+      if (repoSource?.repository) {
+        gitRead = await readGitSource(
+          {
+            url: repoSource.repository,
+            branch: repoSource.branch,
+            path: repoSource.path,
+            ...(contentDir !== undefined ? { contentDir } : {}),
+          },
+          {
+            ...(opts.ref ? { ref: opts.ref } : {}),
+            ...(opts.git?.token ? { token: opts.git.token } : {}),
+            ...(opts.git?.cacheDir ? { cacheDir: opts.git.cacheDir } : {}),
+          },
+        );
+        read = gitRead.document;
+        if (repoSource.commit !== gitRead.commit)
+          config = { ...config, source: { ...repoSource, commit: gitRead.commit } };
+      } else if (gitSource?.rawUrlTemplate) {
+        read = await readRawUrlSource(
+          { ...gitSource, rawUrlTemplate: gitSource.rawUrlTemplate },
+          { cwd: opts.dir, ...(opts.git?.token ? { token: opts.git.token } : {}) },
+        );
+      } else {
+        read = await readOpenApiSource(location, { cwd: opts.dir });
+      }
       text = read.text;
       const parsed = await parseDocument(read, { allowExternalRefs });
       endpoints = toEndpoints(parsed);
@@ -312,7 +386,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       const dir = isAbsolute(contentDir) ? contentDir : resolve(opts.dir, contentDir);
       let parsed: ReturnType<typeof parseContent>;
       try {
-        parsed = parseContent(await readContentDir(dir));
+        parsed = parseContent(gitRead ? await gitRead.readContent() : await readContentDir(dir));
       } catch (error) {
         throw new StepFailure('resources', asSvcError(error));
       }
@@ -436,7 +510,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
         status: 'complete',
         statusLog,
         source: { location: recordableLocation(location), ...(contentDir ? { contentDir } : {}) },
-        revision: { documentSha256 },
+        revision: { documentSha256, ...(gitRead ? { gitCommit: gitRead.commit } : {}) },
         changed,
         summary: report.summary,
         report: last ? report : firstImportRecordReport(report),

@@ -40,7 +40,7 @@ describe('readGitSource (a real smart-HTTP server on loopback)', () => {
     expect(read.document.origin).toBe(`git+${server.url}/api.git#${first}:spec/openapi.yaml`);
     // The same files, in the same order, as the disk reader finds in the checkout.
     const { readContentDir } = await import('./content-source.js');
-    expect(read.content).toEqual(await readContentDir('fixtures/content'));
+    expect(await read.readContent()).toEqual(await readContentDir('fixtures/content'));
     // A shallow fetch of the one branch: depth 1 was asked for.
     const uploads = server.requests.filter((r) => r.path.endsWith('git-upload-pack') && r.method === 'POST');
     expect(uploads.length).toBeGreaterThan(0);
@@ -98,11 +98,10 @@ describe('readGitSource (a real smart-HTTP server on loopback)', () => {
     await expect(readGitSource(spec(), { cacheDir, ref: 'f'.repeat(40) })).rejects.toMatchObject({
       code: 'SOURCE_NOT_FOUND',
     });
-    await expect(readGitSource({ ...spec(), contentDir: 'no-such-dir' }, { cacheDir })).rejects.toMatchObject(
-      {
-        code: 'SOURCE_NOT_FOUND',
-      },
-    );
+    const noDir = await readGitSource({ ...spec(), contentDir: 'no-such-dir' }, { cacheDir });
+    await expect(noDir.readContent()).rejects.toMatchObject({
+      code: 'SOURCE_NOT_FOUND',
+    });
     await expect(
       readGitSource({ ...spec(), url: 'http://u:p@127.0.0.1:1/api.git' }, { cacheDir }),
     ).rejects.toMatchObject({ code: 'USAGE' });
@@ -110,9 +109,11 @@ describe('readGitSource (a real smart-HTTP server on loopback)', () => {
 
   test('a symbolic link in a content directory is refused, as on disk', async () => {
     await repo.link('mcp/Skills/escape.md', '../../../etc/passwd');
-    await expect(
-      readGitSource({ ...spec(), contentDir: 'mcp' }, { cacheDir: join(root, 'cache') }),
-    ).rejects.toMatchObject({ code: 'CONTENT_PATH_UNSAFE', place: { file: 'Skills/escape.md' } });
+    const read = await readGitSource({ ...spec(), contentDir: 'mcp' }, { cacheDir: join(root, 'cache') });
+    await expect(read.readContent()).rejects.toMatchObject({
+      code: 'CONTENT_PATH_UNSAFE',
+      place: { file: 'Skills/escape.md' },
+    });
     repo.commit({ 'mcp/Skills/escape.md': null });
   });
 });

@@ -49,8 +49,8 @@ export interface GitSourceRead {
   document: SourceText;
   /** The full id of the commit read. */
   commit: string;
-  /** The content directories (when spec.contentDir is set). */
-  content?: RawFile[];
+  /** Reads the content directories of the same commit (spec.contentDir; none set → none read). */
+  readContent(): Promise<RawFile[]>;
 }
 
 /** How deep `--ref <sha>` looks back along the branch when the commit is not cached yet. */
@@ -152,10 +152,15 @@ export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = 
     origin,
     bytes: bytes.byteLength,
   };
-  if (spec.contentDir === undefined) return { document, commit };
-  const root = cleanPath(spec.contentDir, 'source.contentDir');
-  const content = await readContentTree(commitTree(gitdir, commit, root, cache, spec), opts.content);
-  return { document, commit, content };
+  const contentDir = spec.contentDir;
+  const readContent = async () =>
+    contentDir === undefined
+      ? []
+      : readContentTree(
+          commitTree(gitdir, commit, cleanPath(contentDir, 'source.contentDir'), cache, spec),
+          opts.content,
+        );
+  return { document, commit, readContent };
 }
 
 /** The tree under `root` of a commit, as the content reader walks it. */
