@@ -35,6 +35,10 @@ export type Source =
        */
       contentDir?: string;
       /**
+       * Id of the git connection (`svc git connections`, kept outside the folder) the repository is read through; its secrets never enter the folder.
+       */
+      connection?: string;
+      /**
        * The commit the last import read (git providers; absent for raw).
        */
       commit?: string;

@@ -7,7 +7,7 @@ import { initialConfig, keepUserFiles, serverIdFrom } from '../../generator/init
 import { renderFolder } from '../../generator/render/index.js';
 import { checkGitUrl } from '../../generator/sources/git-source.js';
 import type { Auth, Source } from '../../schemas/types.js';
-import type { Command } from '../command.js';
+import type { CliIo, Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
@@ -36,6 +36,7 @@ Options:
                               https://host/raw/{ref}/{path}; SVC_GIT_TOKEN is sent as Bearer.
                               Tools only: a raw URL cannot list content directories
   --ref <branch>  --path <file in the repository>   (with --git or --raw-url)
+  --connection <id>           read --git <owner/name> through a stored connection (svc git)
   --manual                    no document: tools are authored with \`svc tool add\`
   --base-url <url>            API base URL (default: the document's server)
   --auth <mode>               none | api_key | bearer | basic | user_oauth (default none)
@@ -55,13 +56,17 @@ The upstream secret is never written: set SVC_UPSTREAM_SECRET where the runtime 
 basic auth also SVC_UPSTREAM_USER, or put user:password in SVC_UPSTREAM_SECRET).`;
 
 /** The git or raw-URL source --git/--raw-url with --ref, --path and --content describe. */
-function gitSourceOf(values: {
-  git?: string;
-  'raw-url'?: string;
-  ref?: string;
-  path?: string;
-  content?: string;
-}): GitSource | undefined {
+function gitSourceOf(
+  values: {
+    git?: string;
+    connection?: string;
+    'raw-url'?: string;
+    ref?: string;
+    path?: string;
+    content?: string;
+  },
+  provider?: 'github' | 'gitlab',
+): GitSource | undefined {
   const url = values.git ?? values['raw-url'];
   if (url === undefined) {
     if (values.ref !== undefined || values.path !== undefined) {
@@ -72,6 +77,26 @@ function gitSourceOf(values: {
   const flag = values.git !== undefined ? '--git' : '--raw-url';
   if (!values.ref) throw new SvcError('USAGE', `svc init: ${flag} needs --ref <branch>`);
   if (!values.path) throw new SvcError('USAGE', `svc init: ${flag} needs --path <file in the repository>`);
+  if (values.git !== undefined && values.connection !== undefined && provider) {
+    const repo = values.git.replace(/^\/+|\/+$/g, '').replace(/\.git$/, '');
+    if (!/^[\w.-]+(\/[\w.-]+)+$/.test(repo)) {
+      throw new SvcError(
+        'USAGE',
+        `svc init: with --connection, --git names the repository as owner/name, not "${values.git}"`,
+      );
+    }
+    return {
+      kind: 'git',
+      provider,
+      ...(provider === 'github' ? { repository: repo } : { project: repo }),
+      connection: values.connection,
+      branch: values.ref,
+      path: values.path,
+      ...(values.content ? { contentDir: values.content } : {}),
+    };
+  }
+  if (values.connection !== undefined)
+    throw new SvcError('USAGE', 'svc init: --connection goes with --git <owner/name>');
   if (values.git !== undefined) {
     return {
       kind: 'git',
@@ -93,6 +118,12 @@ function gitSourceOf(values: {
   return { kind: 'git', provider: 'raw', rawUrlTemplate: url, branch: values.ref, path: values.path };
 }
 
+/** The provider of a stored git connection (which must exist). */
+async function connectionProvider(io: CliIo, id: string): Promise<'github' | 'gitlab'> {
+  const { ConnectionStore, svcConfigDir } = await import('../../generator/sources/git-connections.js');
+  return (await (await ConnectionStore.open(svcConfigDir(io.env))).get(id)).provider;
+}
+
 /** How many of the files found a refusal names. */
 const NAMED_FILES = 5;
 
@@ -111,6 +142,7 @@ export const initCommand: Command = {
       name: { type: 'string' },
       openapi: { type: 'string' },
       git: { type: 'string' },
+      connection: { type: 'string' },
       'raw-url': { type: 'string' },
       ref: { type: 'string' },
       path: { type: 'string' },
@@ -141,7 +173,10 @@ export const initCommand: Command = {
           'svc init: give exactly one of --openapi <url|file>, --git <url>, --raw-url <template> or --manual',
         );
       }
-      const git = gitSourceOf(values);
+      const git = gitSourceOf(
+        values,
+        values.connection ? await connectionProvider(io, values.connection) : undefined,
+      );
       if (values.manual && values.content) {
         throw new SvcError('USAGE', 'svc init: --content needs --openapi (a manual app imports nothing)');
       }

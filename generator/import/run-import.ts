@@ -11,7 +11,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import { isManagedPath, loadFolder, readFolder, writeFolder } from '../../folder/index.js';
 import type { ContentItems, FolderFiles, FolderModel } from '../../folder/model.js';
-import type { Endpoint, HistoryRecord, ImportReport, SvcConfig } from '../../schemas/types.js';
+import type { Endpoint, HistoryRecord, ImportReport, Source, SvcConfig } from '../../schemas/types.js';
 import { parseContent } from '../content/index.js';
 import { diffEndpoints } from '../diff/index.js';
 import { endpointMatchKey } from '../diff/endpoint-key.js';
@@ -53,6 +53,8 @@ import { patchYaml } from './patch-yaml.js';
 import { recordableLocation } from './recordable-location.js';
 import { Checklist, type ChecklistKind, type ChecklistRow, checklistKindOfPath } from './checklist.js';
 
+type GitSource = Extract<Source, { kind: 'git' }>;
+
 export interface ImportOptions {
   /** The server folder (may not exist yet for a first import). */
   dir: string;
@@ -78,7 +80,12 @@ export interface ImportOptions {
    * Git and raw-URL sources: the token (never written anywhere) and where fetched repositories
    * are cached (outside the folder).
    */
-  git?: { token?: string; cacheDir?: string };
+  git?: {
+    token?: string;
+    cacheDir?: string;
+    /** A source naming a connection: its repository URL and credentials (the CLI opens the store). */
+    credentials?: (source: GitSource) => Promise<{ url: string; username: string; token: string }>;
+  };
   /** Injectable clock for deterministic tests. */
   now?: () => Date;
   onProgress?: (rows: ChecklistRow[]) => void;
@@ -246,11 +253,13 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
   // A document given on the command line (--openapi) wins over a git source, as over a URL.
   const gitSource = !opts.location && source.kind === 'git' ? source : undefined;
   const repoSource = gitSource && gitSource.provider !== 'raw' ? gitSource : undefined;
+  // owner/name (github), a GitLab project path, or the repository's URL (provider git).
+  const repository = repoSource?.repository ?? repoSource?.project;
   if (!location) {
     if (source.kind === 'openapi') location = source.location;
-    else if (repoSource?.repository)
+    else if (repoSource && repository)
       location = gitLocation({
-        url: repoSource.repository,
+        url: repoSource.connection ? `${repoSource.connection}:${repository}` : repository,
         branch: repoSource.branch,
         path: repoSource.path,
       });
@@ -323,17 +332,32 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     let authNotice: string | undefined;
     try {
       let read: SourceText;
-      if (repoSource?.repository) {
+      if (repoSource && repository) {
+        let access: { url: string; username?: string; token?: string } = {
+          url: repository,
+          ...(opts.git?.token ? { token: opts.git.token } : {}),
+        };
+        if (repoSource.connection) {
+          if (!opts.git?.credentials) {
+            throw new SvcError(
+              'USAGE',
+              `the source reads through the git connection ${repoSource.connection}, which is not available here`,
+              { place: { field: 'source.connection' } },
+            );
+          }
+          access = await opts.git.credentials(repoSource);
+        }
         gitRead = await readGitSource(
           {
-            url: repoSource.repository,
+            url: access.url,
             branch: repoSource.branch,
             path: repoSource.path,
             ...(contentDir !== undefined ? { contentDir } : {}),
           },
           {
             ...(opts.ref ? { ref: opts.ref } : {}),
-            ...(opts.git?.token ? { token: opts.git.token } : {}),
+            ...(access.token ? { token: access.token } : {}),
+            ...(access.username ? { username: access.username } : {}),
             ...(opts.git?.cacheDir ? { cacheDir: opts.git.cacheDir } : {}),
           },
         );

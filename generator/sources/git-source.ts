@@ -37,8 +37,10 @@ export interface GitSourceSpec {
 export interface ReadGitOptions {
   /** A commit (full or abbreviated id) to read instead of the branch head: `svc diff --ref`. */
   ref?: string;
-  /** Sent as Basic `x-access-token:<token>` when the server asks for credentials. */
+  /** Sent as Basic `<username>:<token>` when the server asks for credentials. */
   token?: string;
+  /** Default x-access-token (GitHub's convention); GitLab OAuth tokens go as oauth2. */
+  username?: string;
   /** Where fetched repositories are kept (default $SVC_CACHE_DIR or <tmp>/svc-git-cache). */
   cacheDir?: string;
   maxBytes?: number;
@@ -98,7 +100,8 @@ export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = 
   }
   const token = opts.token;
   const auth = {
-    onAuth: () => (token ? { username: 'x-access-token', password: token } : { cancel: true }),
+    onAuth: () =>
+      token ? { username: opts.username ?? 'x-access-token', password: token } : { cancel: true },
     onAuthFailure: () => ({ cancel: true }),
   };
   const fetchBranch = async (depth: number) => {
