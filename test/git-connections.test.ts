@@ -268,7 +268,20 @@ describe('git connections (GitHub App, GitLab OAuth)', () => {
     expect(Object.keys(gh).some((p) => p.startsWith('Skills/'))).toBe(true);
   });
 
-  test('no secret is written in the clear: folders, config directory, cache', async () => {
+  test('no secret is written in the clear: folders, config directory, cache, any output', async () => {
+    const outputs: string[] = [];
+    for (const argv of [
+      ['import', 'gh'],
+      ['import', 'gl'],
+      ['diff', 'gl'],
+      ['git', 'connections'],
+      ['git', 'repos'],
+    ]) {
+      const run = await svc(argv, { cwd: root, env });
+      expect(run.code, argv.join(' ')).toBe(0);
+      outputs.push(run.stdout, run.stderr);
+    }
+    for (const text of outputs) for (const secret of secrets) expect(text.includes(secret)).toBe(false);
     const files = {
       ...tree(join(root, 'gh')),
       ...tree(join(root, 'gl')),
