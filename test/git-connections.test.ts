@@ -54,6 +54,10 @@ describe('git connections (GitHub App, GitLab OAuth)', () => {
   const githubTokens = new Set<string>();
   const gitlabAccess = new Set<string>();
   let refresh = 'glrt-initial-0';
+  /** Refresh tokens not spent yet (one per grant); a refresh spends the one given. */
+  const live = new Set([refresh]);
+  /** Device flow: the user approves after two polls. */
+  let polls = 0;
   const spent: string[] = [];
 
   beforeAll(async () => {
@@ -109,20 +113,43 @@ describe('git connections (GitHub App, GitLab OAuth)', () => {
       },
     });
     gitlab = await serveRoutes({
+      '/oauth/authorize_device': async (req, res) => {
+        const form = new URLSearchParams(await body(req));
+        if (form.get('client_id') !== 'app-1')
+          return void res.writeHead(401).end('{"error":"invalid_client"}');
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            device_code: 'dev-1',
+            user_code: 'WXYZ-1234',
+            verification_uri: `${gitlab.url}/oauth/device`,
+            expires_in: 30,
+            interval: 0,
+          }),
+        );
+      },
       '/oauth/token': async (req, res) => {
         const form = new URLSearchParams(await body(req));
         const given = form.get('refresh_token') ?? '';
+        const device = form.get('grant_type') === 'urn:ietf:params:oauth:grant-type:device_code';
+        if (device && form.get('device_code') === 'dev-1' && ++polls <= 2) {
+          return void res
+            .writeHead(400, { 'content-type': 'application/json' })
+            .end('{"error":"authorization_pending"}');
+        }
         if (
-          form.get('grant_type') !== 'refresh_token' ||
-          form.get('client_id') !== 'app-1' ||
-          given !== refresh
+          !device &&
+          (form.get('grant_type') !== 'refresh_token' ||
+            form.get('client_id') !== 'app-1' ||
+            !live.has(given))
         ) {
           if (given) spent.push(given);
           return void res
             .writeHead(400, { 'content-type': 'application/json' })
             .end('{"error":"invalid_grant"}');
         }
+        live.delete(given);
         refresh = `glrt-${randomBytes(8).toString('hex')}`;
+        live.add(refresh);
         const access = `gloas-${randomBytes(8).toString('hex')}`;
         gitlabAccess.add(access);
         secrets.push(refresh, access);
@@ -302,5 +329,48 @@ describe('git connections (GitHub App, GitLab OAuth)', () => {
     expect(await readFile(join(root, 'gh/Tools/openapi.json'), 'utf8').catch(() => '')).toBe(document);
     const listed = await svc(['git', 'connections'], { cwd: root, env });
     expect(listed.stdout).toMatch(/^gitlab-local {2}provider=gitlab/);
+  });
+
+  test('connect gitlab without a refresh token runs the device flow and keeps the grant it gets', async () => {
+    const { SVC_GITLAB_REFRESH_TOKEN: _, ...noRefresh } = env;
+    const connected = await svc(
+      [
+        'git',
+        'connect',
+        'gitlab',
+        '--instance',
+        gitlab.url,
+        '--client-id',
+        'app-1',
+        '--id',
+        'gl-device',
+        '--git-url',
+        git.url,
+      ],
+      { cwd: root, env: noRefresh },
+    );
+    expect(connected.stderr).toContain(`open ${gitlab.url}/oauth/device and enter the code WXYZ-1234`);
+    expect(connected.code).toBe(0);
+    expect(polls).toBe(3);
+    const made = await svc(
+      [
+        'init',
+        'dev',
+        '--name',
+        'Pets',
+        '--git',
+        'team/api',
+        '--ref',
+        'main',
+        '--path',
+        'openapi.yaml',
+        '--connection',
+        'gl-device',
+      ],
+      { cwd: root, env: noRefresh },
+    );
+    expect(made.code).toBe(0);
+    for (const [path, text] of Object.entries(tree(join(root, 'config'))))
+      for (const secret of secrets) expect(text.includes(secret), path).toBe(false);
   });
 });

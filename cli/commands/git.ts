@@ -34,8 +34,9 @@ connect github: a GitHub App installation, from SVC_GITHUB_APP_ID, SVC_GITHUB_AP
   and SVC_GITHUB_APP_PRIVATE_KEY (the PEM, or --private-key-file). --api-url defaults to
   https://api.github.com (GitHub Enterprise: https://host/api/v3), --git-url to https://github.com.
   The connection is checked (an installation token is made) before it is stored.
-connect gitlab: an OAuth grant on gitlab.com or a self-managed --instance, from the refresh token
-  in SVC_GITLAB_REFRESH_TOKEN (and SVC_GITLAB_CLIENT_SECRET for a confidential app). Only the
+connect gitlab: an OAuth grant on gitlab.com or a self-managed --instance: the device flow (open
+  the page it prints, enter the code, approve), or a refresh token already made elsewhere in
+  SVC_GITLAB_REFRESH_TOKEN (and SVC_GITLAB_CLIENT_SECRET for a confidential app). Only the
   refresh token is kept; every use rotates it.
 disconnect: folders that imported through it keep their document; their next import says the
   connection is gone.
@@ -65,6 +66,20 @@ function httpUrl(value: string, flag: string): string {
     });
   }
   return value.replace(/\/+$/, '');
+}
+
+/** No refresh token given: the device flow, the user approving in a browser anywhere. */
+async function deviceFlow(io: CliIo, instance: string, clientId: string): Promise<string> {
+  const { gitlabDeviceFlow } = await import('../../generator/sources/gitlab-device-flow.js');
+  const { refreshToken } = await gitlabDeviceFlow({
+    instance,
+    clientId,
+    onCode: ({ userCode, verificationUri, verificationUriComplete }) =>
+      io.stderr(
+        `To connect svc to ${instance}, open ${verificationUriComplete ?? verificationUri} and enter the code ${userCode}. Waiting…\n`,
+      ),
+  });
+  return refreshToken;
 }
 
 async function connect(argv: string[], io: CliIo): Promise<number> {
@@ -108,7 +123,9 @@ async function connect(argv: string[], io: CliIo): Promise<number> {
       ...(values['git-url'] ? { gitUrl: httpUrl(values['git-url'], '--git-url') } : {}),
       clientId: values['client-id'],
       ...(secret ? { clientSecret: store.seal(secret) } : {}),
-      refreshToken: store.seal(required(io, 'SVC_GITLAB_REFRESH_TOKEN')),
+      refreshToken: store.seal(
+        io.env.SVC_GITLAB_REFRESH_TOKEN?.trim() || (await deviceFlow(io, instance, values['client-id'])),
+      ),
     };
     // The first refresh proves the grant and already replaces the given refresh token.
     await store.put(gitlab);
