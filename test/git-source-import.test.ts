@@ -137,6 +137,10 @@ describe('git sources', () => {
     expect(changed.every((p) => p.startsWith('.svc/history/'))).toBe(true);
     expect(changed).toEqual(['.svc/history/000002.json']);
     expect(Object.keys(before).every((p) => p in after)).toBe(true);
+    const history = await svc(['history', 'g'], { cwd: root, env });
+    expect(history.stdout.split('\n').filter((l) => l.includes(`commit ${first.slice(0, 12)}`))).toHaveLength(
+      2,
+    );
   });
 
   test('import re-reads the branch head; diff --ref previews another commit, writing nothing', async () => {
