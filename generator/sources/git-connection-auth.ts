@@ -4,11 +4,11 @@
  * the rotating refresh token (spec 2.6: the refresh invalidates the old refresh token, so the
  * new one is stored, atomically and under a lock, before the access token is used).
  */
-import { open as openFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
 import { SvcError } from '../../core/svc-error.js';
+import { withFileLock } from './file-lock.js';
 import type {
   ConnectionStore,
   GithubAppConnection,
@@ -110,9 +110,6 @@ export async function installationRepositories(
   }
 }
 
-const LOCK_WAIT_MS = 15_000;
-const LOCK_STALE_MS = 60_000;
-
 /**
  * Refreshes under a lock file so two imports never spend the same refresh token: the second
  * waits, then reads the token the first one stored.
@@ -121,7 +118,7 @@ export async function gitlabAccessToken(
   store: ConnectionStore,
   connection: GitlabConnection,
 ): Promise<string> {
-  return withLock(join(store.dir, `${connection.id}.refresh.lock`), async () => {
+  return withFileLock(join(store.dir, `${connection.id}.refresh.lock`), async () => {
     const current = await store.get(connection.id);
     if (current.provider !== 'gitlab')
       throw new SvcError('INTERNAL', `${connection.id} is not a GitLab connection`);
@@ -161,34 +158,6 @@ export async function gitlabAccessToken(
     await store.put({ ...current, refreshToken: store.seal(json.refresh_token) });
     return json.access_token;
   });
-}
-
-async function withLock<T>(file: string, work: () => Promise<T>): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    try {
-      const handle = await openFile(file, 'wx', 0o600);
-      await handle.close();
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const age = await stat(file).then(
-        (s) => Date.now() - s.mtimeMs,
-        () => 0,
-      );
-      if (age > LOCK_STALE_MS) await rm(file, { force: true });
-      else if (Date.now() - start > LOCK_WAIT_MS) {
-        throw new SvcError('SOURCE_UNREACHABLE', `another svc process holds ${file}; try again`, {
-          place: { file },
-        });
-      } else await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    await rm(file, { force: true });
-  }
 }
 
 function providerError(error: unknown, what: string, apiUrl: string): SvcError {

@@ -116,4 +116,14 @@ describe('readGitSource (a real smart-HTTP server on loopback)', () => {
     });
     repo.commit({ 'mcp/Skills/escape.md': null });
   });
+
+  test('imports running at once share the cache safely', async () => {
+    const cacheDir = join(root, 'shared');
+    const reads = await Promise.all(
+      Array.from({ length: 6 }, () => readGitSource({ ...spec(), contentDir: 'mcp' }, { cacheDir })),
+    );
+    const commits = new Set(reads.map((r) => r.commit));
+    expect(commits.size).toBe(1);
+    for (const read of reads) expect((await read.readContent()).length).toBeGreaterThan(5);
+  });
 });

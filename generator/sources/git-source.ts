@@ -22,6 +22,7 @@ import {
   readContentTree,
   type TreeEntry,
 } from './content-source.js';
+import { withFileLock } from './file-lock.js';
 import { DEFAULT_MAX_SOURCE_BYTES, type SourceText } from './openapi-source.js';
 
 export interface GitSourceSpec {
@@ -93,11 +94,6 @@ export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = 
     `${createHash('sha256').update(url).digest('hex').slice(0, 24)}.git`,
   );
   await mkdir(gitdir, { recursive: true });
-  if (!fs.existsSync(join(gitdir, 'HEAD'))) {
-    await git.init({ fs, gitdir, bare: true });
-    // The cache is named after the URL, so its one remote never changes.
-    await git.addRemote({ fs, gitdir, remote: 'origin', url, force: true });
-  }
   const token = opts.token;
   const auth = {
     onAuth: () =>
@@ -124,8 +120,14 @@ export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = 
     }
   };
   const cache = {};
-  let commit: string;
-  if (opts.ref) {
+  // One process at a time fetches into a cache (isomorphic-git does not lock its refs and shallow file).
+  const commit = await withFileLock(`${gitdir}.lock`, async () => {
+    if (!fs.existsSync(join(gitdir, 'HEAD'))) {
+      await git.init({ fs, gitdir, bare: true });
+      // The cache is named after the URL, so its one remote never changes.
+      await git.addRemote({ fs, gitdir, remote: 'origin', url, force: true });
+    }
+    if (!opts.ref) return fetchBranch(1);
     // Cached already, else maybe the head, else somewhere down the branch.
     let found = await localCommit(gitdir, opts.ref, cache);
     for (const depth of [1, REF_DEPTH]) {
@@ -133,10 +135,8 @@ export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = 
       await fetchBranch(depth);
       found = await localCommit(gitdir, opts.ref, cache);
     }
-    commit = found ?? missingRef(spec, opts.ref);
-  } else {
-    commit = await fetchBranch(1);
-  }
+    return found ?? missingRef(spec, opts.ref);
+  });
 
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_SOURCE_BYTES;
   const origin = `git+${url}#${commit}:${spec.path}`;
