@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { type GitHttpServer, startGitHttpServer } from './helpers/git-http-server.js';
-import { makeRepo } from './helpers/git-repo-fixture.js';
+import { makeRepo } from '../generator/sources/testing/git-repo-fixture.js';
 import { svc } from './helpers/run-cli.js';
 import { type StaticServer, serveRoutes } from './helpers/serve-static.js';
 

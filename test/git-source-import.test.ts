@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type GitHttpServer, startGitHttpServer } from './helpers/git-http-server.js';
-import { makeRepo, type RepoFixture } from './helpers/git-repo-fixture.js';
+import { makeRepo, type RepoFixture } from '../generator/sources/testing/git-repo-fixture.js';
 import { svc } from './helpers/run-cli.js';
 import { type StaticServer, serveRoutes } from './helpers/serve-static.js';
 

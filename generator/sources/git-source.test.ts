@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type GitHttpServer, startGitHttpServer } from '../../test/helpers/git-http-server.js';
-import { makeRepo, type RepoFixture } from '../../test/helpers/git-repo-fixture.js';
+import { type GitHttpServer, startGitHttpServer } from './testing/git-http-server.js';
+import { makeRepo, type RepoFixture } from './testing/git-repo-fixture.js';
 import { readGitSource } from './git-source.js';
 
 const TOKEN = 'ghs_test_token_5f2c';
