@@ -197,6 +197,46 @@ describe('git sources', () => {
     for (const text of outputs) expect(text).not.toContain(TOKEN);
   });
 
+  test('a token kept as a connection (sealed) reads the repository without SVC_GIT_TOKEN', async () => {
+    const config = { SVC_CONFIG_DIR: join(root, 'svc-config'), SVC_CACHE_DIR: join(root, 'cache-t') };
+    const connected = await svc(['git', 'connect', 'token', '--id', 'host'], {
+      cwd: root,
+      env: { ...config, SVC_GIT_TOKEN: TOKEN },
+    });
+    expect(connected.code).toBe(0);
+    const made = await svc(
+      [
+        'init',
+        't',
+        '--name',
+        'Pets',
+        '--git',
+        `${server.url}/api.git`,
+        '--ref',
+        'main',
+        '--path',
+        'openapi/petstore.yaml',
+        '--connection',
+        'host',
+      ],
+      { cwd: root, env: config },
+    );
+    expect(made.stderr).not.toMatch(/^error/m);
+    expect(made.code).toBe(0);
+    expect(parse(readFileSync(join(root, 't/config.yaml'), 'utf8')).source).toMatchObject({
+      provider: 'git',
+      repository: `${server.url}/api.git`,
+      connection: 'host',
+    });
+    for (const [path, text] of Object.entries({
+      ...tree(join(root, 'svc-config')),
+      ...tree(join(root, 't')),
+    }))
+      expect(text.includes(TOKEN), path).toBe(false);
+    const listed = await svc(['git', 'connections'], { cwd: root, env: config });
+    expect(listed.stdout).toBe('host  provider=token  username=x-access-token\n');
+  });
+
   test('a URL with credentials is refused before anything is written', async () => {
     const refused = await svc(
       [
@@ -274,6 +314,42 @@ describe('other git (raw URL)', () => {
 
     const again = await svc(['import', 'r'], { cwd: root, env: { SVC_GIT_TOKEN: TOKEN_RAW } });
     expect(again.code).toBe(0);
+  });
+
+  test('a raw URL reads its Bearer token from a token connection', async () => {
+    const config = { SVC_CONFIG_DIR: join(root, 'svc-config') };
+    expect(
+      (
+        await svc(['git', 'connect', 'token', '--id', 'raw'], {
+          cwd: root,
+          env: { ...config, SVC_GIT_TOKEN: TOKEN_RAW },
+        })
+      ).code,
+    ).toBe(0);
+    const made = await svc(
+      [
+        'init',
+        'rc',
+        '--name',
+        'Pets',
+        '--raw-url',
+        `${raw.url}/raw/{ref}/{path}`,
+        '--ref',
+        'release/2',
+        '--path',
+        'specs/petstore.yaml',
+        '--connection',
+        'raw',
+      ],
+      { cwd: root, env: config },
+    );
+    expect(made.stderr).not.toMatch(/^error/m);
+    expect(made.code).toBe(0);
+    for (const [path, text] of Object.entries({
+      ...tree(join(root, 'svc-config')),
+      ...tree(join(root, 'rc')),
+    }))
+      expect(text.includes(TOKEN_RAW), path).toBe(false);
   });
 
   test('content directories are refused for a raw URL', async () => {

@@ -21,6 +21,7 @@ import { parseCommandArgs, requirePositional } from '../parse-args.js';
 const usage = `Usage:
   svc git connect github [--id <id>] [--api-url <url>] [--git-url <url>] [--private-key-file <pem>]
   svc git connect gitlab --client-id <id> [--instance <url>] [--git-url <url>] [--id <id>]
+  svc git connect token --id <id> [--username <name>]
   svc git connections [--json]
   svc git disconnect <id>
   svc git repos [--connection <id>] [--json]
@@ -40,6 +41,9 @@ connect gitlab: an OAuth grant on gitlab.com or a self-managed --instance: the d
   refresh token is kept; every use rotates it.
 disconnect: folders that imported through it keep their document; their next import says the
   connection is gone.
+connect token: an access token for any other git host or raw URL, from SVC_GIT_TOKEN (sent as
+  Basic <username>:<token> over git, default username x-access-token; as Bearer to a raw URL).
+  Use it with \`svc init … --connection <id> --git <url>\` or \`--raw-url <template>\`.
 repos: the repositories a GitHub App installation can read.`;
 
 async function storeOf(io: CliIo): Promise<ConnectionStore> {
@@ -48,6 +52,8 @@ async function storeOf(io: CliIo): Promise<ConnectionStore> {
 
 /** What `svc git connections` shows of a connection: never a secret. */
 function describe(c: GitConnection): Record<string, string> {
+  if (c.provider === 'token')
+    return { id: c.id, provider: 'token', username: c.username ?? 'x-access-token' };
   return c.provider === 'github'
     ? { id: c.id, provider: 'github', app: c.appId, installation: c.installationId, api: c.apiUrl }
     : { id: c.id, provider: 'gitlab', instance: c.instance, client: c.clientId };
@@ -90,6 +96,7 @@ async function connect(argv: string[], io: CliIo): Promise<number> {
     'private-key-file': { type: 'string' },
     instance: { type: 'string' },
     'client-id': { type: 'string' },
+    username: { type: 'string' },
   });
   const provider = requirePositional('git connect', positionals, 0, 'the provider: github or gitlab');
   const store = await storeOf(io);
@@ -136,10 +143,21 @@ async function connect(argv: string[], io: CliIo): Promise<number> {
       throw error;
     }
     connection = gitlab;
+  } else if (provider === 'token') {
+    if (!values.id) throw new SvcError('USAGE', 'svc git connect token: --id <id> is required');
+    connection = {
+      id: values.id,
+      provider: 'token',
+      ...(values.username ? { username: values.username } : {}),
+      token: store.seal(required(io, 'SVC_GIT_TOKEN')),
+    };
   } else {
-    throw new SvcError('USAGE', `svc git connect: the provider is github or gitlab, not "${provider}"`);
+    throw new SvcError(
+      'USAGE',
+      `svc git connect: the provider is github, gitlab or token, not "${provider}"`,
+    );
   }
-  if (connection.provider === 'github') await store.put(connection);
+  if (connection.provider !== 'gitlab') await store.put(connection);
   io.stdout(`Connected ${connection.id} (${connection.provider}).\n`);
   return EXIT.ok;
 }

@@ -65,7 +65,7 @@ function gitSourceOf(
     path?: string;
     content?: string;
   },
-  provider?: 'github' | 'gitlab',
+  provider?: 'github' | 'gitlab' | 'token',
 ): GitSource | undefined {
   const url = values.git ?? values['raw-url'];
   if (url === undefined) {
@@ -77,6 +77,12 @@ function gitSourceOf(
   const flag = values.git !== undefined ? '--git' : '--raw-url';
   if (!values.ref) throw new SvcError('USAGE', `svc init: ${flag} needs --ref <branch>`);
   if (!values.path) throw new SvcError('USAGE', `svc init: ${flag} needs --path <file in the repository>`);
+  if (provider === 'token') {
+    // A stored token: the source keeps its URL, the connection supplies the secret.
+    const { connection: _, ...plain } = values;
+    const source = gitSourceOf(plain);
+    return source && { ...source, connection: values.connection as string };
+  }
   if (values.git !== undefined && values.connection !== undefined && provider) {
     const repo = values.git.replace(/^\/+|\/+$/g, '').replace(/\.git$/, '');
     if (!/^[\w.-]+(\/[\w.-]+)+$/.test(repo)) {
@@ -119,7 +125,7 @@ function gitSourceOf(
 }
 
 /** The provider of a stored git connection (which must exist). */
-async function connectionProvider(io: CliIo, id: string): Promise<'github' | 'gitlab'> {
+async function connectionProvider(io: CliIo, id: string): Promise<'github' | 'gitlab' | 'token'> {
   const { ConnectionStore, svcConfigDir } = await import('../../generator/sources/git-connections.js');
   return (await (await ConnectionStore.open(svcConfigDir(io.env))).get(id)).provider;
 }

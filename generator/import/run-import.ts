@@ -365,9 +365,14 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
         if (repoSource.commit !== gitRead.commit)
           config = { ...config, source: { ...repoSource, commit: gitRead.commit } };
       } else if (gitSource?.rawUrlTemplate) {
+        // A stored token connection, else SVC_GIT_TOKEN.
+        const token =
+          gitSource.connection && opts.git?.credentials
+            ? (await opts.git.credentials({ ...gitSource, repository: location })).token
+            : opts.git?.token;
         read = await readRawUrlSource(
           { ...gitSource, rawUrlTemplate: gitSource.rawUrlTemplate },
-          { cwd: opts.dir, ...(opts.git?.token ? { token: opts.git.token } : {}) },
+          { cwd: opts.dir, ...(token ? { token } : {}) },
         );
       } else {
         read = await readOpenApiSource(location, { cwd: opts.dir });

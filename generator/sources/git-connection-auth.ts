@@ -29,6 +29,14 @@ export async function connectionCredentials(
   connection: GitConnection,
   repository: string,
 ): Promise<GitCredentials> {
+  if (connection.provider === 'token') {
+    // The source names the repository by its URL (or is a raw URL): only the token comes from here.
+    return {
+      url: repository,
+      username: connection.username ?? 'x-access-token',
+      token: store.open(connection.token),
+    };
+  }
   const path = repository.replace(/^\/+|\/+$/g, '').replace(/\.git$/, '');
   if (connection.provider === 'github') {
     return {

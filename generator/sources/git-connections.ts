@@ -1,6 +1,6 @@
 /**
- * The git connections of this user (spec 2.2, 2.6): GitHub App installations and GitLab OAuth
- * grants, kept in the user's svc config directory ($SVC_CONFIG_DIR, else ~/.config/svc), never in
+ * The git connections of this user (spec 2.2, 2.6): GitHub App installations, GitLab OAuth
+ * grants and access tokens for other hosts, kept in the user's svc config directory ($SVC_CONFIG_DIR, else ~/.config/svc), never in
  * a server folder. Secrets (a private key, a refresh token, a client secret) are sealed with
  * AES-256-GCM under a key file of mode 0600 beside the store; the rest is plain JSON so that
  * `svc git connections` can list them without opening anything.
@@ -42,7 +42,17 @@ export interface GitlabConnection {
   refreshToken: string;
 }
 
-export type GitConnection = GithubAppConnection | GitlabConnection;
+/** A personal or project access token for any smart-HTTP host or raw URL (spec 2.2 "other git"). */
+export interface TokenConnection {
+  id: string;
+  provider: 'token';
+  /** Basic user name sent with the token over git (default x-access-token); raw URLs get Bearer. */
+  username?: string;
+  /** Sealed. */
+  token: string;
+}
+
+export type GitConnection = GithubAppConnection | GitlabConnection | TokenConnection;
 
 interface StoreFile {
   schemaVersion: 1;
