@@ -1,10 +1,11 @@
+import { statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type GitHttpServer, startGitHttpServer } from './testing/git-http-server.js';
 import { makeRepo, type RepoFixture } from './testing/git-repo-fixture.js';
-import { readGitSource } from './git-source.js';
+import { gitCacheDir, readGitSource } from './git-source.js';
 
 const TOKEN = 'ghs_test_token_5f2c';
 const basic = `Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`;
@@ -125,5 +126,18 @@ describe('readGitSource (a real smart-HTTP server on loopback)', () => {
     const commits = new Set(reads.map((r) => r.commit));
     expect(commits.size).toBe(1);
     for (const read of reads) expect((await read.readContent()).length).toBeGreaterThan(5);
+  });
+
+  test("the default cache is the user's own (mode 0700), never a shared directory as it is", async () => {
+    const home = join(root, 'home');
+    const dir = await gitCacheDir({ HOME: home });
+    expect(dir).toBe(join(home, '.cache', 'svc', 'git'));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(await gitCacheDir({ XDG_CACHE_HOME: join(root, 'xdg'), HOME: home })).toBe(
+      join(root, 'xdg', 'svc', 'git'),
+    );
+    const fallback = await gitCacheDir({});
+    expect(fallback).not.toBe(join(tmpdir(), 'svc-git-cache'));
+    expect(statSync(fallback).mode & 0o077).toBe(0);
   });
 });

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import git from 'isomorphic-git';
@@ -42,7 +42,7 @@ export interface ReadGitOptions {
   token?: string;
   /** Default x-access-token (GitHub's convention); GitLab OAuth tokens go as oauth2. */
   username?: string;
-  /** Where fetched repositories are kept (default $SVC_CACHE_DIR or <tmp>/svc-git-cache). */
+  /** Where fetched repositories are kept (default: $SVC_CACHE_DIR, else gitCacheDir()). */
   cacheDir?: string;
   maxBytes?: number;
   content?: ReadContentOptions;
@@ -54,6 +54,37 @@ export interface GitSourceRead {
   commit: string;
   /** Reads the content directories of the same commit (spec.contentDir; none set → none read). */
   readContent(): Promise<RawFile[]>;
+}
+
+/**
+ * The user's own cache ($XDG_CACHE_HOME/svc/git, else ~/.cache/svc/git), mode 0700. Never a
+ * shared directory such as /tmp as it is: isomorphic-git trusts the objects it finds, so another
+ * local user able to write there could change what an import reads. Without a usable home
+ * (a container), a per-user directory under the temporary directory, checked to be ours.
+ */
+export async function gitCacheDir(env: Record<string, string | undefined>): Promise<string> {
+  const home = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, '.cache') : undefined);
+  if (home) {
+    const dir = join(home, 'svc', 'git');
+    try {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      return dir;
+    } catch {
+      // Unwritable home: fall through to the private temporary directory.
+    }
+  }
+  const uid = process.getuid?.() ?? 0;
+  const dir = join(tmpdir(), `svc-git-cache-${uid}`);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const info = await stat(dir);
+  if ((process.getuid && info.uid !== uid) || (info.mode & 0o022) !== 0) {
+    throw new SvcError(
+      'SOURCE_UNREACHABLE',
+      `${dir} belongs to another user or others may write to it; set SVC_CACHE_DIR to a directory of your own`,
+      { place: { file: dir } },
+    );
+  }
+  return dir;
 }
 
 /** How deep `--ref <sha>` looks back along the branch when the commit is not cached yet. */
@@ -90,7 +121,7 @@ export function checkGitUrl(url: string, field = 'source.repository'): string {
 export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = {}): Promise<GitSourceRead> {
   const url = checkGitUrl(spec.url);
   const gitdir = join(
-    opts.cacheDir ?? process.env.SVC_CACHE_DIR ?? join(tmpdir(), 'svc-git-cache'),
+    opts.cacheDir ?? process.env.SVC_CACHE_DIR ?? (await gitCacheDir(process.env)),
     `${createHash('sha256').update(url).digest('hex').slice(0, 24)}.git`,
   );
   await mkdir(gitdir, { recursive: true });
