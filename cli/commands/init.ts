@@ -36,7 +36,8 @@ Options:
                               https://host/raw/{ref}/{path}; SVC_GIT_TOKEN is sent as Bearer.
                               Tools only: a raw URL cannot list content directories
   --ref <branch>  --path <file in the repository>   (with --git or --raw-url)
-  --connection <id>           read --git <owner/name> through a stored connection (svc git)
+  --connection <id>           read through a stored connection (svc git): --git <owner/name>
+                              for GitHub App and GitLab ones; --git <url> or --raw-url for a token
   --manual                    no document: tools are authored with \`svc tool add\`
   --base-url <url>            API base URL (default: the document's server)
   --auth <mode>               none | api_key | bearer | basic | user_oauth (default none)
