@@ -5,7 +5,7 @@ import { writeFolder } from '../../folder/index.js';
 import { runImport } from '../../generator/import/index.js';
 import { initialConfig, keepUserFiles, serverIdFrom } from '../../generator/init/index.js';
 import { renderFolder } from '../../generator/render/index.js';
-import { checkGitUrl } from '../../generator/sources/git-source.js';
+import { checkGitUrl } from '../../generator/sources/git-url.js';
 import type { Auth, Source } from '../../schemas/types.js';
 import type { CliIo, Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';

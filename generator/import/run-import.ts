@@ -44,7 +44,8 @@ import {
 } from '../render/index.js';
 import { buildReport } from '../report/index.js';
 import { readContentDir } from '../sources/content-source.js';
-import { type GitSourceRead, gitLocation, readGitSource } from '../sources/git-source.js';
+import type { GitSourceRead } from '../sources/git-source.js';
+import { gitLocation } from '../sources/git-url.js';
 import { readOpenApiSource, type SourceText } from '../sources/index.js';
 import { expandRawUrl, readRawUrlSource } from '../sources/raw-url-source.js';
 import { type BuildToolsOptions, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../tools/index.js';
@@ -347,6 +348,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
           }
           access = await opts.git.credentials(repoSource);
         }
+        // Loaded only for a git source: other imports do not pay for isomorphic-git.
+        const { readGitSource } = await import('../sources/git-source.js');
         gitRead = await readGitSource(
           {
             url: access.url,

@@ -23,6 +23,7 @@ import {
   type TreeEntry,
 } from './content-source.js';
 import { withFileLock } from './file-lock.js';
+import { checkGitUrl } from './git-url.js';
 import { DEFAULT_MAX_SOURCE_BYTES, type SourceText } from './openapi-source.js';
 
 export interface GitSourceSpec {
@@ -89,34 +90,6 @@ export async function gitCacheDir(env: Record<string, string | undefined>): Prom
 
 /** How deep `--ref <sha>` looks back along the branch when the commit is not cached yet. */
 const REF_DEPTH = 1000;
-
-/** The location recorded in history and reports for a git source: no credentials, no token. */
-export function gitLocation(spec: Pick<GitSourceSpec, 'url' | 'branch' | 'path'>): string {
-  return `git+${spec.url}#${spec.branch}:${spec.path}`;
-}
-
-/** Refuses what would put a secret into config.yaml: user:password@ in the URL. */
-export function checkGitUrl(url: string, field = 'source.repository'): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch (cause) {
-    throw new SvcError('USAGE', `the git URL "${url}" is not a valid URL`, { place: { field }, cause });
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new SvcError('USAGE', 'a git source is read over http(s) (smart HTTP); give an http(s) URL', {
-      place: { field },
-    });
-  }
-  if (parsed.username || parsed.password) {
-    throw new SvcError(
-      'USAGE',
-      'a git URL with credentials (user:password@) would put a secret into the folder; set SVC_GIT_TOKEN instead',
-      { place: { field } },
-    );
-  }
-  return url;
-}
 
 export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = {}): Promise<GitSourceRead> {
   const url = checkGitUrl(spec.url);
