@@ -11,7 +11,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import { isManagedPath, loadFolder, readFolder, writeFolder } from '../../folder/index.js';
 import type { ContentItems, FolderFiles, FolderModel } from '../../folder/model.js';
-import type { Endpoint, HistoryRecord, ImportReport, Source, SvcConfig } from '../../schemas/types.js';
+import type { Endpoint, HistoryRecord, ImportReport, SvcConfig } from '../../schemas/types.js';
 import { parseContent } from '../content/index.js';
 import { diffEndpoints } from '../diff/index.js';
 import { endpointMatchKey } from '../diff/endpoint-key.js';
@@ -44,17 +44,12 @@ import {
 } from '../render/index.js';
 import { buildReport } from '../report/index.js';
 import { readContentDir } from '../sources/content-source.js';
-import type { GitSourceRead } from '../sources/git-source.js';
-import { gitLocation } from '../sources/git-url.js';
-import { readOpenApiSource, type SourceText } from '../sources/index.js';
-import { expandRawUrl, readRawUrlSource } from '../sources/raw-url-source.js';
 import { type BuildToolsOptions, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../tools/index.js';
 import { appendRecord } from './append-record.js';
 import { patchYaml } from './patch-yaml.js';
 import { recordableLocation } from './recordable-location.js';
+import { type GitAccess, planSource, type SourcePlan, type SourceRead } from './source-reader.js';
 import { Checklist, type ChecklistKind, type ChecklistRow, checklistKindOfPath } from './checklist.js';
-
-type GitSource = Extract<Source, { kind: 'git' }>;
 
 export interface ImportOptions {
   /** The server folder (may not exist yet for a first import). */
@@ -81,12 +76,7 @@ export interface ImportOptions {
    * Git and raw-URL sources: the token (never written anywhere) and where fetched repositories
    * are cached (outside the folder).
    */
-  git?: {
-    token?: string;
-    cacheDir?: string;
-    /** A source naming a connection: its repository URL and credentials (the CLI opens the store). */
-    credentials?: (source: GitSource) => Promise<{ url: string; username: string; token: string }>;
-  };
+  git?: GitAccess;
   /** Injectable clock for deterministic tests. */
   now?: () => Date;
   onProgress?: (rows: ChecklistRow[]) => void;
@@ -251,49 +241,23 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
 
   if (opts.compact && config.compact !== true) config = { ...config, compact: true };
   const source = config.source;
-  // A document given on the command line (--openapi) wins over a git source, as over a URL.
-  const gitSource = !opts.location && source.kind === 'git' ? source : undefined;
-  const repoSource = gitSource && gitSource.provider !== 'raw' ? gitSource : undefined;
-  // owner/name (github), a GitLab project path, or the repository's URL (provider git).
-  const repository = repoSource?.repository ?? repoSource?.project;
-  if (!location) {
-    if (source.kind === 'openapi') location = source.location;
-    else if (repoSource && repository)
-      location = gitLocation({
-        url: repoSource.connection ? `${repoSource.connection}:${repository}` : repository,
-        branch: repoSource.branch,
-        path: repoSource.path,
-      });
-    else if (gitSource?.rawUrlTemplate) {
-      try {
-        location = expandRawUrl({ ...gitSource, rawUrlTemplate: gitSource.rawUrlTemplate });
-      } catch (error) {
-        return failed(asSvcError(error), 'tools');
-      }
-    }
+  let plan: SourcePlan;
+  try {
+    plan = planSource(source, {
+      dir: opts.dir,
+      ...(opts.location ? { location: opts.location } : {}),
+      ...(opts.contentDir !== undefined ? { contentDir: opts.contentDir } : {}),
+      ...(opts.ref !== undefined ? { ref: opts.ref } : {}),
+      ...(opts.git ? { git: opts.git } : {}),
+    });
+  } catch (error) {
+    return failed(asSvcError(error), 'tools');
   }
-  contentDir =
-    opts.contentDir ??
-    (source.kind === 'openapi' ? source.contentDir : repoSource ? repoSource.contentDir : undefined);
+  location = plan.location;
+  contentDir = plan.contentDir;
   checklist = new Checklist(contentDir !== undefined, opts.onProgress);
-  if (gitSource && gitSource.provider === 'raw') {
+  if (plan.toolsOnly) {
     checklist.note('resources', 'tools only: a raw URL cannot list content directories (spec 2.5 rule 9)');
-  }
-  if (repoSource && opts.contentDir !== undefined) {
-    return failed(
-      new SvcError(
-        'USAGE',
-        "a git source's content directory is a directory of the repository: set source.contentDir in config.yaml",
-        { place: { field: 'source.contentDir' } },
-      ),
-      'tools',
-    );
-  }
-  if (opts.ref !== undefined && !repoSource) {
-    return failed(
-      new SvcError('USAGE', '--ref applies to a git repository source only', { place: { field: 'ref' } }),
-      'tools',
-    );
   }
   if (!location) {
     return failed(
@@ -329,57 +293,13 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     let endpoints: Endpoint[];
     let baseUrl: string | undefined;
     let generated: ReturnType<typeof buildTools>;
-    let gitRead: GitSourceRead | undefined;
+    let sourceRead: SourceRead | undefined;
     let authNotice: string | undefined;
     try {
-      let read: SourceText;
-      if (repoSource && repository) {
-        let access: { url: string; username?: string; token?: string } = {
-          url: repository,
-          ...(opts.git?.token ? { token: opts.git.token } : {}),
-        };
-        if (repoSource.connection) {
-          if (!opts.git?.credentials) {
-            throw new SvcError(
-              'USAGE',
-              `the source reads through the git connection ${repoSource.connection}, which is not available here`,
-              { place: { field: 'source.connection' } },
-            );
-          }
-          access = await opts.git.credentials(repoSource);
-        }
-        // Loaded only for a git source: other imports do not pay for isomorphic-git.
-        const { readGitSource } = await import('../sources/git-source.js');
-        gitRead = await readGitSource(
-          {
-            url: access.url,
-            branch: repoSource.branch,
-            path: repoSource.path,
-            ...(contentDir !== undefined ? { contentDir } : {}),
-          },
-          {
-            ...(opts.ref ? { ref: opts.ref } : {}),
-            ...(access.token ? { token: access.token } : {}),
-            ...(access.username ? { username: access.username } : {}),
-            ...(opts.git?.cacheDir ? { cacheDir: opts.git.cacheDir } : {}),
-          },
-        );
-        read = gitRead.document;
-        if (repoSource.commit !== gitRead.commit)
-          config = { ...config, source: { ...repoSource, commit: gitRead.commit } };
-      } else if (gitSource?.rawUrlTemplate) {
-        // A stored token connection, else SVC_GIT_TOKEN.
-        const token =
-          gitSource.connection && opts.git?.credentials
-            ? (await opts.git.credentials({ ...gitSource, repository: location })).token
-            : opts.git?.token;
-        read = await readRawUrlSource(
-          { ...gitSource, rawUrlTemplate: gitSource.rawUrlTemplate },
-          { cwd: opts.dir, ...(token ? { token } : {}) },
-        );
-      } else {
-        read = await readOpenApiSource(location, { cwd: opts.dir });
-      }
+      sourceRead = await plan.read();
+      const read = sourceRead.document;
+      if (sourceRead.commit && source.kind === 'git' && source.commit !== sourceRead.commit)
+        config = { ...config, source: { ...source, commit: sourceRead.commit } };
       text = read.text;
       const parsed = await parseDocument(read, { allowExternalRefs });
       endpoints = toEndpoints(parsed);
@@ -418,7 +338,9 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       const dir = isAbsolute(contentDir) ? contentDir : resolve(opts.dir, contentDir);
       let parsed: ReturnType<typeof parseContent>;
       try {
-        parsed = parseContent(gitRead ? await gitRead.readContent() : await readContentDir(dir));
+        parsed = parseContent(
+          sourceRead?.readContent ? await sourceRead.readContent() : await readContentDir(dir),
+        );
       } catch (error) {
         throw new StepFailure('resources', asSvcError(error));
       }
@@ -542,7 +464,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
         status: 'complete',
         statusLog,
         source: { location: recordableLocation(location), ...(contentDir ? { contentDir } : {}) },
-        revision: { documentSha256, ...(gitRead ? { gitCommit: gitRead.commit } : {}) },
+        revision: { documentSha256, ...(sourceRead?.commit ? { gitCommit: sourceRead.commit } : {}) },
         changed,
         summary: report.summary,
         report: last ? report : firstImportRecordReport(report),
