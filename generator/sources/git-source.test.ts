@@ -140,4 +140,10 @@ describe('readGitSource (a real smart-HTTP server on loopback)', () => {
     expect(fallback).not.toBe(join(tmpdir(), 'svc-git-cache'));
     expect(statSync(fallback).mode & 0o077).toBe(0);
   });
+
+  test('a fetch bringing more than the limit stops with SOURCE_TOO_LARGE', async () => {
+    await expect(
+      readGitSource(spec(), { cacheDir: join(root, 'capped'), maxFetchBytes: 2_000 }),
+    ).rejects.toMatchObject({ code: 'SOURCE_TOO_LARGE', place: { url: spec().url } });
+  });
 });

@@ -46,6 +46,8 @@ export interface ReadGitOptions {
   /** Where fetched repositories are kept (default: $SVC_CACHE_DIR, else gitCacheDir()). */
   cacheDir?: string;
   maxBytes?: number;
+  /** Most bytes one fetch may download (default 512 MiB): a hostile server cannot fill the disk. */
+  maxFetchBytes?: number;
   content?: ReadContentOptions;
 }
 
@@ -88,6 +90,34 @@ export async function gitCacheDir(env: Record<string, string | undefined>): Prom
   return dir;
 }
 
+const DEFAULT_MAX_FETCH_BYTES = 512 * 1024 * 1024;
+
+type HttpClient = typeof http;
+
+/** isomorphic-git's HTTP client, stopping a response once it has brought more than `max` bytes. */
+function cappedHttp(max: number, url: string): HttpClient {
+  return {
+    async request(request) {
+      const response = await http.request(request);
+      const body = response.body;
+      if (!body) return response;
+      let total = 0;
+      async function* counted(): AsyncGenerator<Uint8Array> {
+        for await (const chunk of body as AsyncIterable<Uint8Array>) {
+          total += chunk.byteLength;
+          if (total > max) {
+            throw new SvcError('SOURCE_TOO_LARGE', `fetching ${url} brought more than ${max} bytes`, {
+              place: { url },
+            });
+          }
+          yield chunk;
+        }
+      }
+      return { ...response, body: counted() };
+    },
+  };
+}
+
 /** How deep `--ref <sha>` looks back along the branch when the commit is not cached yet. */
 const REF_DEPTH = 1000;
 
@@ -108,7 +138,7 @@ export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = 
     try {
       const fetched = await git.fetch({
         fs,
-        http,
+        http: cappedHttp(opts.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES, spec.url),
         gitdir,
         url,
         ref: spec.branch,
@@ -261,6 +291,7 @@ function cleanPath(path: string, field: string): string {
 }
 
 function fetchError(error: unknown, spec: GitSourceSpec, withToken: boolean): SvcError {
+  if (error instanceof SvcError) return error;
   const status = (error as { data?: { statusCode?: number } })?.data?.statusCode;
   const place = { url: spec.url };
   // onAuth/onAuthFailure cancel rather than retry: the server asked for credentials we lack or it refused.
