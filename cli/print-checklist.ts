@@ -15,7 +15,8 @@ export function formatChecklist(rows: readonly ChecklistRow[]): string {
   const width = Math.max(0, ...rows.map((r) => r.label.length));
   const lines = rows.map((row) => {
     const count = row.count === undefined ? '' : String(row.count);
-    const line = `  ${MARK[row.status]} ${row.label.padEnd(width)}  ${count}`.trimEnd();
+    const line =
+      `  ${MARK[row.status]} ${row.label.padEnd(width)}  ${count}${row.note ? `  (${row.note})` : ''}`.trimEnd();
     return row.status === 'failed' ? `${line}  ← failed (the error follows)` : line;
   });
   return `${lines.join('\n')}\n`;

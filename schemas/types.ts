@@ -17,7 +17,10 @@ export type Source =
     }
   | {
       kind: "git";
-      provider: "github" | "gitlab" | "raw";
+      /**
+       * github, gitlab: those hosts; git: any smart-HTTP git server (read with isomorphic-git); raw: one file fetched through rawUrlTemplate (no content directories).
+       */
+      provider: "github" | "gitlab" | "git" | "raw";
       /**
        * owner/name (github) or a local/remote git URL.
        */
@@ -27,6 +30,18 @@ export type Source =
       rawUrlTemplate?: string;
       branch: string;
       path: string;
+      /**
+       * Directory inside the repository holding Skills/ Prompts/ Widgets/ Resources/ Docs/ ('.' is the repository root).
+       */
+      contentDir?: string;
+      /**
+       * Id of the git connection (`svc git connections`, kept outside the folder) the repository is read through; its secrets never enter the folder.
+       */
+      connection?: string;
+      /**
+       * The commit the last import read (git providers; absent for raw).
+       */
+      commit?: string;
       allowExternalRefs?: boolean;
     }
   | {

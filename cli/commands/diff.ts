@@ -10,6 +10,7 @@ import {
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
+import { gitAccess } from '../git-access.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
 import { folderRelative } from './import.js';
 
@@ -20,13 +21,14 @@ export const diffCommand: Command = {
   name: 'diff',
   summary: 'preview a re-import: the per-endpoint report, writing nothing',
   usage: [
-    'Usage: svc diff <dir> [--openapi <url|file>] [--content <dir>] [--format markdown|json|text]',
+    'Usage: svc diff <dir> [--openapi <url|file>] [--content <dir>] [--ref <commit>] [--format markdown|json|text]',
     '                [--fail-on breaking|warning|any] [--allow-external-refs]',
     '',
     'Computes what `svc import` would do and prints the report (default: text). Writes nothing.',
     'With --fail-on, exits 1 when a breaking change or a removal hits an endpoint that an enabled',
     'tool calls (breaking), when that or any other warning is reported (warning), or when anything',
     'changed at all (any). Changes to endpoints of disabled tools are reported but never fail.',
+    '--ref previews a git source at another commit of its branch instead of the branch head.',
   ].join('\n'),
   async run(argv, io) {
     let format: (typeof FORMATS)[number] = 'text';
@@ -34,6 +36,7 @@ export const diffCommand: Command = {
       const { values, positionals } = parseCommandArgs('diff', argv, {
         openapi: { type: 'string' },
         content: { type: 'string' },
+        ref: { type: 'string' },
         format: { type: 'string' },
         'fail-on': { type: 'string' },
         'allow-external-refs': { type: 'boolean' },
@@ -57,7 +60,9 @@ export const diffCommand: Command = {
       const contentDir = folderRelative(io, dir, values.content);
       const result = await runImport({
         dir,
+        git: gitAccess(io),
         dryRun: true,
+        ...(values.ref ? { ref: values.ref } : {}),
         ...(location ? { location } : {}),
         ...(contentDir ? { contentDir } : {}),
         ...(values['allow-external-refs'] ? { allowExternalRefs: true } : {}),

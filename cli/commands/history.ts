@@ -15,7 +15,7 @@ export const historyCommand: Command = {
     'Usage: svc history <dir> [<seq>] [--json]',
     '',
     'One line per import, newest last: when, status, whether anything changed, the document',
-    'revision and the summary. --json prints the records (with their diff reports).',
+    'revision (and for a git source the commit) and the summary. --json prints the records (with their diff reports).',
     "With <seq>, prints that import's report as Markdown (or its record, with --json).",
   ].join('\n'),
   async run(argv, io) {
@@ -45,8 +45,10 @@ export const historyCommand: Command = {
       const lines = records.map((r) => {
         const at = r.statusLog[r.statusLog.length - 1]?.at ?? '';
         const rev = r.revision?.documentSha256 ? r.revision.documentSha256.slice(0, 12) : '-'.repeat(12);
+        // Git sources: the commit read, after the document's hash.
+        const commit = r.revision?.gitCommit ? `  commit ${r.revision.gitCommit.slice(0, 12)}` : '';
         const status = r.status === 'complete' ? 'Complete' : 'Failed  ';
-        return `#${String(r.seq).padEnd(4)} ${at}  ${status}  ${r.changed ? 'changed  ' : 'unchanged'}  ${rev}  ${r.summary}`;
+        return `#${String(r.seq).padEnd(4)} ${at}  ${status}  ${r.changed ? 'changed  ' : 'unchanged'}  ${rev}${commit}  ${r.summary}`;
       });
       io.stdout(`${lines.join('\n')}\n`);
       return EXIT.ok;

@@ -9,6 +9,7 @@ import type { Command, CliIo } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import { gitAccess } from '../git-access.js';
 import { formatChecklist } from '../print-checklist.js';
 import { importRemote } from '../remote-import.js';
 
@@ -96,6 +97,7 @@ export const importCommand: Command = {
       const contentDir = folderRelative(io, dir, values.content);
       const result = await runImport({
         dir,
+        git: gitAccess(io),
         ...(location ? { location } : {}),
         ...(contentDir ? { contentDir } : {}),
         ...(values['allow-external-refs'] ? { allowExternalRefs: true } : {}),

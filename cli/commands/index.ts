@@ -76,6 +76,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./serve.js')).serveCommand,
   },
   {
+    name: 'git',
+    summary: 'git connections (GitHub App, GitLab OAuth): connect, list, disconnect, list repositories',
+    load: async () => (await import('./git.js')).gitCommand,
+  },
+  {
     name: 'control',
     summary: 'run the control service (snapshots, deploy tokens, webhooks, import jobs) or make tokens',
     load: async () => (await import('./control.js')).controlCommand,

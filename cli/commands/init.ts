@@ -5,17 +5,23 @@ import { writeFolder } from '../../folder/index.js';
 import { runImport } from '../../generator/import/index.js';
 import { initialConfig, keepUserFiles, serverIdFrom } from '../../generator/init/index.js';
 import { renderFolder } from '../../generator/render/index.js';
-import type { Auth } from '../../schemas/types.js';
-import type { Command } from '../command.js';
+import { checkGitUrl } from '../../generator/sources/git-url.js';
+import type { Auth, Source } from '../../schemas/types.js';
+import type { CliIo, Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
 import { appBuilderOrigin, initAppBuilder } from '../init-app-builder.js';
+import { gitAccess } from '../git-access.js';
 import { formatChecklist } from '../print-checklist.js';
+
+type GitSource = Extract<Source, { kind: 'git' }>;
 import { readUserFiles, restoreModes, someFilesIn } from '../user-files.js';
 
 const usage = `Usage:
   svc init <dir> --name <app name> --openapi <url|file> [options]
+  svc init <dir> --name <app name> --git <repo url> --ref <branch> --path <file> [--content <dir>]
+  svc init <dir> --name <app name> --raw-url <template> --ref <branch> --path <file>
   svc init <dir> --name <app name> --manual --base-url <url> [options]
   svc init <dir> --name <app name> --app-builder <app-id> [--branch <id>]... [options]
 
@@ -25,6 +31,15 @@ tool arrives disabled); if it is unreachable or not valid OpenAPI/Swagger nothin
 Options:
   --openapi <url|file>        OpenAPI 3.x or Swagger 2.0 document (JSON or YAML)
   --content <dir>             a checkout holding Skills/ Prompts/ Widgets/ Resources/ Docs/
+                              (with --git: that directory of the repository, '.' for its root)
+  --git <url>                 a git repository over http(s): the branch --ref is fetched
+                              (shallow) and --path read from it; SVC_GIT_TOKEN if it is private
+  --raw-url <template>        one file through a URL with {ref} and {path}, e.g.
+                              https://host/raw/{ref}/{path}; SVC_GIT_TOKEN is sent as Bearer.
+                              Tools only: a raw URL cannot list content directories
+  --ref <branch>  --path <file in the repository>   (with --git or --raw-url)
+  --connection <id>           read through a stored connection (svc git): --git <owner/name>
+                              for GitHub App and GitLab ones; --git <url> or --raw-url for a token
   --manual                    no document: tools are authored with \`svc tool add\`
   --app-builder <app-id>      an app-builder (Bubble) app: one folder per reachable branch
                               (<dir>/live, <dir>/main), unverified until \`svc verify <dir>\`
@@ -50,6 +65,81 @@ Options:
 The upstream secret is never written: set SVC_UPSTREAM_SECRET where the runtime runs (for
 basic auth also SVC_UPSTREAM_USER, or put user:password in SVC_UPSTREAM_SECRET).`;
 
+/** The git or raw-URL source --git/--raw-url with --ref, --path and --content describe. */
+function gitSourceOf(
+  values: {
+    git?: string;
+    connection?: string;
+    'raw-url'?: string;
+    ref?: string;
+    path?: string;
+    content?: string;
+  },
+  provider?: 'github' | 'gitlab' | 'token',
+): GitSource | undefined {
+  const url = values.git ?? values['raw-url'];
+  if (url === undefined) {
+    if (values.ref !== undefined || values.path !== undefined) {
+      throw new SvcError('USAGE', 'svc init: --ref and --path go with --git or --raw-url');
+    }
+    return undefined;
+  }
+  const flag = values.git !== undefined ? '--git' : '--raw-url';
+  if (!values.ref) throw new SvcError('USAGE', `svc init: ${flag} needs --ref <branch>`);
+  if (!values.path) throw new SvcError('USAGE', `svc init: ${flag} needs --path <file in the repository>`);
+  if (provider === 'token') {
+    // A stored token: the source keeps its URL, the connection supplies the secret.
+    const { connection: _, ...plain } = values;
+    const source = gitSourceOf(plain);
+    return source && { ...source, connection: values.connection as string };
+  }
+  if (values.git !== undefined && values.connection !== undefined && provider) {
+    const repo = values.git.replace(/^\/+|\/+$/g, '').replace(/\.git$/, '');
+    if (!/^[\w.-]+(\/[\w.-]+)+$/.test(repo)) {
+      throw new SvcError(
+        'USAGE',
+        `svc init: with --connection, --git names the repository as owner/name, not "${values.git}"`,
+      );
+    }
+    return {
+      kind: 'git',
+      provider,
+      ...(provider === 'github' ? { repository: repo } : { project: repo }),
+      connection: values.connection,
+      branch: values.ref,
+      path: values.path,
+      ...(values.content ? { contentDir: values.content } : {}),
+    };
+  }
+  if (values.connection !== undefined)
+    throw new SvcError('USAGE', 'svc init: --connection goes with --git <owner/name>');
+  if (values.git !== undefined) {
+    return {
+      kind: 'git',
+      provider: 'git',
+      repository: checkGitUrl(values.git, 'git'),
+      branch: values.ref,
+      path: values.path,
+      ...(values.content ? { contentDir: values.content } : {}),
+    };
+  }
+  if (values.content) {
+    throw new SvcError(
+      'USAGE',
+      'svc init: a raw URL imports tools only (it cannot list content directories); drop --content or use --git',
+    );
+  }
+  if (!/^https?:\/\//i.test(url))
+    throw new SvcError('USAGE', 'svc init: --raw-url must be an http(s) URL template');
+  return { kind: 'git', provider: 'raw', rawUrlTemplate: url, branch: values.ref, path: values.path };
+}
+
+/** The provider of a stored git connection (which must exist). */
+async function connectionProvider(io: CliIo, id: string): Promise<'github' | 'gitlab' | 'token'> {
+  const { ConnectionStore, svcConfigDir } = await import('../../generator/sources/git-connections.js');
+  return (await (await ConnectionStore.open(svcConfigDir(io.env))).get(id)).provider;
+}
+
 /** How many of the files found a refusal names. */
 const NAMED_FILES = 5;
 
@@ -67,6 +157,11 @@ export const initCommand: Command = {
     const { values, positionals } = parseCommandArgs('init', argv, {
       name: { type: 'string' },
       openapi: { type: 'string' },
+      git: { type: 'string' },
+      connection: { type: 'string' },
+      'raw-url': { type: 'string' },
+      ref: { type: 'string' },
+      path: { type: 'string' },
       content: { type: 'string' },
       manual: { type: 'boolean' },
       'app-builder': { type: 'string' },
@@ -91,10 +186,11 @@ export const initCommand: Command = {
       const dirArg = requirePositional('init', positionals, 0, 'the folder to create (svc init <dir>)');
       const dir = path.resolve(io.cwd, dirArg);
       if (!values.name) throw new SvcError('USAGE', 'svc init: --name is required');
-      if ([values.openapi, values.manual, values['app-builder']].filter(Boolean).length !== 1) {
+      const kinds = [values.openapi, values.git, values['raw-url'], values.manual, values['app-builder']];
+      if (kinds.filter(Boolean).length !== 1) {
         throw new SvcError(
           'USAGE',
-          'svc init: give exactly one of --openapi <url|file>, --app-builder <app-id> or --manual',
+          'svc init: give exactly one of --openapi <url|file>, --git <url>, --raw-url <template>, --app-builder <app-id> or --manual',
         );
       }
       const appBuilderOnly = (['branch', 'custom-domain', 'app-builder-origin'] as const).find(
@@ -107,6 +203,10 @@ export const initCommand: Command = {
           'svc init: --content, --base-url and --allow-external-refs do not apply to --app-builder (its URLs come from the app id)',
         );
       }
+      const git = gitSourceOf(
+        values,
+        values.connection ? await connectionProvider(io, values.connection) : undefined,
+      );
       if (values.manual && values.content) {
         throw new SvcError('USAGE', 'svc init: --content needs --openapi (a manual app imports nothing)');
       }
@@ -173,7 +273,8 @@ export const initCommand: Command = {
         name: values.name,
         serverId: values['server-id'] ?? serverIdFrom(path.basename(dir)),
         ...(openapi ? { openapi } : {}),
-        ...(values.content ? { contentDir: relative(values.content) } : {}),
+        ...(git ? { git } : {}),
+        ...(values.content && !git ? { contentDir: relative(values.content) } : {}),
         ...(values['allow-external-refs'] ? { allowExternalRefs: true } : {}),
         ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
         auth: {
@@ -187,7 +288,7 @@ export const initCommand: Command = {
         ...(values.website ? { website: values.website } : {}),
       });
 
-      if (!openapi) {
+      if (!openapi && !git) {
         const files = renderFolder({
           config,
           tools: [],
@@ -213,7 +314,12 @@ export const initCommand: Command = {
         return EXIT.ok;
       }
 
-      const result = await runImport({ dir, config, ...(user ? { userFiles: user.files } : {}) });
+      const result = await runImport({
+        dir,
+        config,
+        git: gitAccess(io),
+        ...(user ? { userFiles: user.files } : {}),
+      });
       if (user && result.status === 'complete') await restoreModes(dir, user.modes);
       const kept = result.keptUserFiles;
       if (json) {

@@ -13,6 +13,8 @@ export interface ChecklistRow {
   status: 'pending' | 'processing' | 'complete' | 'failed';
   count?: number;
   error?: string;
+  /** Why a row holds less than it might: "tools only: …". */
+  note?: string;
 }
 
 const LABELS: Record<ChecklistKind, string> = {
@@ -50,6 +52,12 @@ export class Checklist {
   complete(kind: ChecklistKind, count: number): void {
     const row = this.rows.find((r) => r.kind === kind);
     if (row) Object.assign(row, { status: 'complete', count });
+    this.emit();
+  }
+
+  note(kind: ChecklistKind, text: string): void {
+    const row = this.rows.find((r) => r.kind === kind);
+    if (row) row.note = text;
     this.emit();
   }
 

@@ -45,11 +45,11 @@ import {
 import { buildReport } from '../report/index.js';
 import { readContentDir } from '../sources/content-source.js';
 import { apiBaseUrlOf, swaggerUrlOf } from '../sources/app-builder-urls.js';
-import { readOpenApiSource } from '../sources/index.js';
 import { type BuildToolsOptions, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../tools/index.js';
 import { appendRecord } from './append-record.js';
 import { patchYaml } from './patch-yaml.js';
 import { recordableLocation } from './recordable-location.js';
+import { type GitAccess, planSource, type SourcePlan, type SourceRead } from './source-reader.js';
 import { Checklist, type ChecklistKind, type ChecklistRow, checklistKindOfPath } from './checklist.js';
 
 export interface ImportOptions {
@@ -73,6 +73,13 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** App-builder sources without `platformOrigin`: the platform origin template (SVC_APP_BUILDER_ORIGIN). */
   appBuilderOrigin?: string;
+  /** Git sources: read this commit instead of the branch head (svc diff --ref). */
+  ref?: string;
+  /**
+   * Git and raw-URL sources: the token (never written anywhere) and where fetched repositories
+   * are cached (outside the folder).
+   */
+  git?: GitAccess;
   /** Injectable clock for deterministic tests. */
   now?: () => Date;
   onProgress?: (rows: ChecklistRow[]) => void;
@@ -267,9 +274,24 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     // branch and the custom domain, so editing `customDomain` moves both on the next import.
     config = { ...config, apiBaseUrl: apiBaseUrlOf(place) };
   }
-  if (!location) location = source.kind === 'openapi' ? source.location : '';
-  contentDir = opts.contentDir ?? (source.kind === 'openapi' ? source.contentDir : undefined);
+  let plan: SourcePlan;
+  try {
+    plan = planSource(source, {
+      dir: opts.dir,
+      ...(location ? { location } : {}),
+      ...(opts.contentDir !== undefined ? { contentDir: opts.contentDir } : {}),
+      ...(opts.ref !== undefined ? { ref: opts.ref } : {}),
+      ...(opts.git ? { git: opts.git } : {}),
+    });
+  } catch (error) {
+    return failed(asSvcError(error), 'tools');
+  }
+  location = plan.location;
+  contentDir = plan.contentDir;
   checklist = new Checklist(contentDir !== undefined, opts.onProgress);
+  if (plan.toolsOnly) {
+    checklist.note('resources', 'tools only: a raw URL cannot list content directories (spec 2.5 rule 9)');
+  }
   if (!location) {
     return failed(
       new SvcError(
@@ -304,9 +326,13 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     let endpoints: Endpoint[];
     let baseUrl: string | undefined;
     let generated: ReturnType<typeof buildTools>;
+    let sourceRead: SourceRead | undefined;
     let authNotice: string | undefined;
     try {
-      const read = await readOpenApiSource(location, { cwd: opts.dir });
+      sourceRead = await plan.read();
+      const read = sourceRead.document;
+      if (sourceRead.commit && source.kind === 'git' && source.commit !== sourceRead.commit)
+        config = { ...config, source: { ...source, commit: sourceRead.commit } };
       text = read.text;
       const parsed = await parseDocument(read, { allowExternalRefs });
       endpoints = toEndpoints(parsed);
@@ -345,7 +371,9 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       const dir = isAbsolute(contentDir) ? contentDir : resolve(opts.dir, contentDir);
       let parsed: ReturnType<typeof parseContent>;
       try {
-        parsed = parseContent(await readContentDir(dir));
+        parsed = parseContent(
+          sourceRead?.readContent ? await sourceRead.readContent() : await readContentDir(dir),
+        );
       } catch (error) {
         throw new StepFailure('resources', asSvcError(error));
       }
@@ -469,7 +497,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
         status: 'complete',
         statusLog,
         source: { location: recordableLocation(location), ...(contentDir ? { contentDir } : {}) },
-        revision: { documentSha256 },
+        revision: { documentSha256, ...(sourceRead?.commit ? { gitCommit: sourceRead.commit } : {}) },
         changed,
         summary: report.summary,
         report: last ? report : firstImportRecordReport(report),

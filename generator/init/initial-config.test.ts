@@ -20,6 +20,40 @@ describe('initialConfig', () => {
     expect(config.app.provider).toBe('manual');
   });
 
+  it('keeps a git source as given (provider git), and refuses credentials in its URLs', () => {
+    const git = {
+      kind: 'git' as const,
+      provider: 'git' as const,
+      repository: 'https://git.example.test/team/api.git',
+      branch: 'main',
+      path: 'openapi.yaml',
+      contentDir: 'mcp',
+    };
+    const config = initialConfig({ name: 'Api', serverId: 'api', git });
+    expect(config.source).toEqual(git);
+    expect(config.app.provider).toBe('git');
+    expect(() =>
+      initialConfig({
+        name: 'Api',
+        serverId: 'api',
+        git: { ...git, repository: 'https://u:p@git.example.test/a.git' },
+      }),
+    ).toThrow(/credentials/);
+    expect(() =>
+      initialConfig({
+        name: 'Api',
+        serverId: 'api',
+        git: {
+          kind: 'git',
+          provider: 'raw',
+          rawUrlTemplate: 'https://h/raw/{ref}/{path}?token=x',
+          branch: 'm',
+          path: 'a',
+        },
+      }),
+    ).toThrow(/credential/);
+  });
+
   it('keeps an OpenAPI source and leaves the base URL to the first import', () => {
     const config = initialConfig({
       name: 'Petstore',

@@ -14,6 +14,8 @@ export interface InitialConfigInput {
   /** openapi: a URL, or a path relative to the folder. manual: undefined. */
   openapi?: string;
   contentDir?: string;
+  /** A git repository or raw-URL source (svc init --git / --raw-url), instead of `openapi`. */
+  git?: Extract<Source, { kind: 'git' }>;
   allowExternalRefs?: boolean;
   baseUrl?: string;
   auth?: { mode: Auth['mode']; apiKeyIn?: 'header' | 'query'; apiKeyName?: string };
@@ -52,7 +54,7 @@ function secretQueryParameter(url: string): string | undefined {
 
 export function initialConfig(input: InitialConfigInput): SvcConfig {
   const mode = input.auth?.mode ?? 'none';
-  const manual = input.openapi === undefined;
+  const manual = input.openapi === undefined && input.git === undefined;
   if (manual && !input.baseUrl) {
     throw new SvcError('USAGE', 'a manual app needs an API base URL (--base-url)', {
       place: { field: 'apiBaseUrl' },
@@ -60,6 +62,8 @@ export function initialConfig(input: InitialConfigInput): SvcConfig {
   }
   for (const [field, url] of [
     ['source.location', input.openapi],
+    ['source.repository', input.git?.repository],
+    ['source.rawUrlTemplate', input.git?.rawUrlTemplate],
     ['apiBaseUrl', input.baseUrl],
   ] as const) {
     if (url && /^https?:\/\/[^/]*@/i.test(url)) {
@@ -93,14 +97,16 @@ export function initialConfig(input: InitialConfigInput): SvcConfig {
     });
   }
 
-  const source: Source = manual
-    ? { kind: 'manual' }
-    : {
-        kind: 'openapi',
-        location: input.openapi as string,
-        ...(input.contentDir ? { contentDir: input.contentDir } : {}),
-        ...(input.allowExternalRefs ? { allowExternalRefs: true } : {}),
-      };
+  const source: Source = input.git
+    ? input.git
+    : manual
+      ? { kind: 'manual' }
+      : {
+          kind: 'openapi',
+          location: input.openapi as string,
+          ...(input.contentDir ? { contentDir: input.contentDir } : {}),
+          ...(input.allowExternalRefs ? { allowExternalRefs: true } : {}),
+        };
 
   const config: SvcConfig = {
     schemaVersion: 1,
@@ -110,7 +116,7 @@ export function initialConfig(input: InitialConfigInput): SvcConfig {
       ...(input.description ? { description: input.description } : {}),
       ...(input.logoUrl ? { logoUrl: input.logoUrl } : {}),
       ...(input.website ? { website: input.website } : {}),
-      provider: manual ? 'manual' : 'openapi',
+      provider: input.git ? 'git' : manual ? 'manual' : 'openapi',
     },
     source,
     auth,

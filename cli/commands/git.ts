@@ -1,0 +1,234 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { SvcError } from '../../core/svc-error.js';
+import {
+  githubInstallationToken,
+  gitlabAccessToken,
+  installationRepositories,
+} from '../../generator/sources/git-connection-auth.js';
+import {
+  ConnectionStore,
+  type GitConnection,
+  type GithubAppConnection,
+  type GitlabConnection,
+  svcConfigDir,
+} from '../../generator/sources/git-connections.js';
+import type { Command, CliIo } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import { fail } from '../fail.js';
+import { parseCommandArgs, requirePositional } from '../parse-args.js';
+
+const usage = `Usage:
+  svc git connect github [--id <id>] [--api-url <url>] [--git-url <url>] [--private-key-file <pem>]
+  svc git connect gitlab --client-id <id> [--instance <url>] [--git-url <url>] [--id <id>]
+  svc git connect token --id <id> [--username <name>]
+  svc git connections [--json]
+  svc git disconnect <id>
+  svc git repos [--connection <id>] [--json]
+
+Git connections are kept in the user's svc config directory ($SVC_CONFIG_DIR, else
+~/.config/svc), never in a server folder; their secrets are encrypted there (AES-256-GCM, key
+file of mode 0600). A server folder names its connection in config.yaml (source.connection);
+create one with \`svc init <dir> --connection <id> --git <owner/name> --ref <branch> --path <file>\`.
+
+connect github: a GitHub App installation, from SVC_GITHUB_APP_ID, SVC_GITHUB_APP_INSTALLATION_ID
+  and SVC_GITHUB_APP_PRIVATE_KEY (the PEM, or --private-key-file). --api-url defaults to
+  https://api.github.com (GitHub Enterprise: https://host/api/v3), --git-url to https://github.com.
+  The connection is checked (an installation token is made) before it is stored.
+connect gitlab: an OAuth grant on gitlab.com or a self-managed --instance: the device flow (open
+  the page it prints, enter the code, approve), or a refresh token already made elsewhere in
+  SVC_GITLAB_REFRESH_TOKEN (and SVC_GITLAB_CLIENT_SECRET for a confidential app). Only the
+  refresh token is kept; every use rotates it.
+disconnect: folders that imported through it keep their document; their next import says the
+  connection is gone.
+connect token: an access token for any other git host or raw URL, from SVC_GIT_TOKEN (sent as
+  Basic <username>:<token> over git, default username x-access-token; as Bearer to a raw URL).
+  Use it with \`svc init … --connection <id> --git <url>\` or \`--raw-url <template>\`.
+repos: the repositories a GitHub App installation can read.`;
+
+async function storeOf(io: CliIo): Promise<ConnectionStore> {
+  return ConnectionStore.open(svcConfigDir(io.env));
+}
+
+/** What `svc git connections` shows of a connection: never a secret. */
+function describe(c: GitConnection): Record<string, string> {
+  if (c.provider === 'token')
+    return { id: c.id, provider: 'token', username: c.username ?? 'x-access-token' };
+  return c.provider === 'github'
+    ? { id: c.id, provider: 'github', app: c.appId, installation: c.installationId, api: c.apiUrl }
+    : { id: c.id, provider: 'gitlab', instance: c.instance, client: c.clientId };
+}
+
+function required(io: CliIo, name: string): string {
+  const value = io.env[name]?.trim();
+  if (!value) throw new SvcError('USAGE', `svc git connect: set ${name}`, { place: { field: name } });
+  return value;
+}
+
+function httpUrl(value: string, flag: string): string {
+  if (!/^https?:\/\/[^/@]+(\/.*)?$/i.test(value)) {
+    throw new SvcError('USAGE', `svc git: ${flag} must be an http(s) URL without credentials`, {
+      place: { field: flag },
+    });
+  }
+  return value.replace(/\/+$/, '');
+}
+
+/** No refresh token given: the device flow, the user approving in a browser anywhere. */
+async function deviceFlow(io: CliIo, instance: string, clientId: string): Promise<string> {
+  const { gitlabDeviceFlow } = await import('../../generator/sources/gitlab-device-flow.js');
+  const { refreshToken } = await gitlabDeviceFlow({
+    instance,
+    clientId,
+    onCode: ({ userCode, verificationUri, verificationUriComplete }) =>
+      io.stderr(
+        `To connect svc to ${instance}, open ${verificationUriComplete ?? verificationUri} and enter the code ${userCode}. Waiting…\n`,
+      ),
+  });
+  return refreshToken;
+}
+
+async function connect(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('git connect', argv, {
+    id: { type: 'string' },
+    'api-url': { type: 'string' },
+    'git-url': { type: 'string' },
+    'private-key-file': { type: 'string' },
+    instance: { type: 'string' },
+    'client-id': { type: 'string' },
+    username: { type: 'string' },
+  });
+  const provider = requirePositional('git connect', positionals, 0, 'the provider: github or gitlab');
+  const store = await storeOf(io);
+  let connection: GitConnection;
+  if (provider === 'github') {
+    const appId = required(io, 'SVC_GITHUB_APP_ID');
+    const installationId = required(io, 'SVC_GITHUB_APP_INSTALLATION_ID');
+    const pem = values['private-key-file']
+      ? await readFile(path.resolve(io.cwd, values['private-key-file']), 'utf8')
+      : required(io, 'SVC_GITHUB_APP_PRIVATE_KEY');
+    const github: GithubAppConnection = {
+      id: values.id ?? `github-${installationId}`,
+      provider: 'github',
+      appId,
+      installationId,
+      apiUrl: httpUrl(values['api-url'] ?? 'https://api.github.com', '--api-url'),
+      gitUrl: httpUrl(values['git-url'] ?? 'https://github.com', '--git-url'),
+      privateKey: store.seal(pem.replace(/\\n/g, '\n')),
+    };
+    // Checked before it is kept: a token for the installation must come back.
+    await githubInstallationToken(store, github);
+    connection = github;
+  } else if (provider === 'gitlab') {
+    const instance = httpUrl(values.instance ?? 'https://gitlab.com', '--instance');
+    if (!values['client-id']) throw new SvcError('USAGE', 'svc git connect gitlab: --client-id is required');
+    const secret = io.env.SVC_GITLAB_CLIENT_SECRET?.trim();
+    const gitlab: GitlabConnection = {
+      id: values.id ?? `gitlab-${new URL(instance).host.replace(/[^a-z0-9.-]/gi, '-')}`,
+      provider: 'gitlab',
+      instance,
+      ...(values['git-url'] ? { gitUrl: httpUrl(values['git-url'], '--git-url') } : {}),
+      clientId: values['client-id'],
+      ...(secret ? { clientSecret: store.seal(secret) } : {}),
+      refreshToken: store.seal(
+        io.env.SVC_GITLAB_REFRESH_TOKEN?.trim() || (await deviceFlow(io, instance, values['client-id'])),
+      ),
+    };
+    // The first refresh proves the grant and already replaces the given refresh token.
+    await store.put(gitlab);
+    try {
+      await gitlabAccessToken(store, gitlab);
+    } catch (error) {
+      await store.remove(gitlab.id);
+      throw error;
+    }
+    connection = gitlab;
+  } else if (provider === 'token') {
+    if (!values.id) throw new SvcError('USAGE', 'svc git connect token: --id <id> is required');
+    connection = {
+      id: values.id,
+      provider: 'token',
+      ...(values.username ? { username: values.username } : {}),
+      token: store.seal(required(io, 'SVC_GIT_TOKEN')),
+    };
+  } else {
+    throw new SvcError(
+      'USAGE',
+      `svc git connect: the provider is github, gitlab or token, not "${provider}"`,
+    );
+  }
+  if (connection.provider !== 'gitlab') await store.put(connection);
+  io.stdout(`Connected ${connection.id} (${connection.provider}).\n`);
+  return EXIT.ok;
+}
+
+export const gitCommand: Command = {
+  name: 'git',
+  summary: 'git connections (GitHub App, GitLab OAuth): connect, list, disconnect, list repositories',
+  usage,
+  async run(argv, io) {
+    const json = argv.includes('--json');
+    try {
+      const [sub, ...rest] = argv;
+      if (sub === 'connect') return await connect(rest, io);
+      if (sub === 'connections') {
+        parseCommandArgs('git connections', rest, { json: { type: 'boolean' } });
+        const all = (await (await storeOf(io)).list()).map(describe);
+        if (json) io.stdout(`${JSON.stringify(all, null, 2)}\n`);
+        else if (all.length === 0) io.stdout('No git connections.\n');
+        else
+          for (const c of all)
+            io.stdout(
+              `${Object.entries(c)
+                .map(([k, v]) => (k === 'id' ? v : `${k}=${v}`))
+                .join('  ')}\n`,
+            );
+        return EXIT.ok;
+      }
+      if (sub === 'disconnect') {
+        const { positionals } = parseCommandArgs('git disconnect', rest, {});
+        const id = requirePositional(
+          'git disconnect',
+          positionals,
+          0,
+          'the connection id (svc git connections)',
+        );
+        if (!(await (await storeOf(io)).remove(id))) {
+          throw new SvcError('USAGE', `no git connection "${id}" (see \`svc git connections\`)`);
+        }
+        io.stdout(`Disconnected ${id}. Folders that imported through it keep their document.\n`);
+        return EXIT.ok;
+      }
+      if (sub === 'repos') {
+        const { values } = parseCommandArgs('git repos', rest, {
+          connection: { type: 'string' },
+          json: { type: 'boolean' },
+        });
+        const store = await storeOf(io);
+        const github = (await store.list()).filter((c) => c.provider === 'github');
+        const chosen = values.connection ? await store.get(values.connection) : github[0];
+        if (chosen?.provider !== 'github') {
+          throw new SvcError(
+            'USAGE',
+            values.connection
+              ? `${values.connection} is not a GitHub App connection`
+              : 'no GitHub App connection: `svc git connect github` first',
+          );
+        }
+        if (!values.connection && github.length > 1) {
+          throw new SvcError(
+            'USAGE',
+            `several GitHub App connections: name one with --connection (${github.map((c) => c.id).join(', ')})`,
+          );
+        }
+        const repos = await installationRepositories(store, chosen);
+        if (json) io.stdout(`${JSON.stringify(repos, null, 2)}\n`);
+        else for (const r of repos) io.stdout(`${r.fullName}${r.private ? '  (private)' : ''}\n`);
+        return EXIT.ok;
+      }
+      throw new SvcError('USAGE', `svc git: unknown subcommand "${sub ?? ''}"\n${usage}`);
+    } catch (error) {
+      return fail(io, error, { json });
+    }
+  },
+};

@@ -1,0 +1,29 @@
+import type { Source } from '../schemas/types.js';
+import type { CliIo } from './command.js';
+
+/**
+ * What git and raw-URL sources need from the environment: the token, the cache directory, and
+ * for a source that names a connection, the connection store in the user's config directory
+ * (loaded only then, so that other imports do not load the GitHub and GitLab clients).
+ */
+export function gitAccess(io: CliIo): {
+  token?: string;
+  cacheDir?: string;
+  credentials: (
+    source: Extract<Source, { kind: 'git' }>,
+  ) => Promise<{ url: string; username: string; token: string }>;
+} {
+  const token = io.env.SVC_GIT_TOKEN;
+  const cacheDir = io.env.SVC_CACHE_DIR;
+  return {
+    ...(token ? { token } : {}),
+    ...(cacheDir ? { cacheDir } : {}),
+    async credentials(source) {
+      const { ConnectionStore, svcConfigDir } = await import('../generator/sources/git-connections.js');
+      const { connectionCredentials } = await import('../generator/sources/git-connection-auth.js');
+      const store = await ConnectionStore.open(svcConfigDir(io.env));
+      const connection = await store.get(source.connection ?? '');
+      return connectionCredentials(store, connection, source.repository ?? source.project ?? '');
+    },
+  };
+}
