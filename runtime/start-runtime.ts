@@ -5,6 +5,8 @@
  * and the warnings a deployer must see, reloads on change with --watch, and closes
  * gracefully (in-flight calls finish).
  */
+// First: it must run before the SDK's modules are evaluated (see boot-heap.ts).
+import { releaseBootHeap } from './boot-heap.js';
 import { type FSWatcher, watch as fsWatch } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
@@ -173,6 +175,7 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
     auth: folder.config.auth.mode,
     source: opts.folder ? 'model' : (dir ?? env.bundlePath),
   });
+  releaseBootHeap();
   if (!env.allowedOrigins) {
     logger.log('warn', 'origins_unrestricted', {
       message:
