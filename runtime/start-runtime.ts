@@ -91,6 +91,15 @@ function checkBootConfig(folder: FolderModel, env: RuntimeEnv, logger: Logger): 
 }
 
 export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRuntime> {
+  try {
+    return await boot(opts);
+  } finally {
+    // Listening, or refused: either way boot's allocations are over.
+    releaseBootHeap();
+  }
+}
+
+async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   const { env } = opts;
   const basicPair = env.upstreamSecret ? basicCredentials(env.upstreamSecret, env.upstreamUser) : undefined;
   const redact = createRedactor([env.upstreamSecret, basicPair, env.deployToken]);
@@ -175,7 +184,6 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
     auth: folder.config.auth.mode,
     source: opts.folder ? 'model' : (dir ?? env.bundlePath),
   });
-  releaseBootHeap();
   if (!env.allowedOrigins) {
     logger.log('warn', 'origins_unrestricted', {
       message:
