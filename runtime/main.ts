@@ -3,9 +3,11 @@
  * close. Exit codes: 0 after a clean shutdown, 78 (EX_CONFIG) when the folder or the
  * environment is wrong, 1 on anything else.
  */
+// First, and the runtime itself loaded only after it: boot-heap.ts must run before any of the
+// SDK's modules (CommonJS ones run as soon as the import graph is loaded, before this file).
+import './boot-heap.js';
 import { isSvcError } from '../core/svc-error.js';
 import { parseRuntimeEnv } from './env.js';
-import { startRuntime } from './start-runtime.js';
 
 function bootFailure(error: unknown): never {
   const record = isSvcError(error)
@@ -22,6 +24,7 @@ function bootFailure(error: unknown): never {
 }
 
 async function main(): Promise<void> {
+  const { startRuntime } = await import('./start-runtime.js');
   let running: Awaited<ReturnType<typeof startRuntime>>;
   try {
     running = await startRuntime({ env: parseRuntimeEnv(process.env) });

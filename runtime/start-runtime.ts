@@ -5,6 +5,8 @@
  * and the warnings a deployer must see, reloads on change with --watch, and closes
  * gracefully (in-flight calls finish).
  */
+// First: it must run before the SDK's modules are evaluated (see boot-heap.ts).
+import { releaseBootHeap } from './boot-heap.js';
 import { type FSWatcher, watch as fsWatch } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
@@ -89,6 +91,15 @@ function checkBootConfig(folder: FolderModel, env: RuntimeEnv, logger: Logger): 
 }
 
 export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRuntime> {
+  try {
+    return await boot(opts);
+  } finally {
+    // Listening, or refused: either way boot's allocations are over.
+    releaseBootHeap();
+  }
+}
+
+async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   const { env } = opts;
   const basicPair = env.upstreamSecret ? basicCredentials(env.upstreamSecret, env.upstreamUser) : undefined;
   const redact = createRedactor([env.upstreamSecret, basicPair, env.deployToken]);

@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { validate } from './validate.js';
 
@@ -57,6 +60,22 @@ describe('contract schemas', () => {
       validate('config', { ...config, auth: { ...config.auth, apiKey: { in: 'header', name: 'X-API-Key' } } })
         .ok,
     ).toBe(true);
+  });
+
+  // The contract validator skips this check at every start (validateSchema: false); here it runs once.
+  it('every contract schema passes the JSON Schema 2020-12 meta-schema', () => {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
+    const files = readdirSync('schemas').filter((f) => f.endsWith('.schema.json'));
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) {
+      const schema = JSON.parse(readFileSync(`schemas/${file}`, 'utf8')) as object;
+      expect({ file, valid: ajv.validateSchema(schema), errors: ajv.errors ?? null }).toEqual({
+        file,
+        valid: true,
+        errors: null,
+      });
+    }
   });
 
   it('keeps schemas/types.ts in step with the schemas', () => {

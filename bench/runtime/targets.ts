@@ -87,6 +87,8 @@ async function main(): Promise<void> {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
     stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
   } else if (kind === 'runtime') {
+    // As runtime/main.ts does: before the runtime's modules are loaded (see runtime/boot-heap.ts).
+    await import('../../runtime/boot-heap.js');
     const { parseRuntimeEnv } = await import('../../runtime/env.js');
     const { startRuntime } = await import('../../runtime/start-runtime.js');
     const runtime = await startRuntime({
