@@ -5,17 +5,16 @@ import { writeFolder } from '../../folder/index.js';
 import { runImport } from '../../generator/import/index.js';
 import { initialConfig, keepUserFiles, serverIdFrom } from '../../generator/init/index.js';
 import { renderFolder } from '../../generator/render/index.js';
-import { checkGitUrl } from '../../generator/sources/git-url.js';
-import type { Auth, Source } from '../../schemas/types.js';
+import type { Auth } from '../../schemas/types.js';
 import type { CliIo, Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
 import { appBuilderOrigin, initAppBuilder } from '../init-app-builder.js';
 import { gitAccess } from '../git-access.js';
+import { connectionProvider, gitSourceOf } from '../git-source-args.js';
 import { formatChecklist } from '../print-checklist.js';
 
-type GitSource = Extract<Source, { kind: 'git' }>;
 import { readUserFiles, restoreModes, someFilesIn } from '../user-files.js';
 
 const usage = `Usage:
@@ -64,81 +63,6 @@ Options:
 
 The upstream secret is never written: set SVC_UPSTREAM_SECRET where the runtime runs (for
 basic auth also SVC_UPSTREAM_USER, or put user:password in SVC_UPSTREAM_SECRET).`;
-
-/** The git or raw-URL source --git/--raw-url with --ref, --path and --content describe. */
-function gitSourceOf(
-  values: {
-    git?: string;
-    connection?: string;
-    'raw-url'?: string;
-    ref?: string;
-    path?: string;
-    content?: string;
-  },
-  provider?: 'github' | 'gitlab' | 'token',
-): GitSource | undefined {
-  const url = values.git ?? values['raw-url'];
-  if (url === undefined) {
-    if (values.ref !== undefined || values.path !== undefined) {
-      throw new SvcError('USAGE', 'svc init: --ref and --path go with --git or --raw-url');
-    }
-    return undefined;
-  }
-  const flag = values.git !== undefined ? '--git' : '--raw-url';
-  if (!values.ref) throw new SvcError('USAGE', `svc init: ${flag} needs --ref <branch>`);
-  if (!values.path) throw new SvcError('USAGE', `svc init: ${flag} needs --path <file in the repository>`);
-  if (provider === 'token') {
-    // A stored token: the source keeps its URL, the connection supplies the secret.
-    const { connection: _, ...plain } = values;
-    const source = gitSourceOf(plain);
-    return source && { ...source, connection: values.connection as string };
-  }
-  if (values.git !== undefined && values.connection !== undefined && provider) {
-    const repo = values.git.replace(/^\/+|\/+$/g, '').replace(/\.git$/, '');
-    if (!/^[\w.-]+(\/[\w.-]+)+$/.test(repo)) {
-      throw new SvcError(
-        'USAGE',
-        `svc init: with --connection, --git names the repository as owner/name, not "${values.git}"`,
-      );
-    }
-    return {
-      kind: 'git',
-      provider,
-      ...(provider === 'github' ? { repository: repo } : { project: repo }),
-      connection: values.connection,
-      branch: values.ref,
-      path: values.path,
-      ...(values.content ? { contentDir: values.content } : {}),
-    };
-  }
-  if (values.connection !== undefined)
-    throw new SvcError('USAGE', 'svc init: --connection goes with --git <owner/name>');
-  if (values.git !== undefined) {
-    return {
-      kind: 'git',
-      provider: 'git',
-      repository: checkGitUrl(values.git, 'git'),
-      branch: values.ref,
-      path: values.path,
-      ...(values.content ? { contentDir: values.content } : {}),
-    };
-  }
-  if (values.content) {
-    throw new SvcError(
-      'USAGE',
-      'svc init: a raw URL imports tools only (it cannot list content directories); drop --content or use --git',
-    );
-  }
-  if (!/^https?:\/\//i.test(url))
-    throw new SvcError('USAGE', 'svc init: --raw-url must be an http(s) URL template');
-  return { kind: 'git', provider: 'raw', rawUrlTemplate: url, branch: values.ref, path: values.path };
-}
-
-/** The provider of a stored git connection (which must exist). */
-async function connectionProvider(io: CliIo, id: string): Promise<'github' | 'gitlab' | 'token'> {
-  const { ConnectionStore, svcConfigDir } = await import('../../generator/sources/git-connections.js');
-  return (await (await ConnectionStore.open(svcConfigDir(io.env))).get(id)).provider;
-}
 
 /** How many of the files found a refusal names. */
 const NAMED_FILES = 5;
@@ -204,6 +128,7 @@ export const initCommand: Command = {
         );
       }
       const git = gitSourceOf(
+        'svc init',
         values,
         values.connection ? await connectionProvider(io, values.connection) : undefined,
       );
