@@ -2,6 +2,7 @@ import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import { DEFAULT_SERVER_NAME, writeFolder } from '../../folder/index.js';
 import { runImport } from '../../generator/import/index.js';
+import { planSource } from '../../generator/import/source-reader.js';
 import { recordableLocation } from '../../generator/import/recordable-location.js';
 import { appBuilderConfig } from '../../generator/init/index.js';
 import {
@@ -29,6 +30,8 @@ import type { SvcConfig } from '../../schemas/types.js';
 import type { CliIo, Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
+import { gitAccess } from '../git-access.js';
+import { connectionProvider, type GitSource, gitSourceOf } from '../git-source-args.js';
 import { appBuilderOrigin } from '../init-app-builder.js';
 import { openFolder } from '../open-folder.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
@@ -38,6 +41,9 @@ import { folderRelative } from './import.js';
 
 const usage = `Usage:
   svc source set <dir> --openapi <url|file> [--base-url <url>] [--yes]
+  svc source set <dir> --git <url> --ref <branch> --path <file> [--content <dir>] [--base-url <url>] [--yes]
+  svc source set <dir> --raw-url <template> --ref <branch> --path <file> [--base-url <url>] [--yes]
+                       (either with [--connection <id>], as for svc init)
   svc source set <dir> --app-builder <app-id> [--branch live|main|<id>] [--custom-domain <host>]
                        [--app-builder-origin <url>] [--yes]
 
@@ -45,10 +51,10 @@ Changes the source of a server folder (spec 3.3). The new source is checked firs
 unreachable or not a valid document, nothing changes. A published server is refused
 (\`svc unpublish <dir>\` first).
 
-Same provider (a new document URL): the folder is re-imported from it, keeping enabled flags and
+Same provider (a new document URL, or another repository, branch or path): the folder is re-imported from it, keeping enabled flags and
 customizations as any re-import does. A new app id of an app-builder app needs verifying again.
 
-A provider change (OpenAPI ↔ app-builder, or from a manual app) deletes every tool, the imported
+A provider change (between OpenAPI, git and app-builder, or from a manual app) deletes every tool, the imported
 document and the import history, and resets the OAuth configuration, so user_oauth fails closed
 until it is set again. svc says what will go and does it only with --yes; then it imports from the
 new source (an app-builder source once \`svc verify\` has found the token page).`;
@@ -62,6 +68,35 @@ interface SourceSetValues {
   'custom-domain'?: string | undefined;
   'app-builder-origin'?: string | undefined;
   'base-url'?: string | undefined;
+  git?: string | undefined;
+  'raw-url'?: string | undefined;
+  ref?: string | undefined;
+  path?: string | undefined;
+  content?: string | undefined;
+  connection?: string | undefined;
+}
+
+/**
+ * The config with a git (or raw-URL) source, once its document is fetched and valid. The same
+ * provider keeps the server's name; the base URL comes from the document on a provider change.
+ */
+async function withGitSource(
+  config: SvcConfig,
+  source: GitSource,
+  dir: string,
+  io: CliIo,
+  baseUrl?: string,
+): Promise<SvcConfig> {
+  const read = await planSource(source, { dir, git: gitAccess(io) }).read();
+  await parseDocument(read.document);
+  const same = config.source.kind === 'git';
+  return {
+    ...config,
+    app: { ...config.app, provider: 'git' },
+    server: { ...config.server, name: same ? config.server.name : DEFAULT_SERVER_NAME },
+    source,
+    ...(baseUrl ? { apiBaseUrl: baseUrl.replace(/\/+$/, '') } : {}),
+  };
 }
 
 /** The config with an OpenAPI document as its source, once the document is read and valid. */
@@ -168,13 +203,31 @@ export const sourceSetCommand: Command = {
         'custom-domain': { type: 'string' },
         'app-builder-origin': { type: 'string' },
         'base-url': { type: 'string' },
+        git: { type: 'string' },
+        'raw-url': { type: 'string' },
+        ref: { type: 'string' },
+        path: { type: 'string' },
+        content: { type: 'string' },
+        connection: { type: 'string' },
         yes: { type: 'boolean' },
       });
       const dirArg = requirePositional('source set', positionals, 0, 'the server folder');
-      if (Boolean(values.openapi) === Boolean(values['app-builder'])) {
+      const kinds = [values.openapi, values['app-builder'], values.git, values['raw-url']];
+      if (kinds.filter(Boolean).length !== 1) {
         throw new SvcError(
           'USAGE',
-          'svc source set: give exactly one of --openapi <url|file> or --app-builder <app-id>',
+          'svc source set: give exactly one of --openapi <url|file>, --git <url>, --raw-url <template> or --app-builder <app-id>',
+        );
+      }
+      const git = gitSourceOf(
+        'svc source set',
+        values,
+        values.connection ? await connectionProvider(io, values.connection) : undefined,
+      );
+      if (values.content && !git) {
+        throw new SvcError(
+          'USAGE',
+          'svc source set: --content goes with --git (a directory of the repository)',
         );
       }
       const { dir, files, folder } = await openFolder(io.cwd, dirArg);
@@ -187,10 +240,11 @@ export const sourceSetCommand: Command = {
         );
       }
       const from: Provider = config.app.provider;
-      if (values['base-url'] && (!values.openapi || from === 'openapi')) {
+      const documentSource = values.openapi ? 'openapi' : git ? 'git' : undefined;
+      if (values['base-url'] && (!documentSource || from === documentSource)) {
         throw new SvcError(
           'USAGE',
-          'svc source set: --base-url applies when an app changes to an OpenAPI source; otherwise edit apiBaseUrl in config.yaml',
+          'svc source set: --base-url applies when an app changes to an OpenAPI or git source; otherwise edit apiBaseUrl in config.yaml',
         );
       }
 
@@ -198,12 +252,22 @@ export const sourceSetCommand: Command = {
       const location = values.openapi ? (folderRelative(io, dir, values.openapi) as string) : undefined;
       let next = location
         ? await withOpenApiSource(config, location, dir, values['base-url'])
-        : await withAppBuilderSource(config, values, io);
+        : git
+          ? await withGitSource(config, git, dir, io, values['base-url'])
+          : await withAppBuilderSource(config, values, io);
       const to: Provider = next.app.provider;
 
       if (from === to && location) {
         // 2. Same provider, new document: a normal re-import, which keeps curation.
         return await importAndPrint(io, dirArg, { dir, location });
+      }
+      if (from === to && git) {
+        // The same for another repository, branch or path: the folder's source is that one from
+        // now on; should the import still fail, the old source stays recorded.
+        await writeFolder(dir, { ...files, 'config.yaml': renderConfig(next) });
+        const code = await importAndPrint(io, dirArg, { dir, git: gitAccess(io) });
+        if (code !== EXIT.ok) await writeFolder(dir, files);
+        return code;
       }
       if (from === to) {
         await writeFolder(dir, { ...files, 'config.yaml': renderConfig(next) });
@@ -220,11 +284,16 @@ export const sourceSetCommand: Command = {
         }
         io.stdout(`${what.join('\n')}\n`);
         next = withoutOAuth(next);
-        if (location) {
+        if (location || git) {
           // A first import into the folder (the document names the base URL unless --base-url
           // did); the files that stay are written back as they are.
           if (!values['base-url']) next = { ...next, apiBaseUrl: '' };
-          return await importAndPrint(io, dirArg, { dir, config: next, userFiles: plan.kept });
+          return await importAndPrint(io, dirArg, {
+            dir,
+            config: next,
+            userFiles: plan.kept,
+            ...(git ? { git: gitAccess(io) } : {}),
+          });
         }
         const rendered = renderFolder({
           config: next,
