@@ -2,6 +2,7 @@
  * The branch folders of an app-builder app, as `svc verify` and `svc source set` see them: the
  * folder given, when it is a server folder, or else every server folder directly inside it
  * (`<dir>/live`, `<dir>/main`, …). Verification belongs to the app, so it is kept the same in all.
+ * A provider change replaces the whole layout (`appLayoutOf`).
  */
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { SvcError } from '../core/svc-error.js';
 import { writeFolder } from '../folder/index.js';
 import { renderConfig } from '../generator/render/index.js';
+import { branchFolder, LIVE_BRANCH } from '../generator/sources/app-builder-urls.js';
 import type { SvcConfig } from '../schemas/types.js';
 import { type OpenFolder, openFolder } from './open-folder.js';
 
@@ -60,4 +62,44 @@ export async function updateSources(
     if (text === f.files['config.yaml']) continue;
     await writeFolder(f.dir, { ...f.files, 'config.yaml': text });
   }
+}
+
+/** An app-builder app laid out as `svc init --app-builder` makes it: the app folder and its branch folders. */
+export interface AppLayout {
+  appDir: string;
+  branches: BranchFolder[];
+  /** The branch folder named on the command line, else `live/`, else the first. */
+  primary: BranchFolder;
+}
+
+const isBranchFolder = (f: BranchFolder) => path.basename(f.dir) === branchFolder(f.source.branch);
+
+/**
+ * The app layout `dirArg` belongs to: the app folder itself, or one of its branch folders (a
+ * folder named for its branch whose parent is not a server folder). Undefined for a single server
+ * folder, whatever its source. Only folders named for their own branch count as branch folders.
+ */
+export async function appLayoutOf(cwd: string, dirArg: string): Promise<AppLayout | undefined> {
+  const dir = path.resolve(cwd, dirArg);
+  let appDir = dir;
+  if (existsSync(path.join(dir, 'config.yaml'))) {
+    const open = await openFolder(cwd, dir);
+    const source = open.folder.config.source;
+    const parent = path.dirname(dir);
+    if (source.kind !== 'app_builder' || !isBranchFolder({ ...open, source })) return undefined;
+    if (existsSync(path.join(parent, 'config.yaml'))) return undefined;
+    appDir = parent;
+  }
+  const all = await openAppBuilderFolders(cwd, appDir).catch((error: unknown) => {
+    // Not an app folder either: the caller's own opening says what is wrong.
+    if (error instanceof SvcError && error.code === 'FOLDER_NOT_FOUND') return [];
+    throw error;
+  });
+  const branches = all.filter(isBranchFolder);
+  if (branches.length === 0) return undefined;
+  const primary =
+    branches.find((b) => b.dir === dir) ??
+    branches.find((b) => b.source.branch === LIVE_BRANCH) ??
+    (branches[0] as BranchFolder);
+  return { appDir, branches, primary };
 }

@@ -4,6 +4,7 @@
  * curation; a provider change says what goes, needs --yes, deletes tools and history, resets the
  * OAuth configuration and imports from the new source (an app-builder one once verified).
  */
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -200,5 +201,67 @@ describe('svc source set', () => {
     expect(tools.some((p) => p.includes('product'))).toBe(false);
     // The new history starts over.
     expect(Object.keys(await readFolder(dir)).filter((p) => p.startsWith('.svc/history/'))).toHaveLength(1);
+  });
+
+  it('a provider change of an app in branch folders replaces the whole app with one server in the app folder', async () => {
+    const doc = (host: string) =>
+      bubbleSwagger({ host, basePath: '/api/1.1', types: ['product'], workflows: ['ship'] });
+    platform.apps.set(
+      'shopx',
+      newApp({ live: doc('shopx.bubbleapps.io'), main: doc('shopx.bubbleapps.io') }),
+    );
+    expect(
+      (await svc(['init', 'shopx', '--name', 'Shop', '--app-builder', 'shopx'], { cwd: root, env })).code,
+    ).toBe(0);
+    const app = path.join(root, 'shopx');
+    await writeFile(path.join(app, 'notes.txt'), 'mine\n');
+    await writeFile(path.join(app, 'live', 'NOTES.md'), 'live notes\n');
+    await writeFile(path.join(app, 'main', 'TODO.md'), 'main todo\n');
+    const before = await readFolder(app);
+
+    // Fail closed, published refused, --yes needed: nothing changes.
+    const missing = await svc(['source', 'set', 'shopx', '--openapi', 'nope.yaml', '--yes'], {
+      cwd: root,
+      env,
+    });
+    expect(missing.code).toBe(3);
+    await setConfig(path.join(app, 'main'), (c) => ({ ...c, server: { ...c.server, published: true } }));
+    const published = await svc(['source', 'set', 'shopx/live', '--openapi', 'v1.yaml', '--yes'], {
+      cwd: root,
+      env,
+    });
+    expect(published.code).toBe(3);
+    expect(published.stderr).toContain('shopx/main is published');
+    await setConfig(path.join(app, 'main'), (c) => ({ ...c, server: { ...c.server, published: false } }));
+    const asked = await svc(['source', 'set', 'shopx/live', '--openapi', 'v1.yaml'], { cwd: root, env });
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain('replaces the whole app in shopx');
+    expect(asked.stderr).toContain('the branch folder live/');
+    expect(asked.stderr).toContain('the branch folder main/');
+    expect(asked.stderr).toContain('and its files TODO.md');
+    expect(asked.stderr).toContain('The new server is shopx itself');
+    expect(await readFolder(app)).toEqual(before);
+
+    const run = await svc(['source', 'set', 'shopx/live', '--openapi', 'v1.yaml', '--yes'], {
+      cwd: root,
+      env,
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      "The app's server is now shopx itself; its branch folders live/, main/ were deleted.",
+    );
+    expect(existsSync(path.join(app, 'live'))).toBe(false);
+    expect(existsSync(path.join(app, 'main'))).toBe(false);
+    const config = await configOf(app);
+    expect(config.app.provider).toBe('openapi');
+    expect(config.source).toEqual({ kind: 'openapi', location: '../v1.yaml' });
+    expect(config.server).toEqual({ id: 'shopx', name: 'Default', published: false });
+    expect(config.apiBaseUrl).toBe('https://petstore3.swagger.io/api/v3');
+    const files = await readFolder(app);
+    expect(files['notes.txt']).toBe('mine\n');
+    expect(files['NOTES.md']).toBe('live notes\n');
+    expect(Object.keys(files)).toContain('Tools/findPetsByStatus.yaml');
+    expect(Object.keys(files).filter((p) => p.startsWith('.svc/history/'))).toHaveLength(1);
   });
 });

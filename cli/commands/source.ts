@@ -1,11 +1,13 @@
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import { DEFAULT_SERVER_NAME, writeFolder } from '../../folder/index.js';
 import { runImport } from '../../generator/import/index.js';
 import { planSource } from '../../generator/import/source-reader.js';
 import { recordableLocation } from '../../generator/import/recordable-location.js';
-import { appBuilderConfig } from '../../generator/init/index.js';
+import { appBuilderConfig, serverIdFrom } from '../../generator/init/index.js';
 import {
+  describeAppChange,
   describeProviderChange,
   planProviderChange,
   withoutOAuth,
@@ -27,6 +29,7 @@ import {
 } from '../../generator/sources/app-builder-urls.js';
 import { readOpenApiSource } from '../../generator/sources/index.js';
 import type { SvcConfig } from '../../schemas/types.js';
+import { appLayoutOf } from '../app-builder-folders.js';
 import type { CliIo, Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
@@ -36,6 +39,7 @@ import { appBuilderOrigin } from '../init-app-builder.js';
 import { openFolder } from '../open-folder.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
 import { formatChecklist } from '../print-checklist.js';
+import { readUserFiles, restoreModes } from '../user-files.js';
 import { verificationSteps } from '../verification-steps.js';
 import { folderRelative } from './import.js';
 
@@ -190,6 +194,42 @@ async function importAndPrint(
   return result.status === 'failed' ? fail(io, result.error) : EXIT.ok;
 }
 
+/**
+ * A provider change of an app laid out in branch folders: the branch folders go and the new
+ * server is imported into the app folder itself, with the primary branch folder's own files and
+ * whatever of the user's is already in the app folder. Should the import fail, the branch
+ * folders are written back.
+ */
+async function replaceApp(
+  io: CliIo,
+  layout: NonNullable<Awaited<ReturnType<typeof appLayoutOf>>>,
+  appLabel: string,
+  config: SvcConfig,
+  kept: Record<string, string>,
+  git: boolean,
+): Promise<number> {
+  const own = await readUserFiles(layout.appDir);
+  const next = { ...config, server: { ...config.server, id: serverIdFrom(path.basename(layout.appDir)) } };
+  for (const b of layout.branches) await rm(b.dir, { recursive: true, force: true });
+  const code = await importAndPrint(io, appLabel, {
+    dir: layout.appDir,
+    config: next,
+    userFiles: { ...kept, ...own.files },
+    ...(git ? { git: gitAccess(io) } : {}),
+  });
+  if (code !== EXIT.ok) {
+    for (const b of layout.branches) {
+      await mkdir(b.dir, { recursive: true });
+      await writeFolder(b.dir, b.files);
+    }
+    return code;
+  }
+  await restoreModes(layout.appDir, own.modes);
+  const names = layout.branches.map((b) => `${path.basename(b.dir)}/`).join(', ');
+  io.stdout(`The app's server is now ${appLabel} itself; its branch folders ${names} were deleted.\n`);
+  return code;
+}
+
 export const sourceSetCommand: Command = {
   name: 'source set',
   summary: 'change the source of a server folder (checked first; a provider change needs --yes)',
@@ -230,13 +270,18 @@ export const sourceSetCommand: Command = {
           'svc source set: --content goes with --git (a directory of the repository)',
         );
       }
-      const { dir, files, folder } = await openFolder(io.cwd, dirArg);
+      // Away from app-builder, an app laid out in branch folders changes as a whole.
+      const layout = values['app-builder'] ? undefined : await appLayoutOf(io.cwd, dirArg);
+      const { dir, files, folder } = layout ? layout.primary : await openFolder(io.cwd, dirArg);
+      const target = layout?.appDir ?? dir;
       const config = folder.config;
-      if (config.server.published) {
+      for (const f of layout?.branches ?? [{ dir, folder }]) {
+        if (!f.folder.config.server.published) continue;
+        const label = path.relative(io.cwd, f.dir) || '.';
         throw new SvcError(
           'PUBLISHED',
-          `the server is published; unpublish it first (\`svc unpublish ${dirArg}\`), then change its source`,
-          { place: { file: path.join(dir, 'config.yaml'), field: 'server.published' } },
+          `the server ${label} is published; unpublish it first (\`svc unpublish ${label}\`), then change its source`,
+          { place: { file: path.join(f.dir, 'config.yaml'), field: 'server.published' } },
         );
       }
       const from: Provider = config.app.provider;
@@ -249,11 +294,11 @@ export const sourceSetCommand: Command = {
       }
 
       // 1. The new source, checked before anything changes (fail closed).
-      const location = values.openapi ? (folderRelative(io, dir, values.openapi) as string) : undefined;
+      const location = values.openapi ? (folderRelative(io, target, values.openapi) as string) : undefined;
       let next = location
-        ? await withOpenApiSource(config, location, dir, values['base-url'])
+        ? await withOpenApiSource(config, location, target, values['base-url'])
         : git
-          ? await withGitSource(config, git, dir, io, values['base-url'])
+          ? await withGitSource(config, git, target, io, values['base-url'])
           : await withAppBuilderSource(config, values, io);
       const to: Provider = next.app.provider;
 
@@ -274,7 +319,19 @@ export const sourceSetCommand: Command = {
       } else {
         // 3. A provider change: say what goes, and go on only with --yes.
         const plan = planProviderChange(files, folder);
-        const what = describeProviderChange(plan, from, to);
+        const appLabel = layout && (path.relative(io.cwd, layout.appDir) || '.');
+        const what = layout
+          ? describeAppChange(
+              appLabel as string,
+              layout.branches.map((b) => ({
+                name: path.basename(b.dir),
+                plan: planProviderChange(b.files, b.folder),
+              })),
+              path.basename(layout.primary.dir),
+              from,
+              to,
+            )
+          : describeProviderChange(plan, from, to);
         if (!values.yes) {
           io.stderr(`${what.join('\n')}\n`);
           throw new SvcError(
@@ -288,6 +345,8 @@ export const sourceSetCommand: Command = {
           // A first import into the folder (the document names the base URL unless --base-url
           // did); the files that stay are written back as they are.
           if (!values['base-url']) next = { ...next, apiBaseUrl: '' };
+          if (layout)
+            return await replaceApp(io, layout, appLabel as string, next, plan.kept, git !== undefined);
           return await importAndPrint(io, dirArg, {
             dir,
             config: next,

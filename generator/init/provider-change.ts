@@ -58,3 +58,45 @@ export function withoutOAuth(config: SvcConfig): SvcConfig {
   const { oauth: _oauth, ...rest } = config;
   return rest;
 }
+
+/** A branch folder of an app-builder app, for `describeAppChange`. */
+export interface BranchChange {
+  /** The folder's name (`live`, `main`, `version-<id>`). */
+  name: string;
+  plan: ProviderChangePlan;
+}
+
+/**
+ * The lines that say what a provider change of a whole app-builder app deletes: every branch
+ * folder goes, the new server takes the app folder's place, and the content items and files of
+ * the user in the primary branch folder move there (those of the other branch folders go).
+ */
+export function describeAppChange(
+  appLabel: string,
+  branches: readonly BranchChange[],
+  primary: string,
+  from: string,
+  to: string,
+): string[] {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const lines = [
+    `Changing the provider from ${from} to ${to} replaces the whole app in ${appLabel}; it deletes:`,
+    ...branches.map(
+      (b) =>
+        `  - the branch folder ${b.name}/: ${plural(b.plan.tools.length, 'tool')}, with every enabled flag and customization, and the import history (${plural(b.plan.imports, 'import')})`,
+    ),
+  ];
+  for (const b of branches) {
+    const user = Object.keys(b.plan.kept).sort();
+    if (b.name !== primary && user.length > 0) lines.push(`    and its files ${user.join(', ')}`);
+  }
+  if (branches.some((b) => b.plan.oauth)) {
+    lines.push(
+      '  - the OAuth configuration (config.yaml `oauth`): user_oauth fails closed until it is set again',
+    );
+  }
+  lines.push(
+    `The new server is ${appLabel} itself; content items and your own files of ${primary}/ move there, and nothing else in ${appLabel} is touched.`,
+  );
+  return lines;
+}
