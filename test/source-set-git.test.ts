@@ -115,28 +115,18 @@ describe('svc source set --git / --raw-url', () => {
     expect(Object.keys(files).filter((p) => p.startsWith('.svc/history/'))).toHaveLength(1);
     for (const [p, text] of Object.entries(files)) expect(text, p).not.toContain(TOKEN);
 
-    // git → git, another path: the same provider, a re-import that keeps the enabled flag.
+    // git → git, another path: the same provider, a re-import that keeps the enabled flag and
+    // (without --content) the content directory.
     const tool = path.join(dir, 'Tools', 'findPetsByStatus.yaml');
     await writeFile(tool, (await readFile(tool, 'utf8')).replace('enabled: false', 'enabled: true'));
     const moved = await svc(
-      [
-        'source',
-        'set',
-        'g',
-        '--git',
-        repoUrl,
-        '--ref',
-        'main',
-        '--path',
-        'openapi/v2.yaml',
-        '--content',
-        'mcp',
-      ],
+      ['source', 'set', 'g', '--git', repoUrl, '--ref', 'main', '--path', 'openapi/v2.yaml'],
       { cwd: root, env },
     );
     expect(moved.stderr).toBe('');
     expect(moved.code).toBe(0);
-    expect((await configOf(dir)).source).toMatchObject({ path: 'openapi/v2.yaml' });
+    expect((await configOf(dir)).source).toMatchObject({ path: 'openapi/v2.yaml', contentDir: 'mcp' });
+    expect(Object.keys(await readFolder(dir))).toContain('Docs/intro.md');
     expect(await readFile(tool, 'utf8')).toContain('enabled: true');
     expect(await tools(dir)).toContain('Tools/getPetHistory.yaml');
 

@@ -61,7 +61,12 @@ customizations as any re-import does. A new app id of an app-builder app needs v
 A provider change (between OpenAPI, git and app-builder, or from a manual app) deletes every tool, the imported
 document and the import history, and resets the OAuth configuration, so user_oauth fails closed
 until it is set again. svc says what will go and does it only with --yes; then it imports from the
-new source (an app-builder source once \`svc verify\` has found the token page).`;
+new source (an app-builder source once \`svc verify\` has found the token page).
+
+An app-builder app in branch folders (\`svc init --app-builder\`) changes provider as a whole: give
+the app folder or one of its branch folders. Every branch folder goes (refused if one is published)
+and the new server is the app folder itself; the files of yours in the branch folder you named (else
+live/) move there, those in the other branch folders are listed and go.`;
 
 type Provider = SvcConfig['app']['provider'];
 
@@ -91,6 +96,10 @@ async function withGitSource(
   io: CliIo,
   baseUrl?: string,
 ): Promise<SvcConfig> {
+  const previous = config.source.kind === 'git' ? config.source : undefined;
+  // Another branch or path of a repository keeps its content directory unless --content says otherwise.
+  if (previous?.contentDir && source.contentDir === undefined && source.provider !== 'raw')
+    source = { ...source, contentDir: previous.contentDir };
   const read = await planSource(source, { dir, git: gitAccess(io) }).read();
   await parseDocument(read.document);
   const same = config.source.kind === 'git';
