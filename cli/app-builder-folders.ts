@@ -72,7 +72,19 @@ export interface AppLayout {
   primary: BranchFolder;
 }
 
-const isBranchFolder = (f: BranchFolder) => path.basename(f.dir) === branchFolder(f.source.branch);
+/**
+ * A folder `svc init --app-builder` made for a branch: named for the branch, its server id ending
+ * in `-<branch folder>` (a single server that merely sits in a folder named `live` is not one).
+ */
+function isBranchFolder(f: BranchFolder): boolean {
+  const name = branchFolder(f.source.branch);
+  return path.basename(f.dir) === name && f.folder.config.server.id.endsWith(`-${name}`);
+}
+
+/** The server id the app was made with (`svc init --server-id`, else from its folder's name). */
+export function appServerId(f: BranchFolder): string {
+  return f.folder.config.server.id.slice(0, -(branchFolder(f.source.branch).length + 1));
+}
 
 /**
  * The app layout `dirArg` belongs to: the app folder itself, or one of its branch folders (a

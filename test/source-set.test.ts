@@ -264,4 +264,25 @@ describe('svc source set', () => {
     expect(Object.keys(files)).toContain('Tools/findPetsByStatus.yaml');
     expect(Object.keys(files).filter((p) => p.startsWith('.svc/history/'))).toHaveLength(1);
   });
+
+  it('a single app-builder server in a folder named live stays a single server', async () => {
+    const init = await svc(['init', 'solo/live', '--name', 'Solo', '--openapi', 'v1.yaml'], {
+      cwd: root,
+      env,
+    });
+    expect(init.code).toBe(0);
+    const dir = path.join(root, 'solo', 'live');
+    expect(
+      (await svc(['source', 'set', 'solo/live', '--app-builder', 'acme', '--yes'], { cwd: root, env })).code,
+    ).toBe(0);
+    expect((await configOf(dir)).server.name).toBe('live');
+    const back = await svc(['source', 'set', 'solo/live', '--openapi', 'v1.yaml', '--yes'], {
+      cwd: root,
+      env,
+    });
+    expect(back.stderr).toBe('');
+    expect(back.code).toBe(0);
+    expect((await configOf(dir)).source).toEqual({ kind: 'openapi', location: '../../v1.yaml' });
+    expect(existsSync(path.join(root, 'solo', 'config.yaml'))).toBe(false);
+  });
 });

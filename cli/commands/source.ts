@@ -5,7 +5,7 @@ import { DEFAULT_SERVER_NAME, writeFolder } from '../../folder/index.js';
 import { runImport } from '../../generator/import/index.js';
 import { planSource } from '../../generator/import/source-reader.js';
 import { recordableLocation } from '../../generator/import/recordable-location.js';
-import { appBuilderConfig, serverIdFrom } from '../../generator/init/index.js';
+import { appBuilderConfig } from '../../generator/init/index.js';
 import {
   describeAppChange,
   describeProviderChange,
@@ -29,7 +29,7 @@ import {
 } from '../../generator/sources/app-builder-urls.js';
 import { readOpenApiSource } from '../../generator/sources/index.js';
 import type { SvcConfig } from '../../schemas/types.js';
-import { appLayoutOf } from '../app-builder-folders.js';
+import { appLayoutOf, appServerId } from '../app-builder-folders.js';
 import type { CliIo, Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
@@ -218,7 +218,7 @@ async function replaceApp(
   git: boolean,
 ): Promise<number> {
   const own = await readUserFiles(layout.appDir);
-  const next = { ...config, server: { ...config.server, id: serverIdFrom(path.basename(layout.appDir)) } };
+  const next = { ...config, server: { ...config.server, id: appServerId(layout.primary) } };
   for (const b of layout.branches) await rm(b.dir, { recursive: true, force: true });
   const code = await importAndPrint(io, appLabel, {
     dir: layout.appDir,
