@@ -4,7 +4,7 @@
  * change (--yes, tools/history/OAuth go); git → git with another branch or path is a re-import
  * that keeps curation; a raw URL template works the same way.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { loadFolder, readFolder } from '../folder/index.js';
 import { makeRepo } from '../generator/sources/testing/git-repo-fixture.js';
 import { renderConfig } from '../generator/render/index.js';
 import type { SvcConfig } from '../schemas/types.js';
+import { bubbleSwagger, newApp, startPlatform } from './helpers/app-builder-platform.js';
 import { type GitHttpServer, startGitHttpServer } from './helpers/git-http-server.js';
 import { svc } from './helpers/run-cli.js';
 import { type StaticServer, serveRoutes } from './helpers/serve-static.js';
@@ -166,5 +167,40 @@ describe('svc source set --git / --raw-url', () => {
     });
     expect((await tools(dir)).length).toBeGreaterThan(0);
     for (const [p, text] of Object.entries(await readFolder(dir))) expect(text, p).not.toContain(TOKEN);
+  });
+
+  it('an app-builder app in branch folders → git: one server in the app folder, read from the repository', async () => {
+    const platform = await startPlatform();
+    try {
+      const doc = bubbleSwagger({
+        host: 'gx.bubbleapps.io',
+        basePath: '/api/1.1',
+        types: ['product'],
+        workflows: [],
+      });
+      platform.apps.set('gx', newApp({ live: doc, main: doc }));
+      const withPlatform = { ...env, SVC_APP_BUILDER_ORIGIN: platform.origin };
+      const made = await svc(['init', 'gx', '--name', 'Gx', '--app-builder', 'gx'], {
+        cwd: root,
+        env: withPlatform,
+      });
+      expect(made.code).toBe(0);
+      const run = await svc(
+        ['source', 'set', 'gx', '--git', repoUrl, '--ref', 'main', '--path', 'openapi/v1.yaml', '--yes'],
+        { cwd: root, env: withPlatform },
+      );
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const app = path.join(root, 'gx');
+      expect(existsSync(path.join(app, 'live'))).toBe(false);
+      expect(existsSync(path.join(app, 'main'))).toBe(false);
+      const config = await configOf(app);
+      expect(config.app.provider).toBe('git');
+      expect(config.server.id).toBe('gx');
+      expect(config.source).toMatchObject({ kind: 'git', repository: repoUrl, path: 'openapi/v1.yaml' });
+      expect(await tools(app)).toContain('Tools/findPetsByStatus.yaml');
+    } finally {
+      await platform.close();
+    }
   });
 });
