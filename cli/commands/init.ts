@@ -6,7 +6,7 @@ import { runImport } from '../../generator/import/index.js';
 import { initialConfig, keepUserFiles, serverIdFrom } from '../../generator/init/index.js';
 import { renderFolder } from '../../generator/render/index.js';
 import type { Auth } from '../../schemas/types.js';
-import type { CliIo, Command } from '../command.js';
+import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
