@@ -9,7 +9,7 @@ import path from 'node:path';
 import { SvcError } from '../core/svc-error.js';
 import { writeFolder } from '../folder/index.js';
 import { appBuilderConfig } from '../generator/init/index.js';
-import { renderFolder } from '../generator/render/index.js';
+import { renderEmptyFolder } from '../generator/render/index.js';
 import {
   APP_BUILDER_SETUP_STEPS,
   checkBranchDocument,
@@ -113,15 +113,7 @@ export async function initAppBuilder(input: AppBuilderInitInput, io: CliIo): Pro
     }),
   }));
   for (const { check, config } of configs) {
-    const files = renderFolder({
-      config,
-      tools: [],
-      skills: [],
-      prompts: [],
-      resources: [],
-      docs: [],
-      widgets: [],
-    });
+    const files = renderEmptyFolder(config);
     await writeFolder(path.join(input.dir, check.folder), files);
     written.push({ branch: check.branch, folder: check.folder, serverId: config.server.id, url: check.url });
   }

@@ -4,7 +4,7 @@ import { SvcError } from '../../core/svc-error.js';
 import { writeFolder } from '../../folder/index.js';
 import { runImport } from '../../generator/import/index.js';
 import { initialConfig, keepUserFiles, serverIdFrom } from '../../generator/init/index.js';
-import { renderFolder } from '../../generator/render/index.js';
+import { renderEmptyFolder } from '../../generator/render/index.js';
 import type { Auth } from '../../schemas/types.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -214,15 +214,7 @@ export const initCommand: Command = {
       });
 
       if (!openapi && !git) {
-        const files = renderFolder({
-          config,
-          tools: [],
-          skills: [],
-          prompts: [],
-          resources: [],
-          docs: [],
-          widgets: [],
-        });
+        const files = renderEmptyFolder(config);
         const kept = user ? keepUserFiles(files, user.files) : undefined;
         await writeFolder(dir, kept?.files ?? files);
         if (user) await restoreModes(dir, user.modes);

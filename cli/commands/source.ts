@@ -13,7 +13,7 @@ import {
   withoutOAuth,
 } from '../../generator/init/provider-change.js';
 import { parseDocument } from '../../generator/parse/index.js';
-import { renderConfig, renderFolder } from '../../generator/render/index.js';
+import { renderConfig, renderEmptyFolder } from '../../generator/render/index.js';
 import {
   APP_BUILDER_SETUP_STEPS,
   checkBranchDocument,
@@ -363,15 +363,7 @@ export const sourceSetCommand: Command = {
             ...(git ? { git: gitAccess(io) } : {}),
           });
         }
-        const rendered = renderFolder({
-          config: next,
-          tools: [],
-          skills: [],
-          prompts: [],
-          resources: [],
-          docs: [],
-          widgets: [],
-        });
+        const rendered = renderEmptyFolder(next);
         await writeFolder(dir, { ...rendered, ...plan.kept });
       }
 

@@ -7,6 +7,7 @@ export { envVariables, renderEnvExample } from './render-env-example.js';
 export {
   OPENAPI_FILE,
   type RenderExtras,
+  renderEmptyFolder,
   renderFolder,
   renderFolderChecked,
   renderOpenApi,

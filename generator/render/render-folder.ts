@@ -21,6 +21,11 @@ export interface RenderExtras {
 export const OPENAPI_FILE = 'Tools/openapi.json';
 const TOOL_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** A server folder with no tools and no content yet (a manual app, an unverified app-builder branch). */
+export function renderEmptyFolder(config: FolderModel['config']): FolderFiles {
+  return renderFolder({ config, tools: [], skills: [], prompts: [], resources: [], docs: [], widgets: [] });
+}
+
 export function renderFolder(folder: FolderModel, extras: RenderExtras = {}): FolderFiles {
   const files: FolderFiles = {
     'config.yaml': renderConfig(folder.config),
