@@ -3,28 +3,19 @@
  * libraries) and `svc init` loads no runtime: each command's modules are imported only when it
  * runs. The start times themselves are measured by `npm run bench -- cli`, never asserted here.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_CLI, ensureBuilt, REPO_ROOT } from './helpers/built-cli.js';
+import { ensureBuilt, REPO_ROOT } from './helpers/built-cli.js';
+import { modulesLoadedBy as modulesLoaded } from './helpers/modules-loaded.js';
 
 beforeAll(ensureBuilt, 120_000);
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'svc-startup-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** The module URLs one run of the built CLI resolved. */
-function modulesLoadedBy(args: string[]): string[] {
-  const out = path.join(scratch, `loads-${Math.random().toString(36).slice(2)}.txt`);
-  execFileSync(
-    process.execPath,
-    ['--import', path.join(REPO_ROOT, 'test/helpers/record-loads.mjs'), BUILT_CLI, ...args],
-    { cwd: scratch, env: { ...process.env, SVC_RECORD_LOADS: out }, stdio: 'ignore' },
-  );
-  return readFileSync(out, 'utf8').split('\n').filter(Boolean);
-}
+const modulesLoadedBy = (args: string[]) => modulesLoaded(scratch, args);
 
 const heavy = (urls: string[], patterns: RegExp[]) => urls.filter((u) => patterns.some((p) => p.test(u)));
 

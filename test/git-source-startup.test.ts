@@ -2,27 +2,19 @@
  * Git sources cost nothing to imports that do not use them: `svc init --openapi` and `svc import`
  * of a file source load neither isomorphic-git nor the GitHub/GitLab clients.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_CLI, ensureBuilt, REPO_ROOT } from './helpers/built-cli.js';
+import { ensureBuilt, REPO_ROOT } from './helpers/built-cli.js';
+import { modulesLoadedBy as modulesLoaded } from './helpers/modules-loaded.js';
 
 beforeAll(ensureBuilt, 120_000);
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'svc-git-startup-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function modulesLoadedBy(args: string[]): string[] {
-  const out = path.join(scratch, `loads-${Math.random().toString(36).slice(2)}.txt`);
-  execFileSync(
-    process.execPath,
-    ['--import', path.join(REPO_ROOT, 'test/helpers/record-loads.mjs'), BUILT_CLI, ...args],
-    { cwd: scratch, env: { ...process.env, SVC_RECORD_LOADS: out }, stdio: 'ignore' },
-  );
-  return readFileSync(out, 'utf8').split('\n').filter(Boolean);
-}
+const modulesLoadedBy = (args: string[]) => modulesLoaded(scratch, args);
 
 const GIT_CODE =
   /node_modules\/(isomorphic-git|@octokit)\/|\/dist\/generator\/sources\/(git-source|git-connection)/;
