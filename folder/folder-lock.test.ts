@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmod, copyFile, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { lockPathOf, tryLockFolder } from './folder-lock.js';
+import { settleFolder } from './settle-folder.js';
 import { processStart } from './process-start.js';
 import { writeFolder } from './write-folder.js';
 
@@ -99,6 +100,26 @@ describe('the folder lock', () => {
     expect(await readFile(lockPathOf(target), 'utf8').catch(() => 'gone')).toBe('gone');
   });
 
+  test('a writer killed while taking or taking over the lock leaves files the next command sweeps', async () => {
+    const target = join(base, 'server');
+    await writeFolder(target, files);
+    const dead = await exitedPid();
+    const lock = lockPathOf(target);
+    // Killed after writing its candidate, before linking it; and after setting a stale lock aside.
+    await writeFile(`${lock}.new-${dead}-0a1b2c3d`, `{"pid":${dead}}\n`);
+    await writeFile(`${lock}.stale-${dead}-0a1b2c3d`, '123\n');
+    // A live process's candidate is its own business.
+    await writeFile(`${lock}.new-${process.pid}-99999999`, `{"pid":${process.pid}}\n`);
+    await settleFolder(target, () => undefined);
+    expect((await readdir(base)).sort()).toEqual([`.server.svc-lock.new-${process.pid}-99999999`, 'server']);
+    await rm(`${lock}.new-${process.pid}-99999999`);
+    // Taking and releasing the lock leaves nothing beside the folder.
+    const got = await tryLockFolder(target, () => undefined);
+    expect(got.ok).toBe(true);
+    if (got.ok) await got.lock.release();
+    expect(await readdir(base)).toEqual(['server']);
+  });
+
   test('a lock records this process with its start time, and release leaves no file', async () => {
     const target = join(base, 'server');
     const got = await tryLockFolder(target, () => undefined);
@@ -129,6 +150,13 @@ describe.runIf(process.platform === 'linux')('processStart on Linux', () => {
     expect(processStart(2 ** 22 + 7)).toBeUndefined();
   });
 });
+
+/** The pid of a process that has exited. */
+async function exitedPid(): Promise<number> {
+  const child = spawn('true', { stdio: 'ignore' });
+  await new Promise((done) => child.once('exit', done));
+  return child.pid!;
+}
 
 async function until<T>(get: () => T | undefined): Promise<T> {
   for (let i = 0; i < 200; i++) {

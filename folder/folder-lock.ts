@@ -7,10 +7,16 @@
  * after the lock was written. A lock held by a live writer is never taken, nor one written on
  * another host or in another pid namespace (a container sharing the folder): its pid cannot be
  * checked from here.
+ *
+ * The lock is written whole in a candidate file and then hard-linked into place, so a writer
+ * killed while taking it leaves either no lock or a complete one, never an empty file that
+ * nobody could judge. Candidates and stale locks set aside carry their creator's pid in their
+ * name (`.<folder>.svc-lock.new-<pid>-<hex>`, `…stale-<pid>-<hex>`); those of dead processes are
+ * swept whenever the lock is next taken.
  */
 import { randomBytes } from 'node:crypto';
 import { readlinkSync } from 'node:fs';
-import { link, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { link, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { processStart } from './process-start.js';
@@ -44,9 +50,33 @@ export function lockPathOf(target: string): string {
   return join(dirname(target), `.${basename(target)}.svc-lock`);
 }
 
+/** A candidate or set-aside lock file of `target`'s lock; the pid of the process that made it. */
+export function lockLeftoverPid(target: string, name: string): number | undefined {
+  const lock = basename(lockPathOf(target));
+  if (!name.startsWith(`${lock}.`)) return undefined;
+  const match = /^(?:new|stale)-(\d+)-[0-9a-f]+$/.exec(name.slice(lock.length + 1));
+  return match ? Number(match[1]) : undefined;
+}
+
+/** A sibling file name for a lock candidate or a lock set aside, unique to this process. */
+function sidePath(path: string, kind: 'new' | 'stale'): string {
+  return `${path}.${kind}-${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Removes the candidates and set-aside locks that dead processes left beside the folder. */
+async function sweepLeftovers(target: string): Promise<void> {
+  const dir = dirname(target);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = lockLeftoverPid(target, name);
+    if (pid !== undefined && !isAlive(pid)) await rm(join(dir, name), { force: true });
+  }
+}
+
 /** Takes the lock of the folder at `target` (its real path), or says who holds it. */
 export async function tryLockFolder(target: string, notice: (message: string) => void): Promise<LockAttempt> {
   const path = lockPathOf(target);
+  await sweepLeftovers(target);
   for (let attempt = 0; attempt < 3; attempt++) {
     const mine = await create(path);
     if (mine !== undefined) return { ok: true, lock: { path, release: () => release(path, mine) } };
@@ -68,17 +98,18 @@ async function create(path: string): Promise<string | undefined> {
     ...here(),
   };
   const text = `${JSON.stringify(record)}\n`;
-  const handle = await open(path, 'wx').catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'EEXIST') return undefined;
-    throw e;
-  });
-  if (handle === undefined) return undefined;
+  const candidate = sidePath(path, 'new');
+  await writeFile(candidate, text, { flag: 'wx' });
   try {
-    await handle.writeFile(text);
+    // link() fails when the lock exists, like an exclusive create, but publishes a whole file.
+    await link(candidate, path);
+    return text;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+    throw e;
   } finally {
-    await handle.close();
+    await rm(candidate, { force: true });
   }
-  return text;
 }
 
 async function release(path: string, text: string): Promise<void> {
@@ -97,6 +128,7 @@ async function inspect(path: string): Promise<Inspection | undefined> {
   }
   const record = parseLock(text);
   if (record === undefined) {
+    // Only an older svc, which created the lock and then wrote it, leaves one unreadable.
     return Date.now() - writtenMs < FRESH_MS
       ? { live: true, holder: 'a process that is taking the lock right now' }
       : { live: false, reason: 'the lock file names no process', text };
@@ -156,7 +188,7 @@ function validPid(record: LockRecord): LockRecord | undefined {
  * it is put back.
  */
 async function takeOver(path: string, staleText: string): Promise<boolean> {
-  const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const aside = sidePath(path, 'stale');
   try {
     await rename(path, aside);
   } catch {

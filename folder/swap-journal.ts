@@ -21,7 +21,7 @@ import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SvcError } from '../core/svc-error.js';
 import { mkdirSynced, present, renameSynced, syncDir, writeFileSynced } from './durable-fs.js';
-import { lockPathOf } from './folder-lock.js';
+import { lockLeftoverPid, lockPathOf } from './folder-lock.js';
 import { unsafePathReason } from './folder-paths.js';
 
 export interface SwapEntry {
@@ -70,7 +70,14 @@ export async function hasSwapLeftovers(target: string): Promise<boolean> {
   const journal = basename(journalPathOf(target));
   const lock = basename(lockPathOf(target));
   const pattern = tempDirPattern(target);
-  return names.some((n) => n === journal || n === `${journal}.tmp` || n === lock || pattern.test(n));
+  return names.some(
+    (n) =>
+      n === journal ||
+      n === `${journal}.tmp` ||
+      n === lock ||
+      pattern.test(n) ||
+      lockLeftoverPid(target, n) !== undefined,
+  );
 }
 
 /**
