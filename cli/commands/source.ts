@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import { DEFAULT_SERVER_NAME, writeFolder } from '../../folder/index.js';
@@ -39,6 +39,7 @@ import { appBuilderOrigin } from '../init-app-builder.js';
 import { openFolder } from '../open-folder.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
 import { formatChecklist } from '../print-checklist.js';
+import { carriedFiles, retireBranchFolders } from '../retire-branch-folders.js';
 import { readUserFiles, restoreModes } from '../user-files.js';
 import { verificationSteps } from '../verification-steps.js';
 import { folderRelative } from './import.js';
@@ -64,9 +65,11 @@ until it is set again. svc says what will go and does it only with --yes; then i
 new source (an app-builder source once \`svc verify\` has found the token page).
 
 An app-builder app in branch folders (\`svc init --app-builder\`) changes provider as a whole: give
-the app folder or one of its branch folders. Every branch folder goes (refused if one is published)
-and the new server is the app folder itself; the files of yours in the branch folder you named (else
-live/) move there, those in the other branch folders are listed and go.`;
+the app folder or one of its branch folders (refused if one is published). The new server is the app
+folder itself; once it is imported, svc deletes the files it wrote in every branch folder. Your own
+files in the branch folder you named (else live/) move to the app folder (unless one of that name is
+there already); those in the other branch folders stay where they are. A folder left empty goes.
+Should the import fail, nothing at all has changed.`;
 
 type Provider = SvcConfig['app']['provider'];
 
@@ -204,38 +207,44 @@ async function importAndPrint(
 }
 
 /**
- * A provider change of an app laid out in branch folders: the branch folders go and the new
- * server is imported into the app folder itself, with the primary branch folder's own files and
- * whatever of the user's is already in the app folder. Should the import fail, the branch
- * folders are written back.
+ * A provider change of an app laid out in branch folders: the new server is imported into the
+ * app folder itself first, with the primary branch folder's own files and whatever of the user's
+ * is already in the app folder, while the branch folders are left untouched; only once that
+ * import succeeded are the branch folders retired (svc's files go, the user's move or stay). A
+ * failed import thus leaves the whole tree exactly as it was, bytes and modes.
  */
 async function replaceApp(
   io: CliIo,
   layout: NonNullable<Awaited<ReturnType<typeof appLayoutOf>>>,
   appLabel: string,
   config: SvcConfig,
-  kept: Record<string, string>,
   git: boolean,
 ): Promise<number> {
   const own = await readUserFiles(layout.appDir);
+  const carried = carriedFiles(layout);
+  const modes = new Map(own.modes);
+  for (const p of Object.keys(carried))
+    modes.set(p, (await stat(path.join(layout.primary.dir, ...p.split('/')))).mode & 0o7777);
   const next = { ...config, server: { ...config.server, id: appServerId(layout.primary) } };
-  for (const b of layout.branches) await rm(b.dir, { recursive: true, force: true });
   const code = await importAndPrint(io, appLabel, {
     dir: layout.appDir,
     config: next,
-    userFiles: { ...kept, ...own.files },
+    userFiles: { ...carried, ...own.files },
     ...(git ? { git: gitAccess(io) } : {}),
   });
-  if (code !== EXIT.ok) {
-    for (const b of layout.branches) {
-      await mkdir(b.dir, { recursive: true });
-      await writeFolder(b.dir, b.files);
-    }
-    return code;
+  if (code !== EXIT.ok) return code;
+  await restoreModes(layout.appDir, modes);
+  const left = await retireBranchFolders(layout, carried);
+  const stays = new Set(left.map((l) => l.name));
+  const gone = layout.branches.map((b) => path.basename(b.dir)).filter((n) => !stays.has(n));
+  const lines = [`The app's server is now ${appLabel} itself.`];
+  if (gone.length > 0) lines.push(`Its branch folders ${gone.map((n) => `${n}/`).join(', ')} were deleted.`);
+  for (const l of left) {
+    lines.push(
+      `${l.name}/ keeps files of yours svc did not write (only its own files were deleted): ${l.files.join(', ') || '(hidden entries)'}`,
+    );
   }
-  await restoreModes(layout.appDir, own.modes);
-  const names = layout.branches.map((b) => `${path.basename(b.dir)}/`).join(', ');
-  io.stdout(`The app's server is now ${appLabel} itself; its branch folders ${names} were deleted.\n`);
+  io.stdout(`${lines.join('\n')}\n`);
   return code;
 }
 
@@ -354,8 +363,7 @@ export const sourceSetCommand: Command = {
           // A first import into the folder (the document names the base URL unless --base-url
           // did); the files that stay are written back as they are.
           if (!values['base-url']) next = { ...next, apiBaseUrl: '' };
-          if (layout)
-            return await replaceApp(io, layout, appLabel as string, next, plan.kept, git !== undefined);
+          if (layout) return await replaceApp(io, layout, appLabel as string, next, git !== undefined);
           return await importAndPrint(io, dirArg, {
             dir,
             config: next,
