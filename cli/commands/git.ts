@@ -44,7 +44,9 @@ disconnect: folders that imported through it keep their document; their next imp
 connect token: an access token for any other git host or raw URL, from SVC_GIT_TOKEN (sent as
   Basic <username>:<token> over git, default username x-access-token; as Bearer to a raw URL).
   Use it with \`svc init … --connection <id> --git <url>\` or \`--raw-url <template>\`.
-repos: the repositories a GitHub App installation can read.`;
+repos: the repositories a connection can read: a GitHub App installation's, or the GitLab
+  projects the grant's user is a member of (read through the rotating refresh token). With
+  several such connections, name one with --connection.`;
 
 async function storeOf(io: CliIo): Promise<ConnectionStore> {
   return ConnectionStore.open(svcConfigDir(io.env));
@@ -205,23 +207,29 @@ export const gitCommand: Command = {
           json: { type: 'boolean' },
         });
         const store = await storeOf(io);
-        const github = (await store.list()).filter((c) => c.provider === 'github');
-        const chosen = values.connection ? await store.get(values.connection) : github[0];
-        if (chosen?.provider !== 'github') {
+        const listable = (await store.list()).filter((c) => c.provider !== 'token');
+        const chosen = values.connection ? await store.get(values.connection) : listable[0];
+        if (chosen === undefined || chosen.provider === 'token') {
           throw new SvcError(
             'USAGE',
             values.connection
-              ? `${values.connection} is not a GitHub App connection`
-              : 'no GitHub App connection: `svc git connect github` first',
+              ? `${values.connection} is a token connection: only a GitHub App or GitLab connection can list repositories`
+              : 'no GitHub App or GitLab connection: `svc git connect github` or `svc git connect gitlab` first',
           );
         }
-        if (!values.connection && github.length > 1) {
+        if (!values.connection && listable.length > 1) {
           throw new SvcError(
             'USAGE',
-            `several GitHub App connections: name one with --connection (${github.map((c) => c.id).join(', ')})`,
+            `several connections can list repositories: name one with --connection (${listable.map((c) => c.id).join(', ')})`,
           );
         }
-        const repos = await installationRepositories(store, chosen);
+        const repos =
+          chosen.provider === 'github'
+            ? await installationRepositories(store, chosen)
+            : await (await import('../../generator/sources/gitlab-projects.js')).gitlabProjects(
+                store,
+                chosen,
+              );
         if (json) io.stdout(`${JSON.stringify(repos, null, 2)}\n`);
         else for (const r of repos) io.stdout(`${r.fullName}${r.private ? '  (private)' : ''}\n`);
         return EXIT.ok;
