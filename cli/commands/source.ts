@@ -18,7 +18,6 @@ import {
   APP_BUILDER_SETUP_STEPS,
   checkBranchDocument,
   detectCustomDomain,
-  newVerificationToken,
 } from '../../generator/sources/app-builder-source.js';
 import {
   branchFolder,
@@ -42,6 +41,7 @@ import { formatChecklist } from '../print-checklist.js';
 import { carriedFiles, retireBranchFolders } from '../retire-branch-folders.js';
 import { readUserFiles, restoreModes } from '../user-files.js';
 import { verificationSteps } from '../verification-steps.js';
+import { verificationTokenOf } from '../verification-token.js';
 import { folderRelative } from './import.js';
 
 const usage = `Usage:
@@ -50,7 +50,7 @@ const usage = `Usage:
   svc source set <dir> --raw-url <template> --ref <branch> --path <file> [--base-url <url>] [--yes]
                        (either with [--connection <id>], as for svc init)
   svc source set <dir> --app-builder <app-id> [--branch live|main|<id>] [--custom-domain <host>]
-                       [--app-builder-origin <url>] [--yes]
+                       [--app-builder-origin <url>] [--verification-token <t>] [--yes]
 
 Changes the source of a server folder (spec 3.3). The new source is checked first: if it is
 unreachable or not a valid document, nothing changes. A published server is refused
@@ -86,6 +86,7 @@ interface SourceSetValues {
   path?: string | undefined;
   content?: string | undefined;
   connection?: string | undefined;
+  'verification-token'?: string | undefined;
 }
 
 /**
@@ -179,7 +180,9 @@ async function withAppBuilderSource(
     name: config.app.name,
     serverId: config.server.id,
     place,
-    verificationToken: sameApp ? (previous.verificationToken as string) : newVerificationToken(),
+    verificationToken: sameApp
+      ? (previous.verificationToken as string)
+      : verificationTokenOf(values['verification-token'], io.env),
     verified: sameApp ? previous.verified === true : false,
     auth: {
       mode: config.auth.mode,
@@ -267,6 +270,7 @@ export const sourceSetCommand: Command = {
         path: { type: 'string' },
         content: { type: 'string' },
         connection: { type: 'string' },
+        'verification-token': { type: 'string' },
         yes: { type: 'boolean' },
       });
       const dirArg = requirePositional('source set', positionals, 0, 'the server folder');
@@ -282,6 +286,9 @@ export const sourceSetCommand: Command = {
         values,
         values.connection ? await connectionProvider(io, values.connection) : undefined,
       );
+      if (values['verification-token'] && !values['app-builder']) {
+        throw new SvcError('USAGE', 'svc source set: --verification-token goes with --app-builder');
+      }
       if (values.content && !git) {
         throw new SvcError(
           'USAGE',
