@@ -1,11 +1,13 @@
 /**
  * A local stand-in of the GitLab endpoints svc talks to, on loopback: the OAuth device flow
- * (/oauth/authorize_device, /oauth/token with the device grant), refresh tokens that rotate and
+ * (/oauth/authorize_device, /oauth/token with the device grant), the browser flow (a consent page
+ * at /oauth/authorize whose button redirects to the loopback redirect URI with a code; the code
+ * traded once, with the PKCE verifier, at /oauth/token), refresh tokens that rotate and
  * are refused once spent (/oauth/token with refresh_token), and the projects API
  * (GET /api/v4/projects?membership=true&simple=true) with GitLab's offset pagination headers
  * (x-page, x-next-page, x-total, Link) and 401 for an access token that is unknown or expired.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -40,6 +42,9 @@ export interface GitlabStandIn {
   refreshes: number;
   /** Device flow polls seen. */
   polls: number;
+  /** Browser flow: the authorization requests seen (their query), and the code exchanges refused. */
+  authorizations: Record<string, string>[];
+  refusedCodes: string[];
   /** Every token handed out (refresh and access): none may be written in the clear. */
   secrets: string[];
   /** The newest refresh token issued. */
@@ -84,6 +89,8 @@ export async function startGitlabStandIn(options: GitlabStandInOptions = {}): Pr
     accessTokens: new Set(),
     refreshes: 0,
     polls: 0,
+    authorizations: [],
+    refusedCodes: [],
     secrets: options.refreshToken ? [options.refreshToken] : [],
     latestRefreshToken: () => latest,
     expireAccessTokens: () => state.accessTokens.clear(),
@@ -106,6 +113,22 @@ export async function startGitlabStandIn(options: GitlabStandInOptions = {}): Pr
       if (form.get('device_code') !== 'dev-1' || form.get('client_id') !== clientId)
         return json(res, 400, { error: 'invalid_grant' });
       if (++state.polls <= pendingPolls) return json(res, 400, { error: 'authorization_pending' });
+      return grant(res);
+    }
+    if (form.get('grant_type') === 'authorization_code') {
+      const code = form.get('code') ?? '';
+      const issued = codes.get(code);
+      codes.delete(code);
+      const verifier = form.get('code_verifier') ?? '';
+      const ok =
+        issued !== undefined &&
+        form.get('client_id') === clientId &&
+        form.get('redirect_uri') === issued.redirectUri &&
+        createHash('sha256').update(verifier).digest('base64url') === issued.challenge;
+      if (!ok) {
+        state.refusedCodes.push(code);
+        return json(res, 400, { error: 'invalid_grant' });
+      }
       return grant(res);
     }
     const given = form.get('refresh_token') ?? '';
@@ -166,8 +189,43 @@ export async function startGitlabStandIn(options: GitlabStandInOptions = {}): Pr
     json(res, 200, projects.slice((page - 1) * perPage, page * perPage), headers);
   }
 
+  /** Codes issued by the consent page, each usable once, with what they were issued for. */
+  const codes = new Map<string, { redirectUri: string; challenge: string }>();
+
+  /** The consent page: an "Authorize" button that redirects to the client's loopback with a code. */
+  function authorize(res: ServerResponse, url: URL): void {
+    const q = Object.fromEntries(url.searchParams);
+    state.authorizations.push(q);
+    const redirect = q.redirect_uri ?? '';
+    const valid =
+      q.client_id === clientId &&
+      q.response_type === 'code' &&
+      q.code_challenge_method === 'S256' &&
+      (q.code_challenge ?? '').length >= 43 &&
+      /^http:\/\/127\.0\.0\.1:\d+\/callback$/.test(redirect);
+    if (!valid) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('The redirect URI included is not valid.');
+      return;
+    }
+    const code = `code-${randomBytes(8).toString('hex')}`;
+    codes.set(code, { redirectUri: redirect, challenge: q.code_challenge as string });
+    const back = new URL(redirect);
+    back.searchParams.set('code', code);
+    back.searchParams.set('state', q.state ?? '');
+    const deny = new URL(redirect);
+    deny.searchParams.set('error', 'access_denied');
+    deny.searchParams.set('state', q.state ?? '');
+    const attr = (t: string) => t.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(
+        `<!DOCTYPE html><html><head><title>Authorize application</title></head><body><h1>Authorize ${attr(clientId)}?</h1><a id="authorize" href="${attr(back.toString())}">Authorize</a> <a id="deny" href="${attr(deny.toString())}">Deny</a></body></html>`,
+      );
+  }
+
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', state.url);
+    if (req.method === 'GET' && url.pathname === '/oauth/authorize') return authorize(res, url);
     if (req.method === 'POST' && url.pathname === '/oauth/authorize_device') {
       void body(req).then((text) => {
         if (new URLSearchParams(text).get('client_id') !== clientId)
