@@ -367,6 +367,34 @@ describe('svc source set', () => {
     expect((await configOf(app)).source).toEqual({ kind: 'openapi', location: '../v1.yaml' });
   });
 
+  it("a provider change refuses to rewrite a file of the user's under a managed path that is not text", async () => {
+    const dir = await petsFolder('binary-kept');
+    await mkdir(path.join(dir, 'Resources'), { recursive: true });
+    await writeFile(
+      path.join(dir, 'Resources', 'diagram.bin'),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0x00, 0xfe]),
+    );
+    const before = await treeSnapshot(dir);
+    const run = await svc(['source', 'set', 'binary-kept', '--app-builder', 'acme', '--yes'], {
+      cwd: root,
+      env,
+    });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('not UTF-8 text: move Resources/diagram.bin out of there first');
+    expect(await treeSnapshot(dir)).toEqual(before);
+
+    const app = await appWithUserFiles('binary-app');
+    await writeFile(path.join(app, 'live', 'Prompts', 'raw.bin'), Buffer.from([0xff, 0xfe, 0x00]));
+    const appBefore = await treeSnapshot(app);
+    const changed = await svc(['source', 'set', 'binary-app', '--openapi', 'v1.yaml', '--yes'], {
+      cwd: root,
+      env,
+    });
+    expect(changed.code).toBe(3);
+    expect(changed.stderr).toContain('move Prompts/raw.bin out of there first');
+    expect(await treeSnapshot(app)).toEqual(appBefore);
+  });
+
   it('a single app-builder server in a folder named live stays a single server', async () => {
     const init = await svc(['init', 'solo/live', '--name', 'Solo', '--openapi', 'v1.yaml'], {
       cwd: root,

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
-import { DEFAULT_SERVER_NAME, writeFolder } from '../../folder/index.js';
+import { DEFAULT_SERVER_NAME, type FolderFiles, isManagedPath, writeFolder } from '../../folder/index.js';
 import { runImport } from '../../generator/import/index.js';
 import { planSource } from '../../generator/import/source-reader.js';
 import { recordableLocation } from '../../generator/import/recordable-location.js';
@@ -39,6 +39,7 @@ import { openFolder } from '../open-folder.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
 import { formatChecklist } from '../print-checklist.js';
 import { carriedFiles, retireBranchFolders } from '../retire-branch-folders.js';
+import { notRoundTripping } from '../text-round-trip.js';
 import { readUserFiles, restoreModes } from '../user-files.js';
 import { verificationSteps } from '../verification-steps.js';
 import { verificationTokenOf } from '../verification-token.js';
@@ -196,6 +197,23 @@ async function withAppBuilderSource(
     source: built.source,
     apiBaseUrl: built.apiBaseUrl,
   };
+}
+
+/**
+ * A provider change writes the user's files under the paths svc manages (content items, a README
+ * of theirs) back from text; one that is not UTF-8 text would come back mangled, so the change is
+ * refused before anything is asked or touched.
+ */
+async function refuseMangling(rewrites: readonly { dir: string; files: FolderFiles }[]): Promise<void> {
+  for (const { dir, files } of rewrites) {
+    const bad = await notRoundTripping(dir, files);
+    if (bad.length === 0) continue;
+    throw new SvcError(
+      'FOLDER_INVALID',
+      `a provider change rewrites your files under ${[...new Set(bad.map((p) => p.split('/')[0]))].join(', ')}, and ${bad.length === 1 ? 'this one is' : 'these are'} not UTF-8 text: move ${bad.join(', ')} out of there first (nothing was changed)`,
+      { place: { file: path.join(dir, bad[0] as string) } },
+    );
+  }
 }
 
 /** Runs an import and prints its checklist; the exit code. */
@@ -357,6 +375,19 @@ export const sourceSetCommand: Command = {
               to,
             )
           : describeProviderChange(plan, from, to);
+        await refuseMangling(
+          layout
+            ? [
+                { dir: layout.primary.dir, files: carriedFiles(layout) },
+                { dir: layout.appDir, files: (await readUserFiles(layout.appDir)).files },
+              ]
+            : [
+                {
+                  dir,
+                  files: Object.fromEntries(Object.entries(plan.kept).filter(([p]) => isManagedPath(p))),
+                },
+              ],
+        );
         if (!values.yes) {
           io.stderr(`${what.join('\n')}\n`);
           throw new SvcError(
