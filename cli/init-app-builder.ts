@@ -2,6 +2,8 @@
  * `svc init <dir> --app-builder <app-id>`: one server folder per reachable branch
  * (`<dir>/live/`, `<dir>/main/`, `<dir>/version-<id>/`), each unverified and without tools until
  * `svc verify` finds the token page and `svc import` reads its Swagger document (spec 4.5.4).
+ * The verification token is the one random input (verification-token.ts): given, the folders
+ * are byte-for-byte the same at every run.
  * Neither branch reachable: the setup instructions, and nothing is written.
  */
 import { existsSync } from 'node:fs';
@@ -14,7 +16,6 @@ import {
   APP_BUILDER_SETUP_STEPS,
   checkBranchDocument,
   detectCustomDomain,
-  newVerificationToken,
 } from '../generator/sources/app-builder-source.js';
 import {
   APP_BUILDER_ORIGIN_ENV,
@@ -29,6 +30,7 @@ import type { Auth } from '../schemas/types.js';
 import type { CliIo } from './command.js';
 import { EXIT } from './exit-codes.js';
 import { verificationSteps } from './verification-steps.js';
+import { verificationTokenOf } from './verification-token.js';
 
 export interface AppBuilderInitInput {
   dir: string;
@@ -45,6 +47,8 @@ export interface AppBuilderInitInput {
   logoUrl?: string | undefined;
   website?: string | undefined;
   compact?: boolean;
+  /** --verification-token, else SVC_VERIFICATION_TOKEN; else a random one is issued. */
+  verificationToken?: string | undefined;
   json: boolean;
 }
 
@@ -95,7 +99,7 @@ export async function initAppBuilder(input: AppBuilderInitInput, io: CliIo): Pro
       );
     }
   }
-  const token = newVerificationToken();
+  const token = verificationTokenOf(input.verificationToken, io.env);
   const written: { branch: string; folder: string; serverId: string; url: string }[] = [];
   // Every config is built (and so checked) before the first folder is written.
   const configs = reachable.map((check) => ({

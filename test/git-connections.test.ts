@@ -7,13 +7,13 @@
 import { createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { type GitHttpServer, startGitHttpServer } from './helpers/git-http-server.js';
 import { makeRepo } from '../generator/sources/testing/git-repo-fixture.js';
+import { type GitlabStandIn, startGitlabStandIn } from '../generator/sources/testing/gitlab-stand-in.js';
 import { svc } from './helpers/run-cli.js';
 import { type StaticServer, serveRoutes } from './helpers/serve-static.js';
 
@@ -32,33 +32,17 @@ function tree(dir: string): Record<string, string> {
   return out;
 }
 
-const body = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let text = '';
-    req.on('data', (c) => {
-      text += c;
-    });
-    req.on('end', () => resolve(text));
-  });
-
 describe('git connections (GitHub App, GitLab OAuth)', () => {
   let root: string;
   let git: GitHttpServer;
   let github: StaticServer;
-  let gitlab: StaticServer;
+  let gitlab: GitlabStandIn;
   let env: Record<string, string>;
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
   /** Every secret handed out: none may appear in a folder, a log or the store in the clear. */
   const secrets: string[] = [];
   const githubTokens = new Set<string>();
-  const gitlabAccess = new Set<string>();
-  let refresh = 'glrt-initial-0';
-  /** Refresh tokens not spent yet (one per grant); a refresh spends the one given. */
-  const live = new Set([refresh]);
-  /** Device flow: the user approves after two polls. */
-  let polls = 0;
-  const spent: string[] = [];
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'svc-git-conn-'));
@@ -73,7 +57,7 @@ describe('git connections (GitHub App, GitLab OAuth)', () => {
           .split(':');
         return (
           (user === 'x-access-token' && githubTokens.has(pass!)) ||
-          (user === 'oauth2' && gitlabAccess.has(pass!))
+          (user === 'oauth2' && gitlab.accessTokens.has(pass!))
         );
       },
     });
@@ -112,59 +96,15 @@ describe('git connections (GitHub App, GitLab OAuth)', () => {
         );
       },
     });
-    gitlab = await serveRoutes({
-      '/oauth/authorize_device': async (req, res) => {
-        const form = new URLSearchParams(await body(req));
-        if (form.get('client_id') !== 'app-1')
-          return void res.writeHead(401).end('{"error":"invalid_client"}');
-        res.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({
-            device_code: 'dev-1',
-            user_code: 'WXYZ-1234',
-            verification_uri: `${gitlab.url}/oauth/device`,
-            expires_in: 30,
-            interval: 0,
-          }),
-        );
-      },
-      '/oauth/token': async (req, res) => {
-        const form = new URLSearchParams(await body(req));
-        const given = form.get('refresh_token') ?? '';
-        const device = form.get('grant_type') === 'urn:ietf:params:oauth:grant-type:device_code';
-        if (device && form.get('device_code') === 'dev-1' && ++polls <= 2) {
-          return void res
-            .writeHead(400, { 'content-type': 'application/json' })
-            .end('{"error":"authorization_pending"}');
-        }
-        if (
-          !device &&
-          (form.get('grant_type') !== 'refresh_token' ||
-            form.get('client_id') !== 'app-1' ||
-            !live.has(given))
-        ) {
-          if (given) spent.push(given);
-          return void res
-            .writeHead(400, { 'content-type': 'application/json' })
-            .end('{"error":"invalid_grant"}');
-        }
-        live.delete(given);
-        refresh = `glrt-${randomBytes(8).toString('hex')}`;
-        live.add(refresh);
-        const access = `gloas-${randomBytes(8).toString('hex')}`;
-        gitlabAccess.add(access);
-        secrets.push(refresh, access);
-        res.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({
-            access_token: access,
-            token_type: 'bearer',
-            expires_in: 7200,
-            refresh_token: refresh,
-          }),
-        );
-      },
+    gitlab = await startGitlabStandIn({
+      refreshToken: 'glrt-initial-0',
+      projects: [
+        { path_with_namespace: 'team/api', default_branch: 'main' },
+        { path_with_namespace: 'team/docs', default_branch: 'trunk' },
+      ],
     });
     await writeFile(join(root, 'app.pem'), pem);
-    secrets.push(pem.split('\n')[1]!, 'glrt-initial-0', 'gl-client-secret');
+    secrets.push(pem.split('\n')[1]!, 'gl-client-secret');
     env = {
       SVC_CONFIG_DIR: join(root, 'config'),
       SVC_CACHE_DIR: join(root, 'cache'),
@@ -231,7 +171,7 @@ describe('git connections (GitHub App, GitLab OAuth)', () => {
       { cwd: root, env },
     );
     expect(connected.stderr).toBe('');
-    expect(refresh).not.toBe('glrt-initial-0');
+    expect(gitlab.latestRefreshToken()).not.toBe('glrt-initial-0');
     // The first token is spent: the stand-in refuses it from now on.
     const reuse = await fetch(`${gitlab.url}/oauth/token`, {
       method: 'POST',
@@ -242,6 +182,24 @@ describe('git connections (GitHub App, GitLab OAuth)', () => {
       }),
     });
     expect(reuse.status).toBe(400);
+  });
+
+  test('git repos lists the GitLab projects of a GitLab connection, through the rotating refresh token', async () => {
+    const before = gitlab.latestRefreshToken();
+    const several = await svc(['git', 'repos'], { cwd: root, env });
+    expect(several.code).toBe(2);
+    expect(several.stderr).toContain('name one with --connection (github-42, gitlab-local)');
+    const repos = await svc(['git', 'repos', '--connection', 'gitlab-local'], { cwd: root, env });
+    expect(repos.stderr).toBe('');
+    expect(repos.stdout).toBe('team/api\nteam/docs\n');
+    const json = await svc(['git', 'repos', '--connection', 'gitlab-local', '--json'], { cwd: root, env });
+    expect(JSON.parse(json.stdout)).toEqual([
+      { fullName: 'team/api', defaultBranch: 'main' },
+      { fullName: 'team/docs', defaultBranch: 'trunk' },
+    ]);
+    // Each listing spent the stored refresh token once and kept the new one.
+    expect(gitlab.latestRefreshToken()).not.toBe(before);
+    expect(gitlab.live).toEqual(new Set([gitlab.latestRefreshToken()]));
   });
 
   test('the same repository through each connection gives the same folder apart from the source record', async () => {
@@ -262,18 +220,18 @@ describe('git connections (GitHub App, GitLab OAuth)', () => {
     const viaGithub = await svc(['init', 'gh', ...common, '--connection', 'github-42'], { cwd: root, env });
     expect(viaGithub.stderr).not.toMatch(/^error/m);
     expect(viaGithub.code).toBe(0);
-    const before = refresh;
+    const before = gitlab.latestRefreshToken();
     const viaGitlab = await svc(['init', 'gl', ...common, '--connection', 'gitlab-local'], {
       cwd: root,
       env,
     });
     expect(viaGitlab.stderr).not.toMatch(/^error/m);
     expect(viaGitlab.code).toBe(0);
-    expect(refresh).not.toBe(before);
+    expect(gitlab.latestRefreshToken()).not.toBe(before);
     // A second import rotates again: each read spends the stored refresh token once.
     const again = await svc(['import', 'gl'], { cwd: root, env });
     expect(again.code).toBe(0);
-    expect(spent).toEqual(['glrt-initial-0']);
+    expect(gitlab.spent).toEqual(['glrt-initial-0']);
 
     const gh = tree(join(root, 'gh'));
     const gl = tree(join(root, 'gl'));
@@ -302,13 +260,15 @@ describe('git connections (GitHub App, GitLab OAuth)', () => {
       ['import', 'gl'],
       ['diff', 'gl'],
       ['git', 'connections'],
-      ['git', 'repos'],
+      ['git', 'repos', '--connection', 'github-42'],
+      ['git', 'repos', '--connection', 'gitlab-local'],
     ]) {
       const run = await svc(argv, { cwd: root, env });
       expect(run.code, argv.join(' ')).toBe(0);
       outputs.push(run.stdout, run.stderr);
     }
-    for (const text of outputs) for (const secret of secrets) expect(text.includes(secret)).toBe(false);
+    const allSecrets = [...secrets, ...gitlab.secrets];
+    for (const text of outputs) for (const secret of allSecrets) expect(text.includes(secret)).toBe(false);
     const files = {
       ...tree(join(root, 'gh')),
       ...tree(join(root, 'gl')),
@@ -316,7 +276,7 @@ describe('git connections (GitHub App, GitLab OAuth)', () => {
       ...tree(join(root, 'cache')),
     };
     for (const [path, text] of Object.entries(files))
-      for (const secret of secrets) expect(text.includes(secret), `${path} holds a secret`).toBe(false);
+      for (const secret of allSecrets) expect(text.includes(secret), `${path} holds a secret`).toBe(false);
   });
 
   test('disconnect: the folder keeps its document; the next import says the connection is gone', async () => {
@@ -351,7 +311,7 @@ describe('git connections (GitHub App, GitLab OAuth)', () => {
     );
     expect(connected.stderr).toContain(`open ${gitlab.url}/oauth/device and enter the code WXYZ-1234`);
     expect(connected.code).toBe(0);
-    expect(polls).toBe(3);
+    expect(gitlab.polls).toBe(3);
     const made = await svc(
       [
         'init',
@@ -371,6 +331,6 @@ describe('git connections (GitHub App, GitLab OAuth)', () => {
     );
     expect(made.code).toBe(0);
     for (const [path, text] of Object.entries(tree(join(root, 'config'))))
-      for (const secret of secrets) expect(text.includes(secret), path).toBe(false);
+      for (const secret of [...secrets, ...gitlab.secrets]) expect(text.includes(secret), path).toBe(false);
   });
 });

@@ -5,12 +5,15 @@
  * OAuth configuration and imports from the new source (an app-builder one once verified).
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFolder, readFolder } from '../folder/index.js';
+import { treeSnapshot } from '../folder/testing/tree-snapshot.js';
 import { renderConfig } from '../generator/render/index.js';
 import type { SvcConfig } from '../schemas/types.js';
 import { bubbleSwagger, newApp, type Platform, startPlatform } from './helpers/app-builder-platform.js';
@@ -53,6 +56,52 @@ async function petsFolder(name: string): Promise<string> {
   await setConfig(dir, (c) => ({ ...c, oauth }));
   await enable(dir, 'findPetsByStatus');
   return dir;
+}
+
+/**
+ * An OpenAPI document over HTTP that is served once (svc source set's check reads it) and then
+ * answers 500: the import that follows fails, after the check said the source was fine.
+ */
+async function flakyDocument(text: string): Promise<{ url: string; close: () => Promise<void> }> {
+  let served = 0;
+  const server: Server = createServer((_req, res) => {
+    if (served++ === 0) res.writeHead(200, { 'content-type': 'application/yaml' }).end(text);
+    else res.writeHead(500).end('upstream broke');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/openapi.yaml`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** An app made by `svc init --app-builder` in live/ and main/, with files of the user's in both. */
+async function appWithUserFiles(id: string): Promise<string> {
+  const doc = bubbleSwagger({
+    host: `${id}.bubbleapps.io`,
+    basePath: '/api/1.1',
+    types: ['order'],
+    workflows: [],
+  });
+  platform.apps.set(id, newApp({ live: doc, main: doc }));
+  expect((await svc(['init', id, '--name', 'App', '--app-builder', id], { cwd: root, env })).code).toBe(0);
+  const app = path.join(root, id);
+  const put = async (rel: string, bytes: string | Buffer, mode = 0o644) => {
+    const file = path.join(app, ...rel.split('/'));
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, bytes);
+    await chmod(file, mode);
+  };
+  await put('live/scripts/deploy.sh', '#!/bin/sh\necho deploy\n', 0o755);
+  await put('live/Prompts/greet.md', '---\ntitle: Greet\ndescription: Greets\n---\nHello\n');
+  await put('live/assets/logo.bin', Buffer.from([0, 255, 254, 1, 128, 10]));
+  await put('live/private.key', 'not for others\n', 0o600);
+  await put('main/notes/deep/er/plan.txt', 'step 1\n');
+  await put('main/run.sh', '#!/bin/sh\nexit 0\n', 0o750);
+  await mkdir(path.join(app, 'main', 'empty', 'nested'), { recursive: true });
+  await put('mine.txt', "the app folder's own\n", 0o640);
+  return app;
 }
 
 beforeAll(async () => {
@@ -218,6 +267,7 @@ describe('svc source set', () => {
     await writeFile(path.join(app, 'live', 'NOTES.md'), 'live notes\n');
     await writeFile(path.join(app, 'main', 'TODO.md'), 'main todo\n');
     const before = await readFolder(app);
+    const mainBefore = await treeSnapshot(path.join(app, 'main'));
 
     // Fail closed, published refused, --yes needed: nothing changes.
     const missing = await svc(['source', 'set', 'shopx', '--openapi', 'nope.yaml', '--yes'], {
@@ -238,7 +288,7 @@ describe('svc source set', () => {
     expect(asked.stderr).toContain('replaces the whole app in shopx');
     expect(asked.stderr).toContain('the branch folder live/');
     expect(asked.stderr).toContain('the branch folder main/');
-    expect(asked.stderr).toContain('and its files TODO.md');
+    expect(asked.stderr).toContain('Your files in main/ stay there: TODO.md');
     expect(asked.stderr).toContain('The new server is shopx itself');
     expect(await readFolder(app)).toEqual(before);
 
@@ -249,10 +299,12 @@ describe('svc source set', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
-      "The app's server is now shopx itself; its branch folders live/, main/ were deleted.",
+      "The app's server is now shopx itself.\nIts branch folders live/ were deleted.",
     );
+    expect(run.stdout).toContain('main/ keeps files of yours svc did not write');
     expect(existsSync(path.join(app, 'live'))).toBe(false);
-    expect(existsSync(path.join(app, 'main'))).toBe(false);
+    // svc deletes only what it wrote: the user's TODO.md stays in main/, alone.
+    expect(await treeSnapshot(path.join(app, 'main'))).toEqual({ 'TODO.md': mainBefore['TODO.md'] });
     const config = await configOf(app);
     expect(config.app.provider).toBe('openapi');
     expect(config.source).toEqual({ kind: 'openapi', location: '../v1.yaml' });
@@ -263,6 +315,84 @@ describe('svc source set', () => {
     expect(files['NOTES.md']).toBe('live notes\n');
     expect(Object.keys(files)).toContain('Tools/findPetsByStatus.yaml');
     expect(Object.keys(files).filter((p) => p.startsWith('.svc/history/'))).toHaveLength(1);
+  });
+
+  it('an app change whose import fails leaves the whole tree as it was, bytes and modes', async () => {
+    const app = await appWithUserFiles('rollback');
+    const before = await treeSnapshot(app);
+    const flaky = await flakyDocument(await readFile(path.join(root, 'v1.yaml'), 'utf8'));
+    try {
+      const run = await svc(['source', 'set', 'rollback', '--openapi', flaky.url, '--yes'], {
+        cwd: root,
+        env,
+      });
+      expect(run.code).toBe(3);
+      expect(run.stdout).toContain('Importing into rollback');
+      expect(run.stderr).toContain('failed with HTTP 500');
+    } finally {
+      await flaky.close();
+    }
+    expect(await treeSnapshot(app)).toEqual(before);
+  });
+
+  it("an app change deletes only the files svc wrote: the user's move (bytes and modes kept) or stay", async () => {
+    const app = await appWithUserFiles('keeper');
+    // A file of the primary branch whose name is taken in the app folder stays in the branch folder.
+    await writeFile(path.join(app, 'live', 'mine.txt'), 'live has one too\n');
+    const before = await treeSnapshot(app);
+    const run = await svc(['source', 'set', 'keeper', '--openapi', 'v1.yaml', '--yes'], { cwd: root, env });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const after = await treeSnapshot(app);
+    // live/'s files moved up, as they were (an executable stays one, a binary file keeps its bytes).
+    for (const p of ['scripts/deploy.sh', 'assets/logo.bin', 'private.key', 'Prompts/greet.md'])
+      expect(after[p], p).toBe(before[`live/${p}`]);
+    expect(after['mine.txt']).toBe(before['mine.txt']);
+    expect(after['live/mine.txt']).toBe(before['live/mine.txt']);
+    expect(Object.keys(after).filter((p) => p.startsWith('live/'))).toEqual(['live/', 'live/mine.txt']);
+    // main/ keeps every file of the user's, and loses only svc's.
+    const mainAfter = Object.fromEntries(Object.entries(after).filter(([p]) => p.startsWith('main/')));
+    expect(mainAfter).toEqual({
+      'main/': 'dir',
+      'main/empty/': 'dir',
+      'main/empty/nested/': 'dir',
+      'main/notes/': 'dir',
+      'main/notes/deep/': 'dir',
+      'main/notes/deep/er/': 'dir',
+      'main/notes/deep/er/plan.txt': before['main/notes/deep/er/plan.txt'],
+      'main/run.sh': before['main/run.sh'],
+    });
+    expect(run.stdout).toContain('main/ keeps files of yours svc did not write');
+    expect(run.stdout).toContain('notes/deep/er/plan.txt, run.sh');
+    expect((await configOf(app)).source).toEqual({ kind: 'openapi', location: '../v1.yaml' });
+  });
+
+  it("a provider change refuses to rewrite a file of the user's under a managed path that is not text", async () => {
+    const dir = await petsFolder('binary-kept');
+    await mkdir(path.join(dir, 'Resources'), { recursive: true });
+    await writeFile(
+      path.join(dir, 'Resources', 'diagram.bin'),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0x00, 0xfe]),
+    );
+    const before = await treeSnapshot(dir);
+    const run = await svc(['source', 'set', 'binary-kept', '--app-builder', 'acme', '--yes'], {
+      cwd: root,
+      env,
+    });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('not UTF-8 text: move Resources/diagram.bin out of there first');
+    expect(await treeSnapshot(dir)).toEqual(before);
+
+    const app = await appWithUserFiles('binary-app');
+    await writeFile(path.join(app, 'live', 'Prompts', 'raw.bin'), Buffer.from([0xff, 0xfe, 0x00]));
+    const appBefore = await treeSnapshot(app);
+    const changed = await svc(['source', 'set', 'binary-app', '--openapi', 'v1.yaml', '--yes'], {
+      cwd: root,
+      env,
+    });
+    expect(changed.code).toBe(3);
+    expect(changed.stderr).toContain('move Prompts/raw.bin out of there first');
+    expect(await treeSnapshot(app)).toEqual(appBefore);
   });
 
   it('a single app-builder server in a folder named live stays a single server', async () => {

@@ -21,6 +21,7 @@ import { parseCommandArgs, requirePositional } from '../parse-args.js';
 const usage = `Usage:
   svc git connect github [--id <id>] [--api-url <url>] [--git-url <url>] [--private-key-file <pem>]
   svc git connect gitlab --client-id <id> [--instance <url>] [--git-url <url>] [--id <id>]
+                         [--browser [--redirect-port <port>]]
   svc git connect token --id <id> [--username <name>]
   svc git connections [--json]
   svc git disconnect <id>
@@ -36,7 +37,11 @@ connect github: a GitHub App installation, from SVC_GITHUB_APP_ID, SVC_GITHUB_AP
   https://api.github.com (GitHub Enterprise: https://host/api/v3), --git-url to https://github.com.
   The connection is checked (an installation token is made) before it is stored.
 connect gitlab: an OAuth grant on gitlab.com or a self-managed --instance: the device flow (open
-  the page it prints, enter the code, approve), or a refresh token already made elsewhere in
+  the page it prints, enter the code, approve; works from a machine without a browser), or with
+  --browser the authorization-code flow with PKCE: open the page it prints on this machine,
+  approve, and GitLab sends the browser back to svc on http://127.0.0.1:<port>/callback (register
+  http://127.0.0.1/callback as the application's redirect URI; --redirect-port fixes the port
+  for an instance that matches it exactly). Or a refresh token already made elsewhere in
   SVC_GITLAB_REFRESH_TOKEN (and SVC_GITLAB_CLIENT_SECRET for a confidential app). Only the
   refresh token is kept; every use rotates it.
 disconnect: folders that imported through it keep their document; their next import says the
@@ -44,7 +49,9 @@ disconnect: folders that imported through it keep their document; their next imp
 connect token: an access token for any other git host or raw URL, from SVC_GIT_TOKEN (sent as
   Basic <username>:<token> over git, default username x-access-token; as Bearer to a raw URL).
   Use it with \`svc init … --connection <id> --git <url>\` or \`--raw-url <template>\`.
-repos: the repositories a GitHub App installation can read.`;
+repos: the repositories a connection can read: a GitHub App installation's, or the GitLab
+  projects the grant's user is a member of (read through the rotating refresh token). With
+  several such connections, name one with --connection.`;
 
 async function storeOf(io: CliIo): Promise<ConnectionStore> {
   return ConnectionStore.open(svcConfigDir(io.env));
@@ -88,6 +95,33 @@ async function deviceFlow(io: CliIo, instance: string, clientId: string): Promis
   return refreshToken;
 }
 
+/** --browser: the authorization-code flow with PKCE, GitLab sending the browser back to a loopback port. */
+async function browserFlow(
+  io: CliIo,
+  instance: string,
+  clientId: string,
+  port: string | undefined,
+): Promise<string> {
+  if (port !== undefined && !/^\d{1,5}$/.test(port)) {
+    throw new SvcError('USAGE', 'svc git connect gitlab: --redirect-port must be a port number', {
+      place: { field: '--redirect-port' },
+    });
+  }
+  const { gitlabBrowserFlow } = await import('../../generator/sources/gitlab-browser-flow.js');
+  const secret = io.env.SVC_GITLAB_CLIENT_SECRET?.trim();
+  const { refreshToken } = await gitlabBrowserFlow({
+    instance,
+    clientId,
+    ...(secret ? { clientSecret: secret } : {}),
+    ...(port !== undefined ? { port: Number(port) } : {}),
+    onUrl: (url) =>
+      io.stderr(
+        `To connect svc to ${instance}, open this page in a browser and approve:\n  ${url}\nWaiting…\n`,
+      ),
+  });
+  return refreshToken;
+}
+
 async function connect(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('git connect', argv, {
     id: { type: 'string' },
@@ -97,6 +131,8 @@ async function connect(argv: string[], io: CliIo): Promise<number> {
     instance: { type: 'string' },
     'client-id': { type: 'string' },
     username: { type: 'string' },
+    browser: { type: 'boolean' },
+    'redirect-port': { type: 'string' },
   });
   const provider = requirePositional('git connect', positionals, 0, 'the provider: github or gitlab');
   const store = await storeOf(io);
@@ -131,7 +167,10 @@ async function connect(argv: string[], io: CliIo): Promise<number> {
       clientId: values['client-id'],
       ...(secret ? { clientSecret: store.seal(secret) } : {}),
       refreshToken: store.seal(
-        io.env.SVC_GITLAB_REFRESH_TOKEN?.trim() || (await deviceFlow(io, instance, values['client-id'])),
+        io.env.SVC_GITLAB_REFRESH_TOKEN?.trim() ||
+          (values.browser
+            ? await browserFlow(io, instance, values['client-id'], values['redirect-port'])
+            : await deviceFlow(io, instance, values['client-id'])),
       ),
     };
     // The first refresh proves the grant and already replaces the given refresh token.
@@ -205,23 +244,29 @@ export const gitCommand: Command = {
           json: { type: 'boolean' },
         });
         const store = await storeOf(io);
-        const github = (await store.list()).filter((c) => c.provider === 'github');
-        const chosen = values.connection ? await store.get(values.connection) : github[0];
-        if (chosen?.provider !== 'github') {
+        const listable = (await store.list()).filter((c) => c.provider !== 'token');
+        const chosen = values.connection ? await store.get(values.connection) : listable[0];
+        if (chosen === undefined || chosen.provider === 'token') {
           throw new SvcError(
             'USAGE',
             values.connection
-              ? `${values.connection} is not a GitHub App connection`
-              : 'no GitHub App connection: `svc git connect github` first',
+              ? `${values.connection} is a token connection: only a GitHub App or GitLab connection can list repositories`
+              : 'no GitHub App or GitLab connection: `svc git connect github` or `svc git connect gitlab` first',
           );
         }
-        if (!values.connection && github.length > 1) {
+        if (!values.connection && listable.length > 1) {
           throw new SvcError(
             'USAGE',
-            `several GitHub App connections: name one with --connection (${github.map((c) => c.id).join(', ')})`,
+            `several connections can list repositories: name one with --connection (${listable.map((c) => c.id).join(', ')})`,
           );
         }
-        const repos = await installationRepositories(store, chosen);
+        const repos =
+          chosen.provider === 'github'
+            ? await installationRepositories(store, chosen)
+            : await (await import('../../generator/sources/gitlab-projects.js')).gitlabProjects(
+                store,
+                chosen,
+              );
         if (json) io.stdout(`${JSON.stringify(repos, null, 2)}\n`);
         else for (const r of repos) io.stdout(`${r.fullName}${r.private ? '  (private)' : ''}\n`);
         return EXIT.ok;

@@ -47,6 +47,9 @@ Options:
                               /api/1.1/meta)
   --app-builder-origin <url>  app-builder: the platform origin, {app} for the app id (default
                               https://{app}.bubbleapps.io, or SVC_APP_BUILDER_ORIGIN)
+  --verification-token <t>    app-builder: the ownership token (16-64 of a-z 0-9; default
+                              SVC_VERIFICATION_TOKEN, else a random one): given, two runs
+                              write byte-identical folders
   --base-url <url>            API base URL (default: the document's server)
   --auth <mode>               none | api_key | bearer | basic | user_oauth (default none)
   --api-key-in <where>        header | query (api_key only, default header)
@@ -92,6 +95,7 @@ export const initCommand: Command = {
       branch: { type: 'string', multiple: true },
       'custom-domain': { type: 'string' },
       'app-builder-origin': { type: 'string' },
+      'verification-token': { type: 'string' },
       'base-url': { type: 'string' },
       auth: { type: 'string' },
       'api-key-in': { type: 'string' },
@@ -117,9 +121,9 @@ export const initCommand: Command = {
           'svc init: give exactly one of --openapi <url|file>, --git <url>, --raw-url <template>, --app-builder <app-id> or --manual',
         );
       }
-      const appBuilderOnly = (['branch', 'custom-domain', 'app-builder-origin'] as const).find(
-        (flag) => values[flag] !== undefined && !values['app-builder'],
-      );
+      const appBuilderOnly = (
+        ['branch', 'custom-domain', 'app-builder-origin', 'verification-token'] as const
+      ).find((flag) => values[flag] !== undefined && !values['app-builder']);
       if (appBuilderOnly) throw new SvcError('USAGE', `svc init: --${appBuilderOnly} needs --app-builder`);
       if (values['app-builder'] && (values.content || values['base-url'] || values['allow-external-refs'])) {
         throw new SvcError(
@@ -185,6 +189,7 @@ export const initCommand: Command = {
             logoUrl: values['logo-url'],
             website: values.website,
             ...(values.compact ? { compact: true } : {}),
+            verificationToken: values['verification-token'],
             json,
           },
           io,

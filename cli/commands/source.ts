@@ -1,7 +1,7 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
-import { DEFAULT_SERVER_NAME, writeFolder } from '../../folder/index.js';
+import { DEFAULT_SERVER_NAME, type FolderFiles, isManagedPath, writeFolder } from '../../folder/index.js';
 import { runImport } from '../../generator/import/index.js';
 import { planSource } from '../../generator/import/source-reader.js';
 import { recordableLocation } from '../../generator/import/recordable-location.js';
@@ -18,7 +18,6 @@ import {
   APP_BUILDER_SETUP_STEPS,
   checkBranchDocument,
   detectCustomDomain,
-  newVerificationToken,
 } from '../../generator/sources/app-builder-source.js';
 import {
   branchFolder,
@@ -39,8 +38,11 @@ import { appBuilderOrigin } from '../init-app-builder.js';
 import { openFolder } from '../open-folder.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
 import { formatChecklist } from '../print-checklist.js';
+import { carriedFiles, retireBranchFolders } from '../retire-branch-folders.js';
+import { notRoundTripping } from '../text-round-trip.js';
 import { readUserFiles, restoreModes } from '../user-files.js';
 import { verificationSteps } from '../verification-steps.js';
+import { verificationTokenOf } from '../verification-token.js';
 import { folderRelative } from './import.js';
 
 const usage = `Usage:
@@ -49,7 +51,7 @@ const usage = `Usage:
   svc source set <dir> --raw-url <template> --ref <branch> --path <file> [--base-url <url>] [--yes]
                        (either with [--connection <id>], as for svc init)
   svc source set <dir> --app-builder <app-id> [--branch live|main|<id>] [--custom-domain <host>]
-                       [--app-builder-origin <url>] [--yes]
+                       [--app-builder-origin <url>] [--verification-token <t>] [--yes]
 
 Changes the source of a server folder (spec 3.3). The new source is checked first: if it is
 unreachable or not a valid document, nothing changes. A published server is refused
@@ -64,9 +66,11 @@ until it is set again. svc says what will go and does it only with --yes; then i
 new source (an app-builder source once \`svc verify\` has found the token page).
 
 An app-builder app in branch folders (\`svc init --app-builder\`) changes provider as a whole: give
-the app folder or one of its branch folders. Every branch folder goes (refused if one is published)
-and the new server is the app folder itself; the files of yours in the branch folder you named (else
-live/) move there, those in the other branch folders are listed and go.`;
+the app folder or one of its branch folders (refused if one is published). The new server is the app
+folder itself; once it is imported, svc deletes the files it wrote in every branch folder. Your own
+files in the branch folder you named (else live/) move to the app folder (unless one of that name is
+there already); those in the other branch folders stay where they are. A folder left empty goes.
+Should the import fail, nothing at all has changed.`;
 
 type Provider = SvcConfig['app']['provider'];
 
@@ -83,6 +87,7 @@ interface SourceSetValues {
   path?: string | undefined;
   content?: string | undefined;
   connection?: string | undefined;
+  'verification-token'?: string | undefined;
 }
 
 /**
@@ -176,7 +181,9 @@ async function withAppBuilderSource(
     name: config.app.name,
     serverId: config.server.id,
     place,
-    verificationToken: sameApp ? (previous.verificationToken as string) : newVerificationToken(),
+    verificationToken: sameApp
+      ? (previous.verificationToken as string)
+      : verificationTokenOf(values['verification-token'], io.env),
     verified: sameApp ? previous.verified === true : false,
     auth: {
       mode: config.auth.mode,
@@ -192,6 +199,23 @@ async function withAppBuilderSource(
   };
 }
 
+/**
+ * A provider change writes the user's files under the paths svc manages (content items, a README
+ * of theirs) back from text; one that is not UTF-8 text would come back mangled, so the change is
+ * refused before anything is asked or touched.
+ */
+async function refuseMangling(rewrites: readonly { dir: string; files: FolderFiles }[]): Promise<void> {
+  for (const { dir, files } of rewrites) {
+    const bad = await notRoundTripping(dir, files);
+    if (bad.length === 0) continue;
+    throw new SvcError(
+      'FOLDER_INVALID',
+      `a provider change rewrites your files under ${[...new Set(bad.map((p) => p.split('/')[0]))].join(', ')}, and ${bad.length === 1 ? 'this one is' : 'these are'} not UTF-8 text: move ${bad.join(', ')} out of there first (nothing was changed)`,
+      { place: { file: path.join(dir, bad[0] as string) } },
+    );
+  }
+}
+
 /** Runs an import and prints its checklist; the exit code. */
 async function importAndPrint(
   io: CliIo,
@@ -204,38 +228,44 @@ async function importAndPrint(
 }
 
 /**
- * A provider change of an app laid out in branch folders: the branch folders go and the new
- * server is imported into the app folder itself, with the primary branch folder's own files and
- * whatever of the user's is already in the app folder. Should the import fail, the branch
- * folders are written back.
+ * A provider change of an app laid out in branch folders: the new server is imported into the
+ * app folder itself first, with the primary branch folder's own files and whatever of the user's
+ * is already in the app folder, while the branch folders are left untouched; only once that
+ * import succeeded are the branch folders retired (svc's files go, the user's move or stay). A
+ * failed import thus leaves the whole tree exactly as it was, bytes and modes.
  */
 async function replaceApp(
   io: CliIo,
   layout: NonNullable<Awaited<ReturnType<typeof appLayoutOf>>>,
   appLabel: string,
   config: SvcConfig,
-  kept: Record<string, string>,
   git: boolean,
 ): Promise<number> {
   const own = await readUserFiles(layout.appDir);
+  const carried = carriedFiles(layout);
+  const modes = new Map(own.modes);
+  for (const p of Object.keys(carried))
+    modes.set(p, (await stat(path.join(layout.primary.dir, ...p.split('/')))).mode & 0o7777);
   const next = { ...config, server: { ...config.server, id: appServerId(layout.primary) } };
-  for (const b of layout.branches) await rm(b.dir, { recursive: true, force: true });
   const code = await importAndPrint(io, appLabel, {
     dir: layout.appDir,
     config: next,
-    userFiles: { ...kept, ...own.files },
+    userFiles: { ...carried, ...own.files },
     ...(git ? { git: gitAccess(io) } : {}),
   });
-  if (code !== EXIT.ok) {
-    for (const b of layout.branches) {
-      await mkdir(b.dir, { recursive: true });
-      await writeFolder(b.dir, b.files);
-    }
-    return code;
+  if (code !== EXIT.ok) return code;
+  await restoreModes(layout.appDir, modes);
+  const left = await retireBranchFolders(layout, carried);
+  const stays = new Set(left.map((l) => l.name));
+  const gone = layout.branches.map((b) => path.basename(b.dir)).filter((n) => !stays.has(n));
+  const lines = [`The app's server is now ${appLabel} itself.`];
+  if (gone.length > 0) lines.push(`Its branch folders ${gone.map((n) => `${n}/`).join(', ')} were deleted.`);
+  for (const l of left) {
+    lines.push(
+      `${l.name}/ keeps files of yours svc did not write (only its own files were deleted): ${l.files.join(', ') || '(hidden entries)'}`,
+    );
   }
-  await restoreModes(layout.appDir, own.modes);
-  const names = layout.branches.map((b) => `${path.basename(b.dir)}/`).join(', ');
-  io.stdout(`The app's server is now ${appLabel} itself; its branch folders ${names} were deleted.\n`);
+  io.stdout(`${lines.join('\n')}\n`);
   return code;
 }
 
@@ -258,6 +288,7 @@ export const sourceSetCommand: Command = {
         path: { type: 'string' },
         content: { type: 'string' },
         connection: { type: 'string' },
+        'verification-token': { type: 'string' },
         yes: { type: 'boolean' },
       });
       const dirArg = requirePositional('source set', positionals, 0, 'the server folder');
@@ -273,6 +304,9 @@ export const sourceSetCommand: Command = {
         values,
         values.connection ? await connectionProvider(io, values.connection) : undefined,
       );
+      if (values['verification-token'] && !values['app-builder']) {
+        throw new SvcError('USAGE', 'svc source set: --verification-token goes with --app-builder');
+      }
       if (values.content && !git) {
         throw new SvcError(
           'USAGE',
@@ -341,6 +375,19 @@ export const sourceSetCommand: Command = {
               to,
             )
           : describeProviderChange(plan, from, to);
+        await refuseMangling(
+          layout
+            ? [
+                { dir: layout.primary.dir, files: carriedFiles(layout) },
+                { dir: layout.appDir, files: (await readUserFiles(layout.appDir)).files },
+              ]
+            : [
+                {
+                  dir,
+                  files: Object.fromEntries(Object.entries(plan.kept).filter(([p]) => isManagedPath(p))),
+                },
+              ],
+        );
         if (!values.yes) {
           io.stderr(`${what.join('\n')}\n`);
           throw new SvcError(
@@ -354,8 +401,7 @@ export const sourceSetCommand: Command = {
           // A first import into the folder (the document names the base URL unless --base-url
           // did); the files that stay are written back as they are.
           if (!values['base-url']) next = { ...next, apiBaseUrl: '' };
-          if (layout)
-            return await replaceApp(io, layout, appLabel as string, next, plan.kept, git !== undefined);
+          if (layout) return await replaceApp(io, layout, appLabel as string, next, git !== undefined);
           return await importAndPrint(io, dirArg, {
             dir,
             config: next,

@@ -67,9 +67,10 @@ export interface BranchChange {
 }
 
 /**
- * The lines that say what a provider change of a whole app-builder app deletes: every branch
- * folder goes, the new server takes the app folder's place, and the content items and files of
- * the user in the primary branch folder move there (those of the other branch folders go).
+ * The lines that say what a provider change of a whole app-builder app deletes: svc's files in
+ * every branch folder go, the new server takes the app folder's place, and the content items and
+ * files of the user in the primary branch folder move there (those of the other branch folders
+ * stay where they are: svc never deletes a file it did not write).
  */
 export function describeAppChange(
   appLabel: string,
@@ -83,12 +84,13 @@ export function describeAppChange(
     `Changing the provider from ${from} to ${to} replaces the whole app in ${appLabel}; it deletes:`,
     ...branches.map(
       (b) =>
-        `  - the branch folder ${b.name}/: ${plural(b.plan.tools.length, 'tool')}, with every enabled flag and customization, and the import history (${plural(b.plan.imports, 'import')})`,
+        `  - the branch folder ${b.name}/: its config, ${plural(b.plan.tools.length, 'tool')}, with every enabled flag and customization, and the import history (${plural(b.plan.imports, 'import')})`,
     ),
   ];
   for (const b of branches) {
     const user = Object.keys(b.plan.kept).sort();
-    if (b.name !== primary && user.length > 0) lines.push(`    and its files ${user.join(', ')}`);
+    if (b.name !== primary && user.length > 0)
+      lines.push(`  Your files in ${b.name}/ stay there: ${user.join(', ')}`);
   }
   if (branches.some((b) => b.plan.oauth)) {
     lines.push(
@@ -96,7 +98,7 @@ export function describeAppChange(
     );
   }
   lines.push(
-    `The new server is ${appLabel} itself; content items and your own files of ${primary}/ move there, and nothing else in ${appLabel} is touched.`,
+    `The new server is ${appLabel} itself; content items and your own files of ${primary}/ move there (those whose name is taken there stay), and nothing else in ${appLabel} is touched. svc deletes only the files it wrote.`,
   );
   return lines;
 }

@@ -81,9 +81,11 @@ export async function githubInstallationToken(
   }
 }
 
+/** A repository a connection can read, as `svc git repos` lists it. */
 export interface InstallationRepository {
   fullName: string;
-  private: boolean;
+  /** Absent when the provider does not say (GitLab's simple project representation). */
+  private?: boolean;
   defaultBranch?: string;
 }
 

@@ -1,0 +1,85 @@
+/**
+ * The last step of a provider change of an app in branch folders, once the new server has been
+ * imported into the app folder: each branch folder loses the files svc wrote there (config.yaml,
+ * Tools/, .svc/, docker-compose.yml, .env.example, its generated README), the primary branch
+ * folder's own files move to the app folder, and a directory they leave empty goes. A user's edit
+ * is sacred: a file svc did not write is moved (by rename, so its bytes and mode stay) or left
+ * where it is, never deleted.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
+import path from 'node:path';
+import { isManagedPath } from '../folder/index.js';
+import { planProviderChange } from '../generator/init/provider-change.js';
+import type { AppLayout } from './app-builder-folders.js';
+import { someFilesIn } from './user-files.js';
+
+/** A branch folder that stays because files of the user's are still in it. */
+export interface BranchLeft {
+  /** The folder's name (`main`, `version-<id>`, or the primary's when a file had a namesake). */
+  name: string;
+  /** Up to 20 of its files, '/' paths. */
+  files: string[];
+}
+
+/**
+ * The primary branch folder's own files that the import carries into the app folder: those under
+ * the paths svc manages (content items, a README of the user's), which the folder writer replaces
+ * as a whole, when the app folder has no file of that name. The rest of the user's files are
+ * moved by rename afterwards (`retireBranchFolders`).
+ */
+export function carriedFiles(layout: AppLayout): Record<string, string> {
+  const { kept } = planProviderChange(layout.primary.files, layout.primary.folder);
+  const carried: Record<string, string> = {};
+  for (const [p, text] of Object.entries(kept))
+    if (isManagedPath(p) && !existsSync(path.join(layout.appDir, ...p.split('/')))) carried[p] = text;
+  return carried;
+}
+
+/** Removes the directories from `file`'s up to `top` (included) that are left empty. */
+async function pruneUp(file: string, top: string): Promise<void> {
+  for (let dir = path.dirname(file); dir === top || dir.startsWith(`${top}${path.sep}`); ) {
+    const entries = await readdir(dir).catch(() => undefined);
+    if (entries === undefined || entries.length > 0) return;
+    await rmdir(dir);
+    dir = path.dirname(dir);
+  }
+}
+
+/**
+ * Retires the branch folders after a successful import into the app folder; `carried` names the
+ * files the import already wrote there from the primary branch folder. Returns the branch
+ * folders that stay, with the user's files still in them.
+ */
+export async function retireBranchFolders(
+  layout: AppLayout,
+  carried: Readonly<Record<string, string>>,
+): Promise<BranchLeft[]> {
+  const left: BranchLeft[] = [];
+  for (const b of layout.branches) {
+    const { kept } = planProviderChange(b.files, b.folder);
+    const at = (p: string) => path.join(b.dir, ...p.split('/'));
+    const gone: string[] = [];
+    for (const p of Object.keys(b.files)) {
+      if (Object.hasOwn(kept, p)) continue;
+      await rm(at(p), { force: true });
+      gone.push(p);
+    }
+    if (b === layout.primary) {
+      for (const p of Object.keys(kept)) {
+        const target = path.join(layout.appDir, ...p.split('/'));
+        if (Object.hasOwn(carried, p)) await rm(at(p), { force: true });
+        else if (isManagedPath(p) || existsSync(target)) continue;
+        else {
+          await mkdir(path.dirname(target), { recursive: true });
+          await rename(at(p), target);
+        }
+        gone.push(p);
+      }
+    }
+    // Only the directories those files leave empty go: an empty directory of the user's stays.
+    for (const p of gone.sort().reverse()) await pruneUp(at(p), b.dir);
+    if (existsSync(b.dir)) left.push({ name: path.basename(b.dir), files: await someFilesIn(b.dir, 20) });
+  }
+  return left;
+}
