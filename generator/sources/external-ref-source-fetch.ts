@@ -24,9 +24,11 @@ const REDIRECT = new Set([301, 302, 303, 307, 308]);
 export async function fetchExternalRef(start: URL, opts: RefFetchOptions): Promise<SourceText> {
   let url = start;
   let from: URL | undefined;
+  // One deadline for the whole fetch, every hop and the body: a server dripping bytes cannot stretch it.
+  const deadline = AbortSignal.timeout(opts.timeoutMs);
   for (let hop = 0; ; hop++) {
     const addresses = await opts.check(url, from);
-    const response = await get(url, addresses, opts.timeoutMs);
+    const response = await get(url, addresses, deadline, opts.timeoutMs);
     const location = response.headers.location;
     if (REDIRECT.has(response.statusCode ?? 0) && location) {
       response.destroy();
@@ -54,7 +56,7 @@ export async function fetchExternalRef(start: URL, opts: RefFetchOptions): Promi
         details: [`status ${status}`],
       });
     }
-    const buffer = await readCapped(response, url, opts);
+    const buffer = await readCapped(response, url, opts, deadline);
     const text = buffer.toString('utf8');
     return {
       text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text,
@@ -64,7 +66,12 @@ export async function fetchExternalRef(start: URL, opts: RefFetchOptions): Promi
   }
 }
 
-function get(url: URL, addresses: readonly ResolvedAddress[], timeoutMs: number): Promise<IncomingMessage> {
+function get(
+  url: URL,
+  addresses: readonly ResolvedAddress[],
+  deadline: AbortSignal,
+  timeoutMs: number,
+): Promise<IncomingMessage> {
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const req = request(url, {
@@ -73,23 +80,35 @@ function get(url: URL, addresses: readonly ResolvedAddress[], timeoutMs: number)
       lookup: pinnedLookup(addresses) as never,
       // One connection per hop: a pooled socket could belong to an address checked for another URL.
       agent: false,
-      timeout: timeoutMs,
+      signal: deadline,
     });
     req.on('response', resolve);
-    req.on('timeout', () => req.destroy(new Error(`timed out after ${timeoutMs} ms`)));
     req.on('error', (cause: NodeJS.ErrnoException) =>
       reject(
-        new SvcError('SOURCE_UNREACHABLE', `could not fetch ${url.href}: ${cause.code ?? cause.message}`, {
-          place: { url: url.href },
-          cause,
-        }),
+        new SvcError(
+          'SOURCE_UNREACHABLE',
+          `could not fetch ${url.href}: ${reason(cause, deadline, timeoutMs)}`,
+          {
+            place: { url: url.href },
+            cause,
+          },
+        ),
       ),
     );
     req.end();
   });
 }
 
-async function readCapped(response: IncomingMessage, url: URL, opts: RefFetchOptions): Promise<Buffer> {
+function reason(cause: NodeJS.ErrnoException, deadline: AbortSignal, timeoutMs: number): string {
+  return deadline.aborted ? `timed out after ${timeoutMs} ms` : (cause.code ?? cause.message);
+}
+
+async function readCapped(
+  response: IncomingMessage,
+  url: URL,
+  opts: RefFetchOptions,
+  deadline: AbortSignal,
+): Promise<Buffer> {
   const tooLarge = () =>
     new SvcError('SOURCE_TOO_LARGE', `${url.href} is larger than the limit of ${opts.maxBytes} bytes`, {
       place: { url: url.href },
@@ -101,10 +120,6 @@ async function readCapped(response: IncomingMessage, url: URL, opts: RefFetchOpt
   }
   const chunks: Buffer[] = [];
   let total = 0;
-  const timer = setTimeout(
-    () => response.destroy(new Error(`timed out after ${opts.timeoutMs} ms`)),
-    opts.timeoutMs,
-  );
   try {
     for await (const chunk of response as AsyncIterable<Buffer>) {
       total += chunk.byteLength;
@@ -118,11 +133,9 @@ async function readCapped(response: IncomingMessage, url: URL, opts: RefFetchOpt
     if (cause instanceof SvcError) throw cause;
     throw new SvcError(
       'SOURCE_UNREACHABLE',
-      `reading ${url.href} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      `reading ${url.href} failed: ${reason(cause as NodeJS.ErrnoException, deadline, opts.timeoutMs)}`,
       { place: { url: url.href }, cause },
     );
-  } finally {
-    clearTimeout(timer);
   }
   return Buffer.concat(chunks, total);
 }
