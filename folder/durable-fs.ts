@@ -7,10 +7,19 @@
 import { lstat, mkdir, open, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-/** Writes `data` to a new file (refusing to replace one) and fsyncs it. */
-export async function writeFileSynced(path: string, data: string | Uint8Array, flag = 'wx'): Promise<void> {
+/**
+ * Writes `data` to a new file (refusing to replace one) and fsyncs it; with `mode`, the file gets
+ * exactly those permission bits (not as the umask leaves them).
+ */
+export async function writeFileSynced(
+  path: string,
+  data: string | Uint8Array,
+  flag = 'wx',
+  mode?: number,
+): Promise<void> {
   const handle = await open(path, flag);
   try {
+    if (mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(data);
     await handle.sync();
   } finally {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,6 +143,21 @@ describe('writeFolder', () => {
       'README.md': '# v2\n',
       'notes/todo.md': 'new user file\n',
     });
+  });
+
+  test("a user's executable inside a managed directory keeps its exec bit through a re-import", async () => {
+    const dir = join(base, 'server');
+    await writeFolder(dir, { ...v1, 'Skills/run.sh': '#!/bin/sh\necho hi\n', 'Tools/a.yaml': 'name: a\n' });
+    await chmod(join(dir, 'Skills', 'run.sh'), 0o755);
+    await chmod(join(dir, 'Tools', 'a.yaml'), 0o600);
+    const all = await readFolder(dir);
+    // As an import writes it: the managed directories rebuilt, the user's file carried in as text.
+    await writeFolder(dir, { ...all, 'Tools/a.yaml': 'name: a2\n', 'Skills/new.md': 'generated\n' });
+    expect((await stat(join(dir, 'Skills', 'run.sh'))).mode & 0o777).toBe(0o755);
+    expect(await readFile(join(dir, 'Skills', 'run.sh'), 'utf8')).toBe('#!/bin/sh\necho hi\n');
+    // A regenerated file keeps the mode its owner gave it too; a new one gets the default.
+    expect((await stat(join(dir, 'Tools', 'a.yaml'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(dir, 'Skills', 'new.md'))).mode & 0o111).toBe(0);
   });
 
   test('an unmanaged file that cannot be swapped in rolls back the managed ones too', async () => {

@@ -10,9 +10,11 @@
  * entry is replaced as a whole. Anything else on disk (a .git directory, .env, a user's notes)
  * is preserved; an unmanaged path that `files` does name is written too, unless its bytes are
  * already on disk (so a read-modify-write of the whole folder leaves a .env and its mode alone).
+ * A file written where one was keeps that file's permission bits: a user's script in Skills/ stays
+ * executable through an import (FolderFiles carry text, not modes).
  * The folder directory itself keeps its identity, so a runtime watching it sees the change.
  */
-import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SvcError } from '../core/svc-error.js';
 import { present, renameSynced, syncDir, writeFileSynced } from './durable-fs.js';
@@ -154,8 +156,8 @@ async function writeUnlocked(target: string, dir: string, files: FolderFiles, st
     await inBatches(toWrite, WRITE_CONCURRENCY, async (path) => {
       await step(`write ${path}`).catch(note(path));
       const text = files[path] as string;
-      const bytes = exists ? await sameBytes(target, path, text) : text;
-      await writeFileSynced(join(temp, ...path.split('/')), bytes).catch(note(path));
+      const { bytes, mode } = exists ? await onDisk(target, path, text) : { bytes: text };
+      await writeFileSynced(join(temp, ...path.split('/')), bytes, 'wx', mode).catch(note(path));
     });
     // Each file is fsynced; its directory entry is durable once its directory is.
     await inBatches([...dirs, ''], WRITE_CONCURRENCY, (d) => syncDir(join(temp, ...d.split('/'))));
@@ -270,13 +272,23 @@ function ancestorsOf(paths: readonly string[]): string[] {
 }
 
 /**
- * FolderFiles are text, so a file that is not UTF-8 (an image beside a doc) comes back from
- * readFolder decoded with replacement characters. When the text given is exactly what the
- * file on disk decodes to, the file's own bytes are written, never the lossy decoding.
+ * What to write at `path` given the file there now. FolderFiles are text, so a file that is not
+ * UTF-8 (an image beside a doc) comes back from readFolder decoded with replacement characters:
+ * when the text given is exactly what the file on disk decodes to, the file's own bytes are
+ * written, never the lossy decoding. And the file's permission bits (an exec bit, a 0600) carry
+ * over, whatever the bytes.
  */
-async function sameBytes(target: string, path: string, text: string): Promise<string | Buffer> {
-  const existing = await readFile(join(target, ...path.split('/'))).catch(() => undefined);
-  return existing !== undefined && existing.toString('utf8') === text ? existing : text;
+async function onDisk(
+  target: string,
+  path: string,
+  text: string,
+): Promise<{ bytes: string | Buffer; mode?: number }> {
+  const file = join(target, ...path.split('/'));
+  const info = await lstat(file).catch(() => undefined);
+  if (!info?.isFile()) return { bytes: text };
+  const mode = info.mode & 0o777;
+  const existing = await readFile(file).catch(() => undefined);
+  return { bytes: existing !== undefined && existing.toString('utf8') === text ? existing : text, mode };
 }
 
 /** The cause's errno code (or message) is kept: it says why, and it never holds file contents. */

@@ -55,11 +55,36 @@ describe('createRedactor: the encodings of issue 8', () => {
     jsonSlash: secret.replace('/', '\\/'),
     percentPartial: secret.replace('/', '%2f'),
   };
+  const lines = (text: string, width: number, eol: string) =>
+    text.match(new RegExp(`.{1,${width}}`, 'g'))!.join(eol);
+  const utf16 = (text: string) => Buffer.from(text, 'utf16le').toString('latin1');
+  /** Forms that no whole-form list holds: nested escapes, line-wrapped base64, UTF-16 read as bytes. */
+  const wrappedAndNested: Record<string, string> = {
+    percentTwice: encodeURIComponent(encodeURIComponent(secret)),
+    percentEveryByteTwice: [...Buffer.from(secret)].map((b) => `%25${b.toString(16).toUpperCase()}`).join(''),
+    percentSlashTwice: secret.replace('/', '%252F'),
+    percentThrice: encodeURIComponent(encodeURIComponent(encodeURIComponent(secret))),
+    mime: lines(b64(`${'A'.repeat(52)}${secret}`), 76, '\r\n'),
+    pem: lines(b64(`${'A'.repeat(45)}${secret}`), 64, '\n'),
+    pemJsonEscaped: lines(b64(`${'A'.repeat(40)}user:${secret}`), 64, '\\n'),
+    base64urlOffset1: Buffer.from(`x${secret}`).toString('base64url'),
+    utf16le: utf16(secret),
+    utf16be: Buffer.from(secret, 'utf16le').swap16().toString('latin1'),
+    utf16leInUtf8: Buffer.from(secret, 'utf16le').toString('utf8'),
+    utf16lePercentSlash: utf16(secret.replace('/', '%2f')),
+  };
   it.each(Object.entries(samples))('redacts %s', (_name, sample) => {
     const out = redact(`before ${sample} after`);
     expect(out).toContain(REDACTED);
     expect(out).not.toContain(sample);
     expect(out.startsWith('before ')).toBe(true);
+  });
+
+  it.each(Object.entries(wrappedAndNested))('redacts %s', (_name, sample) => {
+    const out = redact(`before ${sample} after`);
+    expect(out).toContain(REDACTED);
+    expect(out.replace(/\r?\n|\0/g, '')).not.toContain(secret);
+    expect(out.replace(/\r?\n|\0/g, '')).not.toContain(b64(secret).slice(4, 16));
   });
 
   it('derives the query form from the encoder that builds the URL', () => {
@@ -68,8 +93,11 @@ describe('createRedactor: the encodings of issue 8', () => {
   });
 
   it('leaves ordinary text alone', () => {
-    const text = 'Bearer abc, dXNlcjpwYXNz, 0123456789abcdef, &amp; %2F \\u0041';
+    const text = 'Bearer abc, dXNlcjpwYXNz, 0123456789abcdef, &amp; %2F %252F \\u0041';
     expect(redact(text)).toBe(text);
+    const pem = `-----BEGIN KEY-----\n${lines(b64('x'.repeat(120)), 64, '\n')}\n-----END KEY-----\n`;
+    expect(redact(pem)).toBe(pem);
+    expect(redact('a\0b\0c')).toBe('a\0b\0c');
   });
 });
 

@@ -5,9 +5,13 @@
  *
  * A Redactor replaces the secret in every form the runtime itself can put on the wire or an
  * echoing upstream can plausibly write back: raw and re-cased, percent-encoded (with the very
- * encoder that builds the URL), form-encoded, JSON- and HTML-escaped, hex, and base64 at every
- * byte alignment (so `Basic base64(user:secret)` and `Bearer …` wrappers are caught too).
- * Decoded values (JSON strings, binary bodies) are checked with the helpers below.
+ * encoder that builds the URL), form-encoded, JSON- and HTML-escaped, hex, base64 and base64url at
+ * every byte alignment (so `Basic base64(user:secret)` and `Bearer …` wrappers are caught too), and
+ * UTF-16 in either byte order. Every form is computed once, when the redactor is made; per text,
+ * one pass of two regular expressions, plus a decoded reading when the text shows a hint of one
+ * (percent-escapes, decoded up to three times; entities; JSON escapes; base64 cut into lines;
+ * UTF-16 read as UTF-8). Decoded values (JSON strings, binary bodies) are checked with the helpers
+ * below.
  */
 import { encodeStrict } from './percent-encode.js';
 
@@ -87,6 +91,12 @@ export function textForms(secret: string): string[] {
   ];
 }
 
+function utf16Forms(secret: string): string[] {
+  const little = Buffer.from(secret, 'utf16le');
+  const big = Buffer.from(little).swap16();
+  return [little, big].flatMap((b) => [b.toString('latin1'), b.toString('utf8')]);
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 }
@@ -100,33 +110,56 @@ function alternation(needles: Iterable<string>, flags: string): RegExp | undefin
 export function createRedactor(secrets: readonly (string | undefined)[]): Redactor {
   const anyCase: string[] = [];
   const exact: string[] = [];
+  // UTF-16 in both byte orders, seen as bytes (a binary body) and as UTF-8 (an undeclared text).
+  const wide: string[] = [];
   for (const secret of secrets) {
     // Very short secrets would redact ordinary text; they are still replaced, since leaking wins over noise.
     if (!secret) continue;
     anyCase.push(...textForms(secret));
     // base64 is case-sensitive; a case-blind match of a short core would hit ordinary words.
     exact.push(...base64Cores(utf8.encode(secret)));
+    wide.push(...utf16Forms(secret));
   }
   const folded = alternation(anyCase, 'gi');
   const literal = alternation(exact, 'g');
+  const utf16 = alternation(wide, 'g');
+  // A UTF-16 form without a NUL (no character of the secret below U+0100) can hide in any text; the
+  // others only in a text with a NUL, and a text without one need not pay for them.
+  const utf16Anywhere = wide.some((form) => !form.includes('\0'));
   if (!folded && !literal) return noRedaction;
   const replace = (text: string) => {
     let out = text;
     if (folded) out = out.replace(folded, REDACTED);
     if (literal) out = out.replace(literal, REDACTED);
+    if (utf16 && (utf16Anywhere || out.includes('\0'))) out = out.replace(utf16, REDACTED);
+    return out;
+  };
+  /** The text redacted, and handed on decoded when a decoded reading of it hid a secret. */
+  const redactReadings = (text: string) => {
+    let out = replace(text);
+    for (const view of DECODED_VIEWS) {
+      let reading = out;
+      for (let depth = 0; depth < view.depth && view.hint.test(reading); depth++) {
+        const decoded = view.decode(reading);
+        if (decoded === reading) break;
+        const safe = replace(decoded);
+        // Only a text whose decoded reading hid a secret is handed on decoded.
+        if (safe !== decoded) {
+          out = safe;
+          break;
+        }
+        reading = decoded;
+      }
+    }
     return out;
   };
   return (text) => {
-    let out = replace(text);
-    for (const view of DECODED_VIEWS) {
-      if (!view.hint.test(out)) continue;
-      const decoded = view.decode(out);
-      if (decoded === out) continue;
-      const safe = replace(decoded);
-      // Only a text whose decoded reading hid a secret is handed on decoded.
-      if (safe !== decoded) out = safe;
-    }
-    return out;
+    const out = redactReadings(text);
+    // The same again on the text without what may split an encoded secret (NULs, line breaks).
+    const normal = normalise(out);
+    if (normal === out) return out;
+    const safe = redactReadings(normal);
+    return safe === normal ? out : safe;
   };
 }
 
@@ -159,13 +192,65 @@ function jsonEscapesDecode(text: string): string {
 
 /**
  * Readings of a text in which an encoded secret may hide piecewise (a few characters escaped,
- * the rest plain), which no fixed list of whole encodings can cover.
+ * the rest plain), which no fixed list of whole encodings can cover. `depth`: how many times a
+ * reading is decoded again (a percent-escape of a percent-escape: `%252F`).
  */
-const DECODED_VIEWS: readonly { hint: RegExp; decode: (text: string) => string }[] = [
-  { hint: /%[0-9a-f]{2}/i, decode: tolerantPercentDecode },
-  { hint: /&#?[0-9a-z]+;/i, decode: htmlDecode },
-  { hint: /\\[u/]/, decode: jsonEscapesDecode },
+const DECODED_VIEWS: readonly { hint: RegExp; decode: (text: string) => string; depth: number }[] = [
+  { hint: /%[0-9a-f]{2}/i, decode: tolerantPercentDecode, depth: 3 },
+  { hint: /&#?[0-9a-z]+;/i, decode: htmlDecode, depth: 1 },
+  { hint: /\\[u/]/, decode: jsonEscapesDecode, depth: 1 },
 ];
+
+/**
+ * Base64 cut into lines (MIME: 76 columns, PEM: 64; LF or CRLF, or their JSON escapes): a break is
+ * taken out only between two base64 characters. Normalising once costs one pass, where enumerating
+ * every width and offset would multiply the forms.
+ */
+const BASE64_LINE_BREAK = /([A-Za-z0-9+/_-])(?:\r?\n|\\r\\n|\\n)(?=[A-Za-z0-9+/_-])/g;
+const IS_BASE64 = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-')
+  IS_BASE64[c.charCodeAt(0)] = 1;
+
+/** Whether the 16 characters before `end` (a CR, or its escape `\r`, aside) are all base64. */
+function base64Before(text: string, end: number): boolean {
+  let at = end;
+  if (text.charCodeAt(at - 1) === 13) at -= 1;
+  else if (text.charCodeAt(at - 1) === 114 && text.charCodeAt(at - 2) === 92) at -= 2;
+  if (at < 16) return false;
+  for (let i = at - 16; i < at; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 128 || IS_BASE64[code] === 0) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether some line break lies between 16 base64 characters and another one: found from the
+ * breaks, since a pattern tried at every position of a long text costs more than the redaction.
+ * (An ordinary line ending in a 16-letter word passes too: it then costs a second pass, no more.)
+ */
+function breaksBase64(text: string): boolean {
+  for (const eol of ['\n', '\\n']) {
+    for (let at = text.indexOf(eol, 16); at !== -1; at = text.indexOf(eol, at + eol.length)) {
+      const next = at + eol.length;
+      const after = text.charCodeAt(next);
+      if (after < 128 && IS_BASE64[after] === 1 && base64Before(text, at)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The text without what can split an encoded secret apart: line breaks inside base64, and the NUL
+ * beside every ASCII character of UTF-16 text read as UTF-8 or as bytes. Also the same text when
+ * neither shows.
+ */
+function normalise(text: string): string {
+  let out = text;
+  if (out.includes('\0')) out = out.replace(/\0/g, '');
+  if (out.length > 17 && breaksBase64(out)) out = out.replace(BASE64_LINE_BREAK, '$1');
+  return out;
+}
 
 /** Whether the text holds a secret in any form the redactor knows. */
 export function holdsSecret(redact: Redactor, text: string): boolean {

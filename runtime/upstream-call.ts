@@ -87,8 +87,9 @@ function readText(
   type: string,
   redact: Redactor,
   structured: boolean,
+  charset: string | undefined,
 ): { text: string; json?: unknown } {
-  const raw = new TextDecoder().decode(bytes);
+  const raw = decodeBody(bytes, charset);
   // Without a secret, a body is parsed only when structuredContent may be built from it.
   const wanted = redact !== noRedaction || (structured && (isJsonType(type) || type === ''));
   const first = raw.trimStart()[0];
@@ -102,6 +103,29 @@ function readText(
     }
   }
   return { text: redact(raw) };
+}
+
+function charsetOf(response: TransportResponse): string | undefined {
+  return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(response.headers['content-type'] ?? '')?.[1];
+}
+
+/**
+ * The text as the upstream declared it (UTF-8 unless its charset, or a byte-order mark, says
+ * otherwise): a UTF-16 body read as UTF-8 would reach the client as bytes, beyond the redactor's reach.
+ */
+function decodeBody(bytes: Uint8Array, charset: string | undefined): string {
+  const label =
+    bytes[0] === 0xfe && bytes[1] === 0xff
+      ? 'utf-16be'
+      : bytes[0] === 0xff && bytes[1] === 0xfe
+        ? 'utf-16le'
+        : charset;
+  try {
+    return new TextDecoder(label ?? 'utf-8').decode(bytes);
+  } catch {
+    // An encoding this runtime does not know: read as UTF-8, as before.
+    return new TextDecoder().decode(bytes);
+  }
 }
 
 function withheld(bytes: Uint8Array, type: string): ToolCallResult {
@@ -197,7 +221,7 @@ export async function callUpstream(
   const status = response.status;
   if (status < 200 || status > 299) {
     const text = isTextType(type)
-      ? readText(bytes, type, options.redact, false).text
+      ? readText(bytes, type, options.redact, false, charsetOf(response)).text
       : `(${bytes.byteLength} bytes of ${type})`;
     const reason = response.statusText ? ` ${options.redact(response.statusText)}` : '';
     const detail = text.trim() ? `: ${excerpt(text)}` : '';
@@ -225,7 +249,7 @@ export async function callUpstream(
       },
     };
   }
-  const { text, json } = readText(bytes, type, options.redact, options.structured);
+  const { text, json } = readText(bytes, type, options.redact, options.structured, charsetOf(response));
   if (text === '')
     return { status, result: { content: [{ type: 'text', text: `HTTP ${status} (empty body)` }] } };
   const result: ToolCallResult = { content: [{ type: 'text', text }] };

@@ -50,6 +50,7 @@ properties:
 let work: string;
 let secretFile: string;
 let api: StaticServer;
+let inner: StaticServer;
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'svc-ext-refs-'));
@@ -59,7 +60,10 @@ beforeAll(async () => {
   const fileUrl = pathToFileURL(secretFile).href;
   const yaml = (body: string) => (_req: unknown, res: import('node:http').ServerResponse) =>
     res.writeHead(200, { 'content-type': 'application/yaml' }).end(body);
+  inner = await serveRoutes({ '/pet.yaml': yaml(PET) });
   api = await serveRoutes({
+    '/redirect-ref.yaml': yaml(documentWithRef('./schemas/moved.yaml')),
+    '/schemas/moved.yaml': (_req, res) => res.writeHead(302, { location: `${inner.url}/pet.yaml` }).end(),
     '/file-ref.yaml': yaml(documentWithRef(fileUrl)),
     '/nested-ref.yaml': yaml(documentWithRef('./schemas/indirect.yaml')),
     '/schemas/indirect.yaml': yaml(`type: object\nproperties:\n  leak:\n    $ref: '${fileUrl}'\n`),
@@ -70,6 +74,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await api.close();
+  await inner.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -112,6 +117,16 @@ describe('--allow-external-refs from a remote document', () => {
     expect(run.stderr).toContain(`${api.url}/schemas/indirect.yaml`);
     expect(existsSync(path.join(work, 'mcp/nested-ref', 'config.yaml'))).toBe(false);
     expectMarkerNowhere();
+  });
+
+  it("refuses a redirect from the document's server to another, private one, before asking it", async () => {
+    const run = await init('mcp/redirect-ref', `${api.url}/redirect-ref.yaml`);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('SPEC_EXTERNAL_REF');
+    expect(run.stderr).toContain(`redirected to ${inner.url}/pet.yaml`);
+    expect(run.stderr).toContain('127.0.0.1');
+    expect(inner.requests).toEqual([]);
+    expect(existsSync(path.join(work, 'mcp/redirect-ref', 'config.yaml'))).toBe(false);
   });
 
   it('still bundles an http $ref of an http document', async () => {

@@ -55,11 +55,11 @@ function userRepo(name: string): string {
   return dir;
 }
 
-function expectUserFilesIntact(dir: string, opts: { modes?: boolean } = {}): void {
+function expectUserFilesIntact(dir: string): void {
   for (const [rel, bytes] of Object.entries(USER_FILES)) {
     expect(readFileSync(path.join(dir, rel)).equals(bytes), `${rel} byte-identical`).toBe(true);
   }
-  if (opts.modes !== false) expect(statSync(path.join(dir, EXECUTABLE)).mode & 0o777).toBe(0o755);
+  expect(statSync(path.join(dir, EXECUTABLE)).mode & 0o777).toBe(0o755);
 }
 
 describe('svc init into a directory that is not empty', () => {
@@ -103,8 +103,7 @@ describe('svc init into a directory that is not empty', () => {
     const again = await svc(['import', '.'], { cwd: dir });
     expect(again.stderr).toBe('');
     expect(again.code).toBe(0);
-    // The folder writer recreates every file it writes, so a file's mode does not survive an import (yet).
-    expectUserFilesIntact(dir, { modes: false });
+    expectUserFilesIntact(dir);
   });
 
   it('with --force and --json lists the kept files', async () => {

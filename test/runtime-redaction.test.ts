@@ -31,6 +31,11 @@ const rfc3986 = (s: string, lower = false) =>
     )
     .join('');
 const codePoints = (s: string) => [...s].map((ch) => ch.codePointAt(0)!);
+/** Base64 cut into lines of `width` characters, as MIME (76, CRLF) and PEM (64, LF) write it. */
+const wrapLines = (text: string, width: number, eol: string) =>
+  (text.match(new RegExp(`.{1,${width}}`, 'g')) ?? []).join(eol);
+/** UTF-16 big-endian bytes (Node writes only little-endian). */
+const utf16be = (s: string) => Buffer.from(s, 'utf16le').swap16();
 
 /** The encodings an upstream may echo the secret in. */
 const ENCODINGS: Record<string, (s: string) => string> = {
@@ -63,6 +68,16 @@ const ENCODINGS: Record<string, (s: string) => string> = {
       .join(''),
   htmlSlashOnly: (s) => s.replace(/\//g, '&#47;'),
   jsonString: (s) => JSON.stringify(s).slice(1, -1),
+  percentTwice: (s) => encodeURIComponent(rfc3986(s)),
+  percentEveryByteTwice: (s) => pct(utf8(pct(utf8(s), false)), false),
+  percentSlashTwice: (s) => s.replace(/\//g, '%252F'),
+  percentThrice: (s) => encodeURIComponent(encodeURIComponent(encodeURIComponent(s))),
+  // Long enough a prefix that the secret's base64 straddles a line break.
+  base64Mime: (s) => wrapLines(b64(`${'A'.repeat(52)}${s}`), 76, '\r\n'),
+  base64Pem: (s) => wrapLines(b64(`${'A'.repeat(45)}${s}`), 64, '\n'),
+  base64PemCrlf: (s) => wrapLines(b64(`${'A'.repeat(47)}user:${s}`), 64, '\r\n'),
+  base64UrlOffset1: (s) => utf8(`x${s}`).toString('base64url'),
+  base64UrlOffset2: (s) => utf8(`xy${s}`).toString('base64url'),
 };
 
 /** Body kinds: how the upstream wraps the encoded secret. Raw JSON texts are written by hand. */
@@ -96,6 +111,38 @@ const KINDS: Record<string, Kind> = {
     body: Buffer.concat([Buffer.from([0, 1, 2]), utf8(e), Buffer.from([255])]),
   }),
   image: (e) => ({ status: 200, type: 'image/png', body: Buffer.concat([PNG_1X1, utf8(e)]) }),
+  // UTF-16 text: declared (with and without a byte-order mark), or not declared at all.
+  textUtf16: (e) => ({
+    status: 200,
+    type: 'text/plain; charset=utf-16',
+    body: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`token is ${e}.`, 'utf16le')]),
+  }),
+  textUtf16le: (e) => ({
+    status: 200,
+    type: 'text/plain; charset=UTF-16LE',
+    body: Buffer.from(`token ${e}`, 'utf16le'),
+  }),
+  textUtf16be: (e) => ({ status: 200, type: 'text/plain; charset="utf-16be"', body: utf16be(`token ${e}`) }),
+  jsonUtf16: (e) => ({
+    status: 200,
+    type: 'application/json; charset=utf-16le',
+    body: Buffer.from(JSON.stringify({ echo: e }), 'utf16le'),
+  }),
+  textUtf16Undeclared: (e) => ({
+    status: 200,
+    type: 'text/plain',
+    body: Buffer.from(`token is ${e}.`, 'utf16le'),
+  }),
+  binaryUtf16: (e) => ({
+    status: 200,
+    type: 'application/octet-stream',
+    body: Buffer.concat([Buffer.from([0, 1]), Buffer.from(e, 'utf16le'), Buffer.from([9]), utf16be(e)]),
+  }),
+  binaryUtf16be: (e) => ({
+    status: 200,
+    type: 'application/octet-stream',
+    body: Buffer.concat([Buffer.from([7]), utf16be(e), Buffer.from([9])]),
+  }),
   audio: (e) => ({ status: 200, type: 'audio/wav', body: Buffer.concat([utf8('RIFF'), utf8(e)]) }),
   error500: (e) => ({ status: 500, type: 'application/json', body: utf8(`{"error":"${jsonEscapeAll(e)}"}`) }),
   error400Text: (e) => ({ status: 400, type: 'text/plain', body: utf8(`bad key ${e}`) }),
@@ -203,9 +250,12 @@ function forbidden(secret: string): string[] {
   return [...new Set(forms)].filter((f) => f.length >= 4);
 }
 
-/** Every string a client sees in a result, plus the decoded bytes of any base64 blob. */
+/**
+ * Every string a client sees in a result, also with line breaks (wrapped base64) and NULs (UTF-16
+ * read as UTF-8) taken out, plus the decoded bytes of any base64 blob, read as bytes, UTF-8 and UTF-16.
+ */
 function visibleStrings(value: unknown, out: string[] = []): string[] {
-  if (typeof value === 'string') out.push(value);
+  if (typeof value === 'string') out.push(value, value.replace(/\r?\n/g, ''), value.replace(/\0/g, ''));
   else if (Array.isArray(value)) for (const item of value) visibleStrings(item, out);
   else if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
@@ -214,6 +264,10 @@ function visibleStrings(value: unknown, out: string[] = []): string[] {
       if ((key === 'data' || key === 'blob') && typeof item === 'string') {
         const bytes = Buffer.from(item, 'base64');
         out.push(bytes.toString('latin1'), bytes.toString('utf8'));
+        for (const at of [0, 1]) {
+          const aligned = bytes.subarray(at, at + ((bytes.length - at) & ~1));
+          out.push(aligned.toString('utf16le'), Buffer.from(aligned).swap16().toString('utf16le'));
+        }
       }
     }
   }
@@ -314,6 +368,23 @@ describe('the secrets from the issue, every encoding in every body', () => {
       expect(JSON.stringify(refused)).not.toContain('"data"');
       const clean = await client.callTool({ name: 'leak', arguments: { enc: 'raw', kind: 'urlEcho' } });
       expect(clean.isError).toBeFalsy();
+    });
+  });
+});
+
+describe('UTF-16 text bodies', () => {
+  it('are read in the charset they declare, then redacted as the client reads them', async () => {
+    await withRuntime('bearer', 'S3cr3t/Tok+en=XyZ_9', async (client) => {
+      for (const kind of ['textUtf16', 'textUtf16le', 'textUtf16be']) {
+        const result = await client.callTool({ name: 'leak', arguments: { enc: 'raw', kind } });
+        const text = (result.content as { text: string }[])[0]?.text;
+        expect(text, kind).toMatch(/^token (is )?\[REDACTED\]\.?$/);
+      }
+      const json = await client.callTool({
+        name: 'leak_structured',
+        arguments: { enc: 'raw', kind: 'jsonUtf16' },
+      });
+      expect(json.structuredContent).toEqual({ echo: '[REDACTED]' });
     });
   });
 });

@@ -9,10 +9,11 @@ import { SvcError } from '../../core/svc-error.js';
 import { DEFAULT_MAX_SOURCE_BYTES } from '../sources/openapi-source.js';
 import {
   documentUrl,
+  externalRefReader,
   externalRefRefusal,
-  readExternalRef,
   refTarget,
 } from '../sources/external-ref-source.js';
+import type { HostResolver } from '../sources/private-address-resolve.js';
 import { decodeText } from './decode-text.js';
 import { collectRefs, placeFor, type RefUse } from './ref-walk.js';
 
@@ -24,8 +25,9 @@ export async function bundleExternalRefs(
   origin: string,
   refs: readonly RefUse[],
   maxAliasCount?: number,
+  resolver?: HostResolver,
 ): Promise<Record<string, unknown>> {
-  const files = await gather(origin, refs, maxAliasCount);
+  const files = await gather(origin, refs, maxAliasCount, resolver);
   const root = documentUrl(origin);
   try {
     const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
@@ -73,8 +75,10 @@ async function gather(
   origin: string,
   refs: readonly RefUse[],
   maxAliasCount: number | undefined,
+  resolver: HostResolver | undefined,
 ): Promise<Map<string, string>> {
   const root = documentUrl(origin);
+  const reader = externalRefReader(root, resolver);
   const files = new Map<string, string>();
   let total = 0;
   const queue: { base: URL; where: string; refs: readonly RefUse[] }[] = [
@@ -96,11 +100,8 @@ async function gather(
       if (files.size >= MAX_EXTERNAL_FILES) {
         throw refuse(`the document's $refs reach more than ${MAX_EXTERNAL_FILES} files`);
       }
-      const read = await readExternalRef(root, target);
-      // A redirect may have led elsewhere: what was read must pass the same check.
-      const landed = documentUrl(read.origin);
-      const after = landed.href === target.href ? undefined : externalRefRefusal(root, landed);
-      if (after) throw refuse(`it redirected to ${landed.href}: ${after}`);
+      // Every redirect hop and every resolved address is checked before anything is sent to it.
+      const read = await reader.read(target, refuse);
       total += read.bytes;
       if (total > DEFAULT_MAX_SOURCE_BYTES) {
         throw new SvcError(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPrivateHost } from './private-address.js';
+import { isPrivateAddress, isPrivateHost } from './private-address.js';
 
 describe('isPrivateHost', () => {
   it.each([
@@ -22,6 +22,37 @@ describe('isPrivateHost', () => {
     '%s is not',
     (url) => {
       expect(isPrivateHost(new URL(url))).toBe(false);
+    },
+  );
+});
+
+describe('isPrivateAddress', () => {
+  it.each([
+    '127.0.0.1',
+    '10.0.0.7',
+    '169.254.169.254',
+    '100.64.0.1',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fd12::1',
+    'fe80::1%eth0',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:a9fe:a9fe',
+    '64:ff9b::127.0.0.1',
+    '64:ff9b::a00:7',
+    '::127.0.0.1',
+    'ff02::1',
+    'not-an-address',
+  ])('%s is not public', (address) => {
+    expect(isPrivateAddress(address)).toBe(true);
+  });
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
+    '%s is public',
+    (address) => {
+      expect(isPrivateAddress(address)).toBe(false);
     },
   );
 });

@@ -1,0 +1,141 @@
+/**
+ * GET for an external $ref over http(s): each hop's address is checked by the caller's policy before
+ * anything is sent, the connection goes to the checked address (no second DNS answer), and redirects
+ * are followed by hand, each hop checked again, at most MAX_REF_REDIRECTS of them. No header of the
+ * user's is sent: a $ref target is whoever the document names.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { SvcError } from '../../core/svc-error.js';
+import type { SourceText } from './openapi-source.js';
+import { pinnedLookup, type ResolvedAddress } from './private-address-resolve.js';
+
+export const MAX_REF_REDIRECTS = 5;
+
+export interface RefFetchOptions {
+  /** The addresses `url` may be reached at; throws (an SvcError naming the $ref) when it may not be. */
+  check(url: URL, redirectedFrom: URL | undefined): Promise<readonly ResolvedAddress[]>;
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+const REDIRECT = new Set([301, 302, 303, 307, 308]);
+
+export async function fetchExternalRef(start: URL, opts: RefFetchOptions): Promise<SourceText> {
+  let url = start;
+  let from: URL | undefined;
+  // One deadline for the whole fetch, every hop and the body: a server dripping bytes cannot stretch it.
+  const deadline = AbortSignal.timeout(opts.timeoutMs);
+  for (let hop = 0; ; hop++) {
+    const addresses = await opts.check(url, from);
+    const response = await get(url, addresses, deadline, opts.timeoutMs);
+    const location = response.headers.location;
+    if (REDIRECT.has(response.statusCode ?? 0) && location) {
+      response.destroy();
+      if (hop >= MAX_REF_REDIRECTS) {
+        throw new SvcError(
+          'SPEC_EXTERNAL_REF',
+          `${start.href} redirected more than ${MAX_REF_REDIRECTS} times`,
+          {
+            place: { url: start.href },
+          },
+        );
+      }
+      from = url;
+      url = new URL(location, url);
+      url.hash = '';
+      url.username = '';
+      url.password = '';
+      continue;
+    }
+    const status = response.statusCode ?? 0;
+    if (status < 200 || status >= 300) {
+      response.destroy();
+      throw new SvcError('SOURCE_UNREACHABLE', `fetching ${url.href} failed with HTTP ${status}`, {
+        place: { url: url.href },
+        details: [`status ${status}`],
+      });
+    }
+    const buffer = await readCapped(response, url, opts, deadline);
+    const text = buffer.toString('utf8');
+    return {
+      text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text,
+      origin: url.href,
+      bytes: buffer.byteLength,
+    };
+  }
+}
+
+function get(
+  url: URL,
+  addresses: readonly ResolvedAddress[],
+  deadline: AbortSignal,
+  timeoutMs: number,
+): Promise<IncomingMessage> {
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: 'GET',
+      headers: { accept: 'application/json, application/yaml, text/yaml, */*' },
+      lookup: pinnedLookup(addresses) as never,
+      // One connection per hop: a pooled socket could belong to an address checked for another URL.
+      agent: false,
+      signal: deadline,
+    });
+    req.on('response', resolve);
+    req.on('error', (cause: NodeJS.ErrnoException) =>
+      reject(
+        new SvcError(
+          'SOURCE_UNREACHABLE',
+          `could not fetch ${url.href}: ${reason(cause, deadline, timeoutMs)}`,
+          {
+            place: { url: url.href },
+            cause,
+          },
+        ),
+      ),
+    );
+    req.end();
+  });
+}
+
+function reason(cause: NodeJS.ErrnoException, deadline: AbortSignal, timeoutMs: number): string {
+  return deadline.aborted ? `timed out after ${timeoutMs} ms` : (cause.code ?? cause.message);
+}
+
+async function readCapped(
+  response: IncomingMessage,
+  url: URL,
+  opts: RefFetchOptions,
+  deadline: AbortSignal,
+): Promise<Buffer> {
+  const tooLarge = () =>
+    new SvcError('SOURCE_TOO_LARGE', `${url.href} is larger than the limit of ${opts.maxBytes} bytes`, {
+      place: { url: url.href },
+    });
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > opts.maxBytes) {
+    response.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      total += chunk.byteLength;
+      if (total > opts.maxBytes) {
+        response.destroy();
+        throw tooLarge();
+      }
+      chunks.push(chunk);
+    }
+  } catch (cause) {
+    if (cause instanceof SvcError) throw cause;
+    throw new SvcError(
+      'SOURCE_UNREACHABLE',
+      `reading ${url.href} failed: ${reason(cause as NodeJS.ErrnoException, deadline, opts.timeoutMs)}`,
+      { place: { url: url.href }, cause },
+    );
+  }
+  return Buffer.concat(chunks, total);
+}
