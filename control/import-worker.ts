@@ -4,14 +4,21 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { GitRepository } from './git/git-repository.js';
 import { type JobProgress, runImportJob } from './import-job.js';
+import type { SecretBox } from './secret-box.js';
+import { openSourceCredential, type SourceCredential, sourceGitAccess } from './source-credential.js';
 import type { ControlStore, JobRow, ServerRow } from './store/control-store.js';
 
 export interface ImportWorkerOptions {
   store: ControlStore;
   repository(server: ServerRow): Promise<GitRepository>;
   workRoot: string;
+  /** Opens servers' source credentials (without it, sources are read without one). */
+  secrets?: SecretBox;
+  /** Where the sources' git repositories are cached (default `<workRoot>/../source-cache`). */
+  sourceCacheDir?: string;
   leaseMs?: number;
   pollMs?: number;
   now?: () => Date;
@@ -34,6 +41,7 @@ export function createImportWorker(opts: ImportWorkerOptions): ImportWorker {
   const pollMs = opts.pollMs ?? 1000;
   const now = opts.now ?? (() => new Date());
   const log = opts.log ?? (() => undefined);
+  const sourceCacheDir = opts.sourceCacheDir ?? join(opts.workRoot, '..', 'source-cache');
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let loop: Promise<void> | undefined;
@@ -71,8 +79,28 @@ export function createImportWorker(opts: ImportWorkerOptions): ImportWorker {
         attempt: job.attempts,
       });
       let outcome: Awaited<ReturnType<typeof runImportJob>>;
+      let credential: SourceCredential | undefined;
+      try {
+        const sealed = await opts.store.sourceCredential(server.id);
+        if (sealed !== undefined && opts.secrets) credential = openSourceCredential(opts.secrets, sealed);
+      } catch {
+        await saving;
+        await opts.store.finishJob(job.id, owner, {
+          status: 'Failed',
+          failedStep: 'import',
+          error: `the server's source credential cannot be opened with this control key (was SVC_CONTROL_KEY changed?); set it again with PUT /v1/servers/${server.id}/source-credential`,
+        });
+        log('import_finished', {
+          jobId: job.id,
+          serverId: server.id,
+          status: 'Failed',
+          failedStep: 'import',
+        });
+        return;
+      }
       try {
         outcome = await runImportJob({
+          sourceAccess: sourceGitAccess(server.id, credential, sourceCacheDir),
           repo: await opts.repository(server),
           branch: server.branch,
           path: server.path,

@@ -82,6 +82,8 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
           store,
           repository,
           workRoot: join(dataDir, 'work'),
+          secrets,
+          sourceCacheDir: join(dataDir, 'source-cache'),
           ...(opts.leaseMs !== undefined ? { leaseMs: opts.leaseMs } : {}),
           ...(opts.workerPollMs !== undefined ? { pollMs: opts.workerPollMs } : {}),
           onFinished: (serverId) => snapshots.invalidate(serverId),
