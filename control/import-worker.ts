@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GitRepository } from './git/git-repository.js';
 import { type JobProgress, runImportJob } from './import-job.js';
+import { DEFAULT_KEEP_JOBS } from './job-retention.js';
 import type { SecretBox } from './secret-box.js';
 import { openSourceCredential, type SourceCredential, sourceGitAccess } from './source-credential.js';
 import type { ControlStore, JobRow, ServerRow } from './store/control-store.js';
@@ -21,6 +22,8 @@ export interface ImportWorkerOptions {
   sourceCacheDir?: string;
   leaseMs?: number;
   pollMs?: number;
+  /** Finished jobs kept per server, newest first (default 200); older ones are deleted. */
+  keepJobs?: number;
   now?: () => Date;
   /** Called after a job ends (the snapshot cache forgets the server's head). */
   onFinished?(serverId: string): void;
@@ -134,6 +137,15 @@ export function createImportWorker(opts: ImportWorkerOptions): ImportWorker {
         recorded: finished,
       });
       opts.onFinished?.(server.id);
+      try {
+        const pruned = await opts.store.pruneJobs(server.id, opts.keepJobs ?? DEFAULT_KEEP_JOBS);
+        if (pruned > 0) log('jobs_pruned', { serverId: server.id, deleted: pruned });
+      } catch (error) {
+        log('prune_failed', {
+          serverId: server.id,
+          reason: error instanceof Error ? error.message : String(error),
+        });
+      }
     } finally {
       clearInterval(renew);
     }

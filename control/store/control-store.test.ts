@@ -110,6 +110,34 @@ for (const [name, make, skip] of backends) {
       expect(await b.sourceCredential('pets')).toBeUndefined();
     });
 
+    it("prunes a server's finished jobs beyond the newest N, never an unfinished one or another server's", async () => {
+      await a.addServer({
+        id: 'prune',
+        repository: '/repo',
+        branch: 'main',
+        path: 'mcp/prune',
+        webhook_secret_sealed: 'x',
+      });
+      for (let i = 0; i < 5; i++) await a.enqueueJob({ serverId: 'prune', trigger: 'manual' });
+      const newestFirst = (await b.listJobs('prune')).map((j) => j.id);
+      expect(newestFirst).toHaveLength(5);
+      const oldest = newestFirst[4]!;
+      // Everything finished but the oldest, which is still waiting.
+      await a.db
+        .updateTable('import_jobs')
+        .set({ status: 'Complete' })
+        .where('server_id', '=', 'prune')
+        .where('id', '!=', oldest)
+        .execute();
+      const others = (await a.listJobs('pets', 1000)).length;
+      expect(await b.pruneJobs('prune', 2)).toBe(2);
+      expect((await a.listJobs('prune')).map((j) => j.id)).toEqual([newestFirst[0], newestFirst[1], oldest]);
+      expect(await a.pruneJobs('prune', 2)).toBe(0);
+      expect((await a.listJobs('pets', 1000)).length).toBe(others);
+      // The waiting job would be claimed by the tests below.
+      await a.db.deleteFrom('import_jobs').where('server_id', '=', 'prune').execute();
+    });
+
     it('keeps the plan, paid by default', async () => {
       expect(await a.plan()).toBe('paid');
       await a.setPlan('free');

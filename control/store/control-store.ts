@@ -401,6 +401,28 @@ export class ControlStore {
       .execute();
   }
 
+  /**
+   * Deletes the server's finished jobs other than its newest `keep` jobs; jobs still Pending or
+   * Processing are never deleted. Returns how many went.
+   */
+  async pruneJobs(serverId: string, keep: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('import_jobs')
+      .where('server_id', '=', serverId)
+      .where('status', 'in', ['Complete', 'Failed'])
+      .where('id', 'not in', (eb) =>
+        eb
+          .selectFrom('import_jobs')
+          .select('id')
+          .where('server_id', '=', serverId)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(keep),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /** Ends a job; false when the lease was lost (another worker owns the outcome). */
   async finishJob(jobId: string, owner: string, outcome: FinishJob): Promise<boolean> {
     const result = await this.db
