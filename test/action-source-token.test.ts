@@ -78,11 +78,10 @@ function checkout(): string {
   return dir;
 }
 
-/** Every file under `dir`, as text (the run's temporary directory: outputs, summary, reports, git cache aside). */
-function textsUnder(dir: string, skip: (name: string) => boolean = () => false): Record<string, string> {
+/** Every file under `dir`, as text (the run's temporary directory: outputs, summary, reports, git cache). */
+function textsUnder(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of readdirSync(dir)) {
-    if (skip(name)) continue;
     const full = join(dir, name);
     if (statSync(full).isDirectory()) Object.assign(out, textsUnder(full));
     else out[full] = readFileSync(full, 'latin1');
@@ -104,8 +103,9 @@ async function run(env: Record<string, string>) {
   writeFileSync(full['GITHUB_OUTPUT']!, '');
   const lines: string[] = [];
   const result = await runAction({ env: full, engine: svcEngine, fetch, log: (l) => lines.push(l) });
-  // The repository cache isomorphic-git keeps holds the source's objects, not credentials; skip it.
-  const files = textsUnder(tmp, (name) => name === 'svc-git-cache');
+  // Including the repository cache the re-import fetched into (svc-git-cache): objects, no credential.
+  const files = textsUnder(tmp);
+  expect(Object.keys(files).length).toBeGreaterThan(2);
   return { result, lines, files, outputs: parseOutputFile(readFileSync(full['GITHUB_OUTPUT']!, 'utf8')) };
 }
 
