@@ -7,6 +7,7 @@
  * or file of the data directory (the database keeps it sealed).
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -215,5 +216,23 @@ describe("a server's source credential", () => {
     for (const [path, text] of Object.entries(filesUnder(data))) expect(text, path).not.toContain(TOKEN);
     const committed = execFileSync('git', ['log', '-p', '--all'], { cwd: repo.origin, encoding: 'utf8' });
     expect(committed).not.toContain(TOKEN);
+  });
+
+  it('sealed under another key, fails the job saying so instead of reading without it', async () => {
+    await control.close();
+    control = await startControl({
+      port: 0,
+      dataDir: data,
+      controlKey: randomBytes(32).toString('base64'),
+      headRefreshMs: 0,
+      workerPollMs: 200,
+      logger: { log: (level, event, fields) => logs.push(JSON.stringify({ level, event, fields })) },
+    });
+    const job = await runJob();
+    expect(job.status).toBe('Failed');
+    expect(job.failedStep).toBe('import');
+    expect(String(job.error)).toContain('cannot be opened with this control key');
+    expect(String(job.error)).toContain('PUT /v1/servers/pets/source-credential');
+    for (const line of logs) expect(line).not.toContain(TOKEN);
   });
 });
