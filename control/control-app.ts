@@ -16,6 +16,7 @@ import type { ImportReport } from '../schemas/types.js';
 import { type GitRepository, normaliseLocation } from './git/git-repository.js';
 import { etagMatches, type PublishedSnapshots } from './published-snapshot.js';
 import type { SecretBox } from './secret-box.js';
+import { parseSourceCredential, sealSourceCredential } from './source-credential.js';
 import { renderLoginPage, renderStatusPage } from './status-page.js';
 import type { ControlStore, JobRow, ServerRow } from './store/control-store.js';
 import type { JobTrigger, Plan } from './store/schema.js';
@@ -218,6 +219,36 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     const created = await store.createDeployToken(server.id, name);
     log('deploy_token_created', { serverId: server.id, id: created.id });
     return c.json(created, 201);
+  });
+
+  // The credential import jobs read the server's source with: write-only, never returned.
+  app.put('/v1/servers/:serverId/source-credential', async (c) => {
+    const server = await store.getServer(c.req.param('serverId'));
+    if (!server) return problem(c, 404, 'NOT_FOUND', 'no such server');
+    const body = (await c.req.json().catch(() => undefined)) as unknown;
+    let credential: ReturnType<typeof parseSourceCredential>;
+    try {
+      credential = parseSourceCredential(body);
+    } catch (error) {
+      if (isSvcError(error)) return problem(c, 400, error.code, error.message);
+      throw error;
+    }
+    const updatedAt = await store.setSourceCredential(
+      server.id,
+      sealSourceCredential(opts.secrets, credential),
+    );
+    log('source_credential_set', { serverId: server.id });
+    return c.json({ serverId: server.id, sourceCredential: { set: true, updatedAt } }, 200);
+  });
+
+  app.delete('/v1/servers/:serverId/source-credential', async (c) => {
+    const server = await store.getServer(c.req.param('serverId'));
+    if (!server) return problem(c, 404, 'NOT_FOUND', 'no such server');
+    if (!(await store.deleteSourceCredential(server.id))) {
+      return problem(c, 404, 'NOT_FOUND', `the server ${server.id} has no source credential`);
+    }
+    log('source_credential_deleted', { serverId: server.id });
+    return c.body(null, 204);
   });
 
   app.delete('/v1/deploy-tokens/:id', async (c) => {

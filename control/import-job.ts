@@ -14,6 +14,7 @@ import { commitMessage, isOwnCommit } from '../action/src/merge-mode.js';
 import { DEFAULT_COMMIT_MESSAGE } from '../action/src/inputs.js';
 import { isSvcError } from '../core/svc-error.js';
 import { type ChecklistRow, runImport } from '../generator/import/index.js';
+import type { GitAccess } from '../generator/import/source-reader.js';
 import { BranchMovedError, type GitRepository } from './git/git-repository.js';
 import type { JobTrigger } from './store/schema.js';
 
@@ -36,6 +37,8 @@ export interface RunJobInput {
   path: string;
   trigger: JobTrigger;
   workRoot: string;
+  /** How the import reads a git or raw-URL source (the server's source credential, if set). */
+  sourceAccess?: GitAccess;
   now: () => Date;
   onProgress(progress: JobProgress): void;
   /** False once the job's lease was lost: the result must then not be published. */
@@ -113,6 +116,7 @@ async function attemptJob(input: RunJobInput): Promise<JobOutcome> {
     const result = await runImport({
       dir,
       now: input.now,
+      ...(input.sourceAccess ? { git: input.sourceAccess } : {}),
       onProgress: (rows) => {
         progress.checklist = rows.map((r) => (r.error ? { ...r, error: inRepo(r.error) } : r));
         input.onProgress(structuredClone(progress));

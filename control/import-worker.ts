@@ -4,16 +4,26 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { GitRepository } from './git/git-repository.js';
 import { type JobProgress, runImportJob } from './import-job.js';
+import { DEFAULT_KEEP_JOBS } from './job-retention.js';
+import type { SecretBox } from './secret-box.js';
+import { openSourceCredential, type SourceCredential, sourceGitAccess } from './source-credential.js';
 import type { ControlStore, JobRow, ServerRow } from './store/control-store.js';
 
 export interface ImportWorkerOptions {
   store: ControlStore;
   repository(server: ServerRow): Promise<GitRepository>;
   workRoot: string;
+  /** Opens servers' source credentials (without it, sources are read without one). */
+  secrets?: SecretBox;
+  /** Where the sources' git repositories are cached (default `<workRoot>/../source-cache`). */
+  sourceCacheDir?: string;
   leaseMs?: number;
   pollMs?: number;
+  /** Finished jobs kept per server, newest first (default 200); older ones are deleted. */
+  keepJobs?: number;
   now?: () => Date;
   /** Called after a job ends (the snapshot cache forgets the server's head). */
   onFinished?(serverId: string): void;
@@ -34,6 +44,7 @@ export function createImportWorker(opts: ImportWorkerOptions): ImportWorker {
   const pollMs = opts.pollMs ?? 1000;
   const now = opts.now ?? (() => new Date());
   const log = opts.log ?? (() => undefined);
+  const sourceCacheDir = opts.sourceCacheDir ?? join(opts.workRoot, '..', 'source-cache');
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let loop: Promise<void> | undefined;
@@ -71,8 +82,28 @@ export function createImportWorker(opts: ImportWorkerOptions): ImportWorker {
         attempt: job.attempts,
       });
       let outcome: Awaited<ReturnType<typeof runImportJob>>;
+      let credential: SourceCredential | undefined;
+      try {
+        const sealed = await opts.store.sourceCredential(server.id);
+        if (sealed !== undefined && opts.secrets) credential = openSourceCredential(opts.secrets, sealed);
+      } catch {
+        await saving;
+        await opts.store.finishJob(job.id, owner, {
+          status: 'Failed',
+          failedStep: 'import',
+          error: `the server's source credential cannot be opened with this control key (was SVC_CONTROL_KEY changed?); set it again with PUT /v1/servers/${server.id}/source-credential`,
+        });
+        log('import_finished', {
+          jobId: job.id,
+          serverId: server.id,
+          status: 'Failed',
+          failedStep: 'import',
+        });
+        return;
+      }
       try {
         outcome = await runImportJob({
+          sourceAccess: sourceGitAccess(server.id, credential, sourceCacheDir),
           repo: await opts.repository(server),
           branch: server.branch,
           path: server.path,
@@ -106,6 +137,15 @@ export function createImportWorker(opts: ImportWorkerOptions): ImportWorker {
         recorded: finished,
       });
       opts.onFinished?.(server.id);
+      try {
+        const pruned = await opts.store.pruneJobs(server.id, opts.keepJobs ?? DEFAULT_KEEP_JOBS);
+        if (pruned > 0) log('jobs_pruned', { serverId: server.id, deleted: pruned });
+      } catch (error) {
+        log('prune_failed', {
+          serverId: server.id,
+          reason: error instanceof Error ? error.message : String(error),
+        });
+      }
     } finally {
       clearInterval(renew);
     }

@@ -6,4 +6,5 @@ export {
   openControlStore,
   startControl,
 } from './start-control.js';
+export { DEFAULT_KEEP_JOBS, parseKeepJobs } from './job-retention.js';
 export { ControlStore } from './store/control-store.js';

@@ -1,5 +1,5 @@
 /**
- * Seals webhook secrets at rest with AES-256-GCM. The service must read them back (an HMAC needs
+ * Seals webhook secrets and source credentials at rest with AES-256-GCM. The service must read them back (an HMAC needs
  * the secret), so hashing is not an option; a database dump alone does not reveal them.
  *
  * The key comes from SVC_CONTROL_KEY (base64 of 32 bytes: set the same value on every replica of
@@ -33,7 +33,10 @@ export function secretBox(key: Buffer): SecretBox {
     open(sealed) {
       const [version, iv, tag, body] = sealed.split('.');
       if (version !== 'v1' || !iv || !tag || body === undefined) {
-        throw new SvcError('INTERNAL', 'a stored webhook secret is not in the sealed format');
+        throw new SvcError(
+          'INTERNAL',
+          'a stored secret (webhook secret or source credential) is not in the sealed format',
+        );
       }
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
       decipher.setAuthTag(Buffer.from(tag, 'base64'));
@@ -42,9 +45,13 @@ export function secretBox(key: Buffer): SecretBox {
           'utf8',
         );
       } catch (error) {
-        throw new SvcError('INTERNAL', 'a stored webhook secret cannot be opened with this control key', {
-          cause: error,
-        });
+        throw new SvcError(
+          'INTERNAL',
+          'a stored secret (webhook secret or source credential) cannot be opened with this control key',
+          {
+            cause: error,
+          },
+        );
       }
     },
   };

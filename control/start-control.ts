@@ -31,6 +31,8 @@ export interface StartControlOptions {
   /** Worker: how often it looks for jobs queued elsewhere (default 1 s), and the job lease (default 60 s). */
   workerPollMs?: number;
   leaseMs?: number;
+  /** Finished import jobs kept per server (SVC_CONTROL_KEEP_JOBS, default 200). */
+  keepJobs?: number;
   /** false: serve the API only (no import worker in this process). */
   worker?: boolean;
   logger?: Logger;
@@ -82,8 +84,11 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
           store,
           repository,
           workRoot: join(dataDir, 'work'),
+          secrets,
+          sourceCacheDir: join(dataDir, 'source-cache'),
           ...(opts.leaseMs !== undefined ? { leaseMs: opts.leaseMs } : {}),
           ...(opts.workerPollMs !== undefined ? { pollMs: opts.workerPollMs } : {}),
+          ...(opts.keepJobs !== undefined ? { keepJobs: opts.keepJobs } : {}),
           onFinished: (serverId) => snapshots.invalidate(serverId),
           log,
         });

@@ -9,7 +9,7 @@ import { listFiles } from './git.js';
 import { renderResults } from './render.js';
 import type { ModeEnv } from './run-action.js';
 
-export async function runCheck({ inputs, ctx, engine, log }: ModeEnv): Promise<{
+export async function runCheck({ inputs, ctx, engine, log, sourceAccess }: ModeEnv): Promise<{
   results: FolderResult[];
   markdown: string;
   changed: boolean;
@@ -24,6 +24,7 @@ export async function runCheck({ inputs, ctx, engine, log }: ModeEnv): Promise<{
       const reimport = await engine.reimport({
         dir: join(cwd, ...posix.normalize(folder).split('/')),
         dryRun: true,
+        git: sourceAccess,
       });
       result.reimport = reimport;
       if (reimport.status === 'failed')

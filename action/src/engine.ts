@@ -4,6 +4,7 @@
  * binds it to the generator; runAction takes it as a parameter so each mode is tested on its own terms.
  */
 import type { FolderFiles } from '../../folder/model.js';
+import type { GitAccess } from '../../generator/import/source-reader.js';
 
 export type ChangeLevel = 'breaking' | 'warning' | 'info';
 
@@ -37,5 +38,6 @@ export interface ReimportView {
 
 export interface SvcEngine {
   endpointDiff(base: FolderFiles, head: FolderFiles): FolderEndpointDiff;
-  reimport(opts: { dir: string; dryRun: boolean }): Promise<ReimportView>;
+  /** `git`: how to read a git or raw-URL source (the source-token input); absent → public sources only. */
+  reimport(opts: { dir: string; dryRun: boolean; git?: GitAccess }): Promise<ReimportView>;
 }

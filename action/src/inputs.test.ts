@@ -11,6 +11,7 @@ describe('readInputs', () => {
       'INPUT_FAIL-ON': 'warning',
       'INPUT_COMMIT-MESSAGE': 'chore: sync',
       'INPUT_GITHUB-TOKEN': 'tok',
+      'INPUT_SOURCE-TOKEN': 'src',
     });
     expect(inputs).toEqual({
       folders: ['mcp/*', 'servers/*', 'apis/**'],
@@ -18,6 +19,7 @@ describe('readInputs', () => {
       failOn: 'warning',
       commitMessage: 'chore: sync',
       token: 'tok',
+      sourceToken: 'src',
     });
   });
   it('applies action.yml defaults', () => {

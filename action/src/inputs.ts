@@ -16,6 +16,11 @@ export interface ActionInputs {
   /** First line of the re-import commit; the action appends the summary and its marker trailer. */
   commitMessage: string;
   token: string;
+  /**
+   * Credential for folders whose source is a private git repository or raw URL (SVC_GIT_TOKEN's
+   * rules): never written, logged or commented; '' when not given.
+   */
+  sourceToken: string;
 }
 
 export const DEFAULT_FOLDERS = 'mcp/*';
@@ -70,5 +75,6 @@ export function readInputs(env: Env): ActionInputs {
     failOn,
     commitMessage: getInput(env, 'commit-message') || DEFAULT_COMMIT_MESSAGE,
     token: getInput(env, 'github-token') || env['GITHUB_TOKEN'] || '',
+    sourceToken: getInput(env, 'source-token'),
   };
 }

@@ -25,7 +25,7 @@ export function commitMessage(first: string, results: readonly FolderResult[]): 
 }
 
 export async function runMerge(
-  { inputs, ctx, engine, log }: ModeEnv,
+  { inputs, ctx, engine, log, sourceAccess }: ModeEnv,
   secrets: readonly string[],
 ): Promise<{ results: FolderResult[]; markdown: string; commit?: string; skipped?: string }> {
   const cwd = ctx.workspace;
@@ -47,7 +47,7 @@ export async function runMerge(
       continue;
     }
     log(`svc: re-importing ${folder}`);
-    const reimport = await engine.reimport({ dir, dryRun: false });
+    const reimport = await engine.reimport({ dir, dryRun: false, git: sourceAccess });
     result.reimport = reimport;
     if (reimport.status === 'failed')
       result.error = `re-import failed: ${reimport.error ?? reimport.summary}`;

@@ -3,7 +3,9 @@
  * (tools from Tools/*.yaml, endpoints from the .svc/ history) and what a re-import from its source would
  * bring. Base and head are compared as trees; the head is the checked-out commit.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { posix, join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { SvcError } from '../../core/svc-error.js';
 import type { FolderFiles } from '../../folder/model.js';
 import { findServerFolders, folderSources, serverName, touches } from './folders.js';
@@ -23,7 +25,14 @@ export function neededForDiff(path: string): boolean {
   return path.startsWith('.svc/') && !path.startsWith('.svc/specs/');
 }
 
-export async function runPullRequest({ inputs, ctx, engine, log }: ModeEnv): Promise<{
+export async function runPullRequest({
+  inputs,
+  ctx,
+  engine,
+  log,
+  sourceAccess,
+  withheldSourceAccess,
+}: ModeEnv): Promise<{
   results: FolderResult[];
   markdown: string;
 }> {
@@ -79,6 +88,11 @@ export async function runPullRequest({ inputs, ctx, engine, log }: ModeEnv): Pro
       const reimport = await engine.reimport({
         dir: join(cwd, ...posix.normalize(folder).split('/')),
         dryRun: true,
+        // The token goes only where the base branch already sent it: a pull request that points a
+        // folder at another URL (or adds one) must not be able to collect it.
+        git: sameSource(baseFiles['config.yaml'], headFiles['config.yaml'])
+          ? sourceAccess
+          : withheldSourceAccess,
       });
       result.reimport = reimport;
       if (reimport.status === 'failed') error = `re-import failed: ${reimport.error ?? reimport.summary}`;
@@ -94,4 +108,21 @@ export async function runPullRequest({ inputs, ctx, engine, log }: ModeEnv): Pro
     footer: `Compared ${pr.baseSha.slice(0, 7)} (base) with ${pr.headSha.slice(0, 7)} (head). This comment is updated on every push.`,
   });
   return { results, markdown };
+}
+
+/** Whether config.yaml names the same source at base and head (the commit it last read aside). */
+export function sameSource(base: string | undefined, head: string | undefined): boolean {
+  const sourceOf = (text: string | undefined): unknown => {
+    if (text === undefined) return undefined;
+    try {
+      const source = (parseYaml(text) as { source?: Record<string, unknown> } | null)?.source;
+      if (!source || typeof source !== 'object') return undefined;
+      const { commit: _, ...rest } = source;
+      return rest;
+    } catch {
+      return undefined;
+    }
+  };
+  const before = sourceOf(base);
+  return before !== undefined && isDeepStrictEqual(before, sourceOf(head));
 }

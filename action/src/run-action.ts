@@ -7,10 +7,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Octokit } from '@octokit/rest';
 import { isSvcError } from '../../core/svc-error.js';
+import type { GitAccess } from '../../generator/import/source-reader.js';
+import { givenGitAccess } from '../../generator/sources/git-given-credential.js';
 import { COMMENT_MARKER, type CommentOutcome, fitComment, upsertComment } from './comment.js';
 import { type RunContext, readRunContext, resolveMode } from './context.js';
 import type { SvcEngine } from './engine.js';
 import { type FolderResult, hasSomethingToReport } from './folder-result.js';
+import { redact } from './git.js';
 import { type ActionInputs, type Env, readInputs } from './inputs.js';
 import { runMerge } from './merge-mode.js';
 import { writeOutputs, writeSummary } from './outputs.js';
@@ -44,6 +47,39 @@ export interface ModeEnv {
   ctx: RunContext;
   engine: SvcEngine;
   log: (line: string) => void;
+  /** How re-imports read git and raw-URL sources: with the source-token input, when given. */
+  sourceAccess: GitAccess;
+  /** The same without the token, for a source the pull request itself changes. */
+  withheldSourceAccess: GitAccess;
+}
+
+const SOURCE_TOKEN_HINT = "the action's source-token input";
+
+/** Both ways of reading sources, from the source-token input; repositories cached in RUNNER_TEMP. */
+function sourceAccesses(
+  inputs: ActionInputs,
+  ctx: RunContext,
+  env: Env,
+): Pick<ModeEnv, 'sourceAccess' | 'withheldSourceAccess'> {
+  const common = {
+    githubUrl: ctx.serverUrl,
+    ...(env['RUNNER_TEMP'] ? { cacheDir: join(env['RUNNER_TEMP'], 'svc-git-cache') } : {}),
+  };
+  return {
+    sourceAccess: givenGitAccess(inputs.sourceToken ? { token: inputs.sourceToken } : undefined, {
+      ...common,
+      hint: SOURCE_TOKEN_HINT,
+    }),
+    withheldSourceAccess: givenGitAccess(undefined, {
+      ...common,
+      hint: `${SOURCE_TOKEN_HINT} (withheld here: this pull request changes the folder's source, so it is used after the merge only)`,
+    }),
+  };
+}
+
+/** The runner's workflow command that hides a value in every later log line (what @actions/core's setSecret sends). */
+export function addMaskLine(value: string): string {
+  return `::add-mask::${value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}`;
 }
 
 function failLine(message: string): string {
@@ -82,15 +118,23 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
       results: [],
     };
   }
+  // Before anything else is printed: the runner then hides the value wherever it shows up.
+  if (inputs.sourceToken) log(addMaskLine(inputs.sourceToken));
   const mode = resolveMode(inputs.mode, ctx);
-  const secrets = [inputs.token];
+  const secrets = [inputs.token, inputs.sourceToken];
   const safeLog = (line: string) => {
     let out = line;
     for (const s of secrets) if (s) out = out.split(s).join('***');
     log(out);
   };
   safeLog(`svc: mode ${mode} (${inputs.mode}), folders ${inputs.folders.join(', ')}`);
-  const modeEnv: ModeEnv = { inputs, ctx, engine: deps.engine, log: safeLog };
+  const modeEnv: ModeEnv = {
+    inputs,
+    ctx,
+    engine: deps.engine,
+    log: safeLog,
+    ...sourceAccesses(inputs, ctx, env),
+  };
 
   let result: Omit<ActionResult, 'outputs' | 'exitCode'> & { markdown: string; changed: boolean };
   try {
@@ -105,7 +149,11 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
       const pr = await runPullRequest(modeEnv);
       const target = { owner: ctx.owner, repo: ctx.repo, issueNumber: ctx.pullRequest?.number ?? 0 };
       const touched = pr.results.length > 0;
-      const body = fitComment(`${COMMENT_MARKER}\n${pr.markdown}`, 'The full report is in the job summary.');
+      // No message carries a token; redacting anyway keeps a future one out of the public comment.
+      const body = fitComment(
+        `${COMMENT_MARKER}\n${redact(pr.markdown, secrets)}`,
+        'The full report is in the job summary.',
+      );
       let outcome: CommentOutcome | { action: 'failed'; status: number };
       try {
         outcome = await upsertComment(octokit, target, body, { onlyIfExists: !touched });
@@ -147,7 +195,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
         ? error.message
         : String(error);
     safeLog(failLine(`svc: ${message}`));
-    await writeSummary(env, `### svc\n\nThe action failed: ${message}`);
+    await writeSummary(env, redact(`### svc\n\nThe action failed: ${message}`, secrets));
     return {
       mode,
       exitCode: 1,
@@ -168,15 +216,16 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     ...(result.skipped ? { skipped: result.skipped } : {}),
     folders: result.results,
   };
-  await writeFile(reportPath, `${JSON.stringify(report, null, 2)}\n`, 'utf8');
-  await writeFile(join(reportDir, 'svc-report.md'), result.markdown, 'utf8');
+  const markdown = redact(result.markdown, secrets);
+  await writeFile(reportPath, redact(`${JSON.stringify(report, null, 2)}\n`, secrets), 'utf8');
+  await writeFile(join(reportDir, 'svc-report.md'), markdown, 'utf8');
   const outputs = {
     changed: String(result.changed),
     'breaking-count': String(breaking),
     'report-path': reportPath,
   };
   await writeOutputs(env, outputs);
-  await writeSummary(env, result.markdown);
+  await writeSummary(env, markdown);
   const failure = shouldFail(inputs.failOn, result.results);
   if (failure) safeLog(failLine(failure));
   else safeLog(`svc: ${result.markdown.split('\n')[2] ?? ''}`);

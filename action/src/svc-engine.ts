@@ -11,8 +11,8 @@ const ENABLED_TOOL_HITS = new Set(['enabled-tool-endpoint-removed', 'enabled-too
 
 export const svcEngine: SvcEngine = {
   endpointDiff: historyEndpointDiff,
-  async reimport({ dir, dryRun }): Promise<ReimportView> {
-    const result = await runImport({ dir, dryRun });
+  async reimport({ dir, dryRun, git }): Promise<ReimportView> {
+    const result = await runImport({ dir, dryRun, ...(git ? { git } : {}) });
     const warnings = result.report.warnings;
     const breakingEnabled = warnings.filter((w) => ENABLED_TOOL_HITS.has(w.id)).length;
     return {

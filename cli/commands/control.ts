@@ -5,7 +5,7 @@ import { fail } from '../fail.js';
 import { parseCommandArgs } from '../parse-args.js';
 import { waitForSignal } from '../wait-for-signal.js';
 
-const USAGE = `Usage: svc control serve [--port <n>] [--host <addr>] [--data <dir>] [--database-url <url>]
+const USAGE = `Usage: svc control serve [--port <n>] [--host <addr>] [--data <dir>] [--database-url <url>] [--keep-jobs <n>]
        svc control token workspace --name <name> [--data <dir>] [--database-url <url>]
        svc control token deploy --server <serverId> [--name <name>] [--data <dir>] [--database-url <url>]
 
@@ -16,6 +16,7 @@ runs import jobs and shows their status at /servers/<serverId>/imports.
   --host <addr>          listen address (default SVC_CONTROL_HOST or 127.0.0.1)
   --data <dir>           data directory of the embedded database (default SVC_DATA_DIR or ./.svc-control)
   --database-url <url>   postgres://… to use PostgreSQL instead (default SVC_DATABASE_URL)
+  --keep-jobs <n>        finished import jobs kept per server, newest first (default SVC_CONTROL_KEEP_JOBS or 200)
 
 Tokens are printed once and stored hashed. Environment: SVC_CONTROL_KEY (base64 of 32 bytes,
 seals webhook secrets; the same on every replica), SVC_GIT_TOKEN (credential for https remotes).`;
@@ -38,12 +39,17 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
     ...STORE_OPTIONS,
     port: { type: 'string' },
     host: { type: 'string' },
+    'keep-jobs': { type: 'string' },
   });
   const portText = values.port ?? io.env.SVC_CONTROL_PORT ?? '3100';
   if (!/^\d{1,5}$/.test(portText))
     throw new SvcError('USAGE', `svc control: --port must be a number, not "${portText}"`);
-  const { startControl } = await import('../../control/index.js');
+  const { parseKeepJobs, startControl } = await import('../../control/index.js');
   const store = storeOptions(values, io);
+  const keepJobs = parseKeepJobs(
+    values['keep-jobs'] ?? io.env.SVC_CONTROL_KEEP_JOBS,
+    values['keep-jobs'] !== undefined ? '--keep-jobs' : 'SVC_CONTROL_KEEP_JOBS',
+  );
   const running = await startControl({
     ...store,
     port: Number(portText),
@@ -51,6 +57,7 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
     cwd: io.cwd,
     ...(io.env.SVC_CONTROL_KEY ? { controlKey: io.env.SVC_CONTROL_KEY } : {}),
     ...(io.env.SVC_GIT_TOKEN ? { gitToken: io.env.SVC_GIT_TOKEN } : {}),
+    keepJobs,
   });
   io.stdout(`svc control listening on ${running.url}\n`);
   await waitForSignal();

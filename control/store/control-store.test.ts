@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PostgresCluster, postgresMissingReason, startPostgres } from '../testing/postgres-cluster.js';
 import { ControlStore } from './control-store.js';
+import { MIGRATION_NAMES } from './migrations.js';
 import { openDatabase } from './open-database.js';
 
 const pgMissing = postgresMissingReason();
@@ -80,7 +81,7 @@ for (const [name, make, skip] of backends) {
     it('migrates once and again without error', async () => {
       const again = await backend.open();
       const rows = await sql<{ n: number }>`select count(*) as n from svc_migrations`.execute(again.db);
-      expect(Number(rows.rows[0]?.n)).toBe(1);
+      expect(Number(rows.rows[0]?.n)).toBe(MIGRATION_NAMES.length);
       await again.close();
     });
 
@@ -96,6 +97,45 @@ for (const [name, make, skip] of backends) {
       expect(await a.revokeDeployToken(deploy.id)).toBe(true);
       expect((await b.findDeployToken(deploy.token))?.revoked_at).toBeTruthy();
       expect(await a.revokeDeployToken('nope')).toBe(false);
+    });
+
+    it('keeps one sealed source credential per server: set, replaced, deleted', async () => {
+      expect(await a.sourceCredential('pets')).toBeUndefined();
+      await a.setSourceCredential('pets', 'v1.first');
+      expect(await b.sourceCredential('pets')).toBe('v1.first');
+      await b.setSourceCredential('pets', 'v1.second');
+      expect(await a.sourceCredential('pets')).toBe('v1.second');
+      expect(await a.deleteSourceCredential('pets')).toBe(true);
+      expect(await b.deleteSourceCredential('pets')).toBe(false);
+      expect(await b.sourceCredential('pets')).toBeUndefined();
+    });
+
+    it("prunes a server's finished jobs beyond the newest N, never an unfinished one or another server's", async () => {
+      await a.addServer({
+        id: 'prune',
+        repository: '/repo',
+        branch: 'main',
+        path: 'mcp/prune',
+        webhook_secret_sealed: 'x',
+      });
+      for (let i = 0; i < 5; i++) await a.enqueueJob({ serverId: 'prune', trigger: 'manual' });
+      const newestFirst = (await b.listJobs('prune')).map((j) => j.id);
+      expect(newestFirst).toHaveLength(5);
+      const oldest = newestFirst[4]!;
+      // Everything finished but the oldest, which is still waiting.
+      await a.db
+        .updateTable('import_jobs')
+        .set({ status: 'Complete' })
+        .where('server_id', '=', 'prune')
+        .where('id', '!=', oldest)
+        .execute();
+      const others = (await a.listJobs('pets', 1000)).length;
+      expect(await b.pruneJobs('prune', 2)).toBe(2);
+      expect((await a.listJobs('prune')).map((j) => j.id)).toEqual([newestFirst[0], newestFirst[1], oldest]);
+      expect(await a.pruneJobs('prune', 2)).toBe(0);
+      expect((await a.listJobs('pets', 1000)).length).toBe(others);
+      // The waiting job would be claimed by the tests below.
+      await a.db.deleteFrom('import_jobs').where('server_id', '=', 'prune').execute();
     });
 
     it('keeps the plan, paid by default', async () => {

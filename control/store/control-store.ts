@@ -141,6 +141,40 @@ export class ControlStore {
     return this.db.selectFrom('servers').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  // Source credentials ----------------------------------------------------------------------
+
+  /** Sets (or replaces) the sealed credential a server's source is read with. */
+  async setSourceCredential(serverId: string, sealed: string): Promise<string> {
+    const updatedAt = this.iso();
+    await this.db
+      .insertInto('source_credentials')
+      .values({ server_id: serverId, credential_sealed: sealed, updated_at: updatedAt })
+      .onConflict((oc) =>
+        oc.column('server_id').doUpdateSet({ credential_sealed: sealed, updated_at: updatedAt }),
+      )
+      .execute();
+    return updatedAt;
+  }
+
+  /** The sealed credential of a server's source, if one was set. */
+  async sourceCredential(serverId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('source_credentials')
+      .select('credential_sealed')
+      .where('server_id', '=', serverId)
+      .executeTakeFirst();
+    return row?.credential_sealed;
+  }
+
+  /** False when the server had none. */
+  async deleteSourceCredential(serverId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('source_credentials')
+      .where('server_id', '=', serverId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
   // Deploy tokens ---------------------------------------------------------------------------
 
   async createDeployToken(serverId: string, name: string): Promise<{ id: string; token: string }> {
@@ -365,6 +399,28 @@ export class ControlStore {
       .where('id', '=', jobId)
       .where('lease_owner', '=', owner)
       .execute();
+  }
+
+  /**
+   * Deletes the server's finished jobs other than its newest `keep` jobs; jobs still Pending or
+   * Processing are never deleted. Returns how many went.
+   */
+  async pruneJobs(serverId: string, keep: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('import_jobs')
+      .where('server_id', '=', serverId)
+      .where('status', 'in', ['Complete', 'Failed'])
+      .where('id', 'not in', (eb) =>
+        eb
+          .selectFrom('import_jobs')
+          .select('id')
+          .where('server_id', '=', serverId)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(keep),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** Ends a job; false when the lease was lost (another worker owns the outcome). */

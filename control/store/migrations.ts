@@ -74,7 +74,20 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0002-source-credentials': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('source_credentials')
+        .addColumn('server_id', 'text', (c) => c.primaryKey().references('servers.id'))
+        .addColumn('credential_sealed', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
+
+/** Every migration, in the order they run. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations).sort();
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

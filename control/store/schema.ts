@@ -67,10 +67,21 @@ export interface ImportJobTable {
   attempts: Generated<number>;
 }
 
+/**
+ * The credential an import job reads a server's *source* with (a private git repository or raw
+ * URL its config.yaml names): `{username?, token}` as JSON, sealed like webhook secrets.
+ */
+export interface SourceCredentialTable {
+  server_id: string;
+  credential_sealed: string;
+  updated_at: string;
+}
+
 export interface ControlDatabase {
   workspace: WorkspaceTable;
   workspace_tokens: WorkspaceTokenTable;
   servers: ServerTable;
   deploy_tokens: DeployTokenTable;
   import_jobs: ImportJobTable;
+  source_credentials: SourceCredentialTable;
 }

@@ -15,6 +15,10 @@ export type GitSource = Extract<Source, { kind: 'git' }>;
 
 export interface GitAccess {
   token?: string;
+  /** Basic user name sent with `token` to a git host (default x-access-token); raw URLs get Bearer. */
+  username?: string;
+  /** What to set when the source needs a credential, as errors name it (default SVC_GIT_TOKEN). */
+  credentialHint?: string;
   cacheDir?: string;
   /** A source naming a connection: its repository URL and credentials (the CLI opens the store). */
   credentials?: (source: GitSource) => Promise<{ url: string; username: string; token: string }>;
@@ -74,11 +78,15 @@ export function planSource(source: Source, opts: PlanOptions): SourcePlan {
           git.connection && opts.git?.credentials
             ? (await opts.git.credentials({ ...git, repository: url })).token
             : opts.git?.token;
-        const document = await readRawUrlSource(
-          { ...git, rawUrlTemplate: git.rawUrlTemplate as string },
-          { cwd: opts.dir, ...(token ? { token } : {}) },
-        );
-        return { document };
+        try {
+          const document = await readRawUrlSource(
+            { ...git, rawUrlTemplate: git.rawUrlTemplate as string },
+            { cwd: opts.dir, ...(token ? { token } : {}) },
+          );
+          return { document };
+        } catch (error) {
+          throw refusedRawUrl(error, url, Boolean(token), opts.git?.credentialHint);
+        }
       },
     };
   }
@@ -113,6 +121,7 @@ function repoPlan(repo: GitSource, opts: PlanOptions): SourcePlan {
       let access: { url: string; username?: string; token?: string } = {
         url: repository,
         ...(opts.git?.token ? { token: opts.git.token } : {}),
+        ...(opts.git?.token && opts.git.username ? { username: opts.git.username } : {}),
       };
       if (repo.connection) {
         if (!opts.git?.credentials) {
@@ -138,9 +147,24 @@ function repoPlan(repo: GitSource, opts: PlanOptions): SourcePlan {
           ...(access.token ? { token: access.token } : {}),
           ...(access.username ? { username: access.username } : {}),
           ...(opts.git?.cacheDir ? { cacheDir: opts.git.cacheDir } : {}),
+          ...(opts.git?.credentialHint ? { credentialHint: opts.git.credentialHint } : {}),
         },
       );
       return { document: read.document, commit: read.commit, readContent: read.readContent };
     },
   };
+}
+
+/** A raw URL's 401/403, saying which credential is missing or refused (the URL is already named). */
+function refusedRawUrl(error: unknown, url: string, withToken: boolean, hint = 'SVC_GIT_TOKEN'): unknown {
+  if (!(error instanceof SvcError)) return error;
+  const status = error.details.find((d) => /^status 40[13]$/.test(d));
+  if (!status) return error;
+  return new SvcError(
+    'SOURCE_UNREACHABLE',
+    withToken
+      ? `${url} refused the token (${status}); check ${hint} and its access to the file`
+      : `${url} needs credentials (${status}); set ${hint} to a token that can read it (sent as Bearer)`,
+    { place: { url }, details: [status], cause: error },
+  );
 }

@@ -43,6 +43,11 @@ export interface ReadGitOptions {
   token?: string;
   /** Default x-access-token (GitHub's convention); GitLab OAuth tokens go as oauth2. */
   username?: string;
+  /**
+   * What the reader should set when credentials are missing or refused, as errors name it
+   * (default SVC_GIT_TOKEN; the Action says its input, the control service its API call).
+   */
+  credentialHint?: string;
   /** Where fetched repositories are kept (default: $SVC_CACHE_DIR, else gitCacheDir()). */
   cacheDir?: string;
   maxBytes?: number;
@@ -150,7 +155,7 @@ export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = 
       if (!fetched.fetchHead) throw new Error(`no commit at ${spec.branch}`);
       return fetched.fetchHead;
     } catch (error) {
-      throw fetchError(error, spec, Boolean(token));
+      throw fetchError(error, spec, Boolean(token), opts.credentialHint ?? 'SVC_GIT_TOKEN');
     }
   };
   const cache = {};
@@ -290,7 +295,7 @@ function cleanPath(path: string, field: string): string {
   return clean;
 }
 
-function fetchError(error: unknown, spec: GitSourceSpec, withToken: boolean): SvcError {
+function fetchError(error: unknown, spec: GitSourceSpec, withToken: boolean, hint: string): SvcError {
   if (error instanceof SvcError) return error;
   const status = (error as { data?: { statusCode?: number } })?.data?.statusCode;
   const place = { url: spec.url };
@@ -299,8 +304,8 @@ function fetchError(error: unknown, spec: GitSourceSpec, withToken: boolean): Sv
     return new SvcError(
       'SOURCE_UNREACHABLE',
       withToken
-        ? `${spec.url} refused the token; check SVC_GIT_TOKEN and its access to the repository`
-        : `${spec.url} needs credentials; set SVC_GIT_TOKEN to a token that can read the repository`,
+        ? `${spec.url} refused the token; check ${hint} and its access to the repository`
+        : `${spec.url} needs credentials; set ${hint} to a token that can read the repository`,
       { place, ...(status ? { details: [`status ${status}`] } : {}) },
     );
   }
