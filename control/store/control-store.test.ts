@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type PostgresCluster, postgresMissingReason, startPostgres } from '../testing/postgres-cluster.js';
 import { ControlStore } from './control-store.js';
 import { MIGRATION_NAMES } from './migrations.js';
@@ -199,6 +199,27 @@ for (const [name, make, skip] of backends) {
       expect((await a.getDeployToken(deploy.id))?.last_used_at).toBeNull();
       await a.flushTouches();
       expect((await b.getDeployToken(deploy.id))?.last_used_at).toMatch(/^\d{4}-/);
+    });
+
+    it.runIf(name === 'postgresql')('survives PostgreSQL dropping an idle pooled connection', async () => {
+      const opened = await openDatabase({ dataDir: '/nonexistent', databaseUrl: cluster!.url });
+      const warnings: string[] = [];
+      const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+        warnings.push(String(chunk));
+        return true;
+      });
+      try {
+        const own = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(opened.db);
+        // The connection is idle in the pool now; the server ends it (an admin shutdown, 57P01).
+        await sql`select pg_terminate_backend(${own.rows[0]!.pid})`.execute(a.db);
+        for (let i = 0; i < 250 && warnings.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+        expect(warnings.join('')).toContain('PostgreSQL closed an idle connection (57P01)');
+        const again = await sql<{ one: number }>`select 1 as one`.execute(opened.db);
+        expect(again.rows[0]?.one).toBe(1);
+      } finally {
+        spy.mockRestore();
+        await opened.db.destroy();
+      }
     });
   });
 }

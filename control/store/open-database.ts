@@ -42,6 +42,12 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<OpenedDat
       });
     }
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle pooled connection the server drops (a restart, an admin shutdown: 57P01) is
+    // emitted here; without a listener that event would crash the service. The pool has already
+    // discarded the connection, and the next query opens a new one and reports its own error.
+    pool.on('error', (e: Error & { code?: string }) => {
+      process.stderr.write(`warning: PostgreSQL closed an idle connection (${e.code ?? e.message})\n`);
+    });
     const db = new Kysely<ControlDatabase>({ dialect: new PostgresDialect({ pool }) });
     await migrate(db as Kysely<unknown>);
     url.password = '';
