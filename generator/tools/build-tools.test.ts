@@ -444,3 +444,38 @@ describe('buildTool', () => {
     assertUsable(tools);
   });
 });
+
+describe('a description beside a parameter or request body $ref', () => {
+  it('becomes the description of the parameter and of the body in the input schema (OpenAPI 3.1)', async () => {
+    const endpoints = toEndpoints(
+      await parseInline({
+        openapi: '3.1.0',
+        info: { title: 'T', version: '1' },
+        paths: {
+          '/items': {
+            post: {
+              operationId: 'addItems',
+              parameters: [{ $ref: '#/components/parameters/Limit', description: 'Max items for this call' }],
+              requestBody: { $ref: '#/components/requestBodies/Items', description: 'The items to add' },
+              responses: ok,
+            },
+          },
+        },
+        components: {
+          parameters: {
+            Limit: { name: 'limit', in: 'query', description: 'Page size.', schema: { type: 'integer' } },
+          },
+          requestBodies: {
+            Items: {
+              description: 'A list of items.',
+              content: { 'application/json': { schema: { type: 'array', items: { type: 'string' } } } },
+            },
+          },
+        },
+      }),
+    );
+    const input = byName(buildTools(endpoints), 'addItems').inputSchema as Schema;
+    expect(input.properties.limit!.description).toBe('Max items for this call');
+    expect(input.properties.body!.description).toBe('The items to add');
+  });
+});
