@@ -94,7 +94,7 @@ describe('re-importing a folder an older svc made (no stored merge bases)', () =
 
   it('every field svc wrote takes today’s output; only the hand edit differs from a new folder', () => {
     expect(result.status).toBe('complete');
-    for (const key of ['listPets', 'getPet', 'uploadPhoto']) {
+    for (const key of ['listPets', 'getPet', 'updatePet', 'uploadPhoto']) {
       const now = toolOf(after, key);
       const today = toolOf(fresh, key);
       if (key === 'listPets') {

@@ -2,8 +2,9 @@
  * Tools as the first svc releases wrote them, for folders that predate stored merge bases: the
  * same tools today's generator builds in compact form (a tool description capped, a property's
  * cut to its first sentence, HTML kept as written), without `contentEncoding` on binary fields,
- * and with the old output schema: the response object's top-level property names, each typed
- * and nullable, nothing nested. Only a merge candidate (derived-bases.ts): never written.
+ * an optional body's properties beside the parameters (none of them required), and the old
+ * output schema: the response object's top-level property names, each typed and nullable,
+ * nothing nested. Only a merge candidate (derived-bases.ts): never written.
  */
 import { isPlainObject } from '../../core/is-plain-object.js';
 import type { Endpoint, SvcTool } from '../../schemas/types.js';
@@ -49,13 +50,33 @@ function withoutContentEncoding(value: unknown): unknown {
   return out;
 }
 
+/** The tool of an optional body as the first release built it: flattened when it could be, nothing in it required. */
+function optionalBodyTool(endpoint: Endpoint, name: string): SvcTool | undefined {
+  const body = endpoint.requestBody;
+  if (!body || body.required) return undefined;
+  const [built] = buildTools([{ ...endpoint, requestBody: { ...body, required: true } }], { compact: true });
+  const tool = built!.tool;
+  if (tool.body) tool.body = { ...tool.body, required: false };
+  const inBody = new Set(Object.keys(tool.locations).filter((k) => tool.locations[k]?.in === 'body'));
+  const input = tool.inputSchema as { required?: string[] };
+  const required = (input.required ?? []).filter((k) => !inBody.has(k));
+  if (required.length > 0) input.required = required;
+  else delete input.required;
+  return { ...tool, name };
+}
+
 export function firstReleaseTools(endpoints: Endpoint[]): BuiltTool[] {
   return buildTools(endpoints, { compact: true }).map(({ key, tool }, i) => {
-    const output = firstReleaseOutput(endpoints[i]!);
+    const endpoint = endpoints[i]!;
+    const flat = optionalBodyTool(endpoint, tool.name);
+    const output = firstReleaseOutput(endpoint);
     const old: SvcTool = {
-      ...tool,
-      inputSchema: withoutContentEncoding(tool.inputSchema) as SvcTool['inputSchema'],
+      ...(flat ?? tool),
+      inputSchema: withoutContentEncoding((flat ?? tool).inputSchema) as SvcTool['inputSchema'],
+      sortOrder: tool.sortOrder,
     };
+    // The record stays that of the endpoint itself (derived-bases.ts compares fingerprints).
+    if (tool.generated) old.generated = tool.generated;
     if (output) old.outputSchema = output;
     else delete old.outputSchema;
     return { key, tool: old };
