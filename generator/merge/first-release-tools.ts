@@ -1,7 +1,8 @@
 /**
  * Tools as the first svc releases wrote them, for folders that predate stored merge bases: the
  * same tools today's generator builds in compact form (a tool description capped, a property's
- * cut to its first sentence, HTML kept as written), without `contentEncoding` on binary fields,
+ * cut to its first sentence, HTML kept as written), without `contentEncoding` on binary fields
+ * or the required names later releases declare,
  * an optional body's properties beside the parameters (none of them required), and the old
  * output schema: the response object's top-level property names, each typed and nullable,
  * nothing nested. Only a merge candidate (derived-bases.ts): never written.
@@ -11,6 +12,7 @@ import type { Endpoint, SvcTool } from '../../schemas/types.js';
 import { isJsonMediaType } from '../endpoints/index.js';
 import { type BuiltTool, buildTools } from '../tools/build-tools.js';
 import { type Defs, resolveLocal, type Schema } from '../tools/compact-schema.js';
+import { UNDESCRIBED } from '../tools/declare-required.js';
 
 function nullableType(node: Record<string, unknown>): Record<string, unknown> {
   const types = Array.isArray(node.type) ? node.type : typeof node.type === 'string' ? [node.type] : [];
@@ -39,13 +41,22 @@ function firstReleaseOutput(endpoint: Endpoint): SvcTool['outputSchema'] | undef
   return { ...out, type: 'object' } as SvcTool['outputSchema'];
 }
 
-function withoutContentEncoding(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutContentEncoding);
+/** What later releases add to an input schema: `contentEncoding` on binary fields, declared required names. */
+function withoutLaterAdditions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutLaterAdditions);
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     if (k === 'contentEncoding' && value.format === 'binary') continue;
-    out[k] = withoutContentEncoding(v);
+    if (k === 'properties' && isPlainObject(v)) {
+      const kept = Object.entries(v).filter(
+        ([, p]) => !(isPlainObject(p) && Object.keys(p).length === 1 && p.description === UNDESCRIBED),
+      );
+      if (kept.length === 0 && Object.keys(v).length > 0) continue;
+      out[k] = withoutLaterAdditions(Object.fromEntries(kept));
+      continue;
+    }
+    out[k] = withoutLaterAdditions(v);
   }
   return out;
 }
@@ -72,7 +83,7 @@ export function firstReleaseTools(endpoints: Endpoint[]): BuiltTool[] {
     const output = firstReleaseOutput(endpoint);
     const old: SvcTool = {
       ...(flat ?? tool),
-      inputSchema: withoutContentEncoding((flat ?? tool).inputSchema) as SvcTool['inputSchema'],
+      inputSchema: withoutLaterAdditions((flat ?? tool).inputSchema) as SvcTool['inputSchema'],
       sortOrder: tool.sortOrder,
     };
     // The record stays that of the endpoint itself (derived-bases.ts compares fingerprints).

@@ -83,4 +83,17 @@ describe('unrecordedBase', () => {
     expect(base.endpoint).toEqual({ method: 'GET', path: '/pets' });
     expect(unknown).toEqual([]);
   });
+
+  it('takes a list of schemas as svc’s when each item is, and as the user’s otherwise', () => {
+    const older = { anyOf: [{ required: ['a'] }, { type: 'object' }] };
+    const today = {
+      anyOf: [{ required: ['a'], properties: { a: { description: 'x' } } }, { type: 'object' }],
+    };
+    const before = { anyOf: [{ required: ['a'] }, { type: 'object' }] };
+    expect(unrecordedBase(older, today, [before], atomic)).toEqual({ base: older, unknown: [] });
+    const edited = { anyOf: [{ required: ['a'] }, { type: 'object', title: 'Mine' }] };
+    const r = unrecordedBase(edited, today, [before], atomic);
+    expect(r.unknown).toEqual([['anyOf']]);
+    expect(r.base.anyOf).toEqual(before.anyOf);
+  });
 });

@@ -69,6 +69,20 @@ export function unrecordedBase(
       return out;
     }
     if (sameJson(o, t)) return o;
+    // A list of schemas (anyOf, oneOf, prefixItems) merges whole: it is svc's when each item is.
+    if (Array.isArray(o) && Array.isArray(t) && o.length === t.length && o.some(isPlainObject)) {
+      const before = unknown.length;
+      o.forEach((item, i) => {
+        walk(
+          [...path, String(i)],
+          item,
+          t[i],
+          cs.map((c) => (Array.isArray(c) ? c[i] : undefined)),
+        );
+      });
+      const found = unknown.splice(before);
+      if (found.length === 0) return o;
+    }
     // The file was matched to today's tool by its endpoint (or operation): which one it calls is the API's.
     if (path.length === 1 && path[0] === 'endpoint') return o;
     // svc wrote it (or, both absent, never wrote it): today's value replaces it.
