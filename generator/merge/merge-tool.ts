@@ -269,9 +269,10 @@ export function mergeTool(
     // The file records the name and description svc gave it: a record, not a guess.
     const g = ours.generated;
     if (g) {
+      const recorded = g.description !== undefined ? ['name', 'description'] : ['name'];
       b.name = g.name;
-      b.description = g.description;
-      unknown = unknown.filter((p) => !(p.length === 1 && (p[0] === 'name' || p[0] === 'description')));
+      if (g.description !== undefined) b.description = g.description;
+      unknown = unknown.filter((p) => !(p.length === 1 && recorded.includes(p[0]!)));
     }
   }
   // Where a parameter goes and which endpoint is called are single facts, not field mixes.

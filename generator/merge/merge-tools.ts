@@ -45,13 +45,16 @@ function matchKey(tool: SvcTool): string {
   return endpointMatchKey(tool.endpoint.method, tool.endpoint.path);
 }
 
-/** The user renamed or re-described the tool (compared with what the generator produced). */
+/**
+ * The user renamed or re-described the tool (compared with what the file records the generator
+ * produced; files of older releases record the description, newer ones leave it to .svc/generated.json).
+ */
 export function customizedFields(tool: SvcTool): ('name' | 'description')[] {
   const g = tool.generated;
   if (!g) return [];
   const fields: ('name' | 'description')[] = [];
   if (tool.name !== g.name) fields.push('name');
-  if (tool.description !== g.description) fields.push('description');
+  if (g.description !== undefined && tool.description !== g.description) fields.push('description');
   return fields;
 }
 
@@ -77,7 +80,12 @@ export function isCustomized(tool: SvcTool, base: SvcTool | undefined): boolean 
 /** A generated tool under the name and description the file records svc gave it. */
 function withRecord(generated: SvcTool, file: SvcTool): SvcTool {
   const g = file.generated;
-  return g ? { ...generated, name: g.name, description: g.description } : generated;
+  if (!g) return generated;
+  return {
+    ...generated,
+    name: g.name,
+    ...(g.description !== undefined ? { description: g.description } : {}),
+  };
 }
 
 /** Deterministic suffix: name, name_2, name_3… trimmed to fit 64 characters. */

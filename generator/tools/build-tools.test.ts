@@ -51,7 +51,6 @@ describe('buildTools on the fixtures', async () => {
         expect(tool.sortOrder).toBe(i);
         expect(tool.generated).toEqual({
           name: tool.name,
-          description: tool.description,
           fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/),
         });
       });
@@ -330,7 +329,8 @@ describe('buildTool', () => {
     expect(properties.expand?.description).toBe('Fields to **expand**.');
     expect(properties.amount?.description).toBe('Amount in _cents_.');
     expect(properties.note?.description).toBe('Markdown with `code` and a <br> stays.');
-    expect(tool.generated?.description).toBe(tool.description);
+    // Recorded in .svc/generated.json, not a second time in the tool file.
+    expect(tool.generated).not.toHaveProperty('description');
   });
 
   it('keeps a description written beside a $ref (OpenAPI 3.0, Twilio-like)', async () => {
