@@ -96,4 +96,12 @@ describe('unrecordedBase', () => {
     expect(r.unknown).toEqual([['anyOf']]);
     expect(r.base.anyOf).toEqual(before.anyOf);
   });
+
+  it('reports a requirement the file adds as the user’s', () => {
+    const ours = { inputSchema: { required: ['a', 'c'] } };
+    const theirs = { inputSchema: { required: ['a', 'b'] } };
+    const { base, unknown } = unrecordedBase(ours, theirs, [], atomic);
+    expect(base).toEqual({ inputSchema: { required: ['a'] } });
+    expect(unknown).toEqual([['inputSchema', 'required']]);
+  });
 });

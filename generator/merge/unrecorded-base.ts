@@ -93,8 +93,10 @@ export function unrecordedBase(
       [t, ...cs].some((w) => typeof w === 'string' && isOlderCut(o, w))
     )
       return o;
-    // A requirement the API adds must arrive; one the file lacks cannot be a valid edit.
+    // A requirement the API adds must arrive (one the file lacks cannot be a valid edit); one
+    // the file adds is the user's.
     if (path[path.length - 1] === 'required' && Array.isArray(o) && Array.isArray(t)) {
+      if (o.some((x) => !t.some((y) => sameJson(x, y)))) unknown.push(path);
       return o.filter((x) => t.some((y) => sameJson(x, y)));
     }
     unknown.push(path);
