@@ -220,4 +220,25 @@ describe('mergeTool: the endpoint changed', () => {
     expect(r.kept.map((k) => k.field)).not.toContain('name');
     expect(r.kept.map((k) => k.field)).not.toContain('description');
   });
+
+  it('without a stored base, an edit the API made wrong is still reset, by the candidates of before', () => {
+    const before = generated();
+    const ours = generated((t) => {
+      props(t).limit!.default = 50;
+    });
+    const theirs = generated((t) => {
+      props(t).limit = { type: 'string', default: '20', description: 'Page size.' };
+    });
+    const r = mergeTool(undefined, ours, theirs, [before]);
+    expect(props(r.tool).limit).toEqual({ type: 'string', default: '20', description: 'Page size.' });
+    expect(r.resets).toEqual([
+      {
+        field: 'inputSchema.properties.limit.default',
+        previous: 50,
+        current: '20',
+        reason: 'the edited default is no longer a valid value of the parameter',
+      },
+    ]);
+    expect(r.kept).toEqual([]);
+  });
 });
