@@ -561,11 +561,14 @@ export interface SvcTool {
    */
   widget?: string;
   /**
-   * What the generator produced, so that a re-import can tell a customization from a stale value.
+   * What the generator produced, so that a re-import can tell a customization from a stale value. The whole generated tool (its description too) is recorded in .svc/generated.json.
    */
   generated?: {
     name: string;
-    description: string;
+    /**
+     * The generated description, as svc releases before .svc/generated.json wrote it (read as the record of it when present; no longer written).
+     */
+    description?: string;
     fingerprint: string;
   };
 }

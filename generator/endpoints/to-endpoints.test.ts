@@ -277,3 +277,60 @@ describe('schema conversion edge cases', () => {
     expect(pickRequestContentType(['application/xml'])).toBe('application/xml');
   });
 });
+
+describe('a description beside a parameter or request body $ref (Reference Object)', () => {
+  /** One operation whose limit parameter and body are references with descriptions of their own. */
+  function document(openapi: string): Record<string, unknown> {
+    return {
+      openapi,
+      info: { title: 'T', version: '1' },
+      paths: {
+        '/items': {
+          post: {
+            parameters: [
+              { $ref: '#/components/parameters/Limit', description: 'Max items for this call' },
+              { $ref: '#/components/parameters/Cursor' },
+            ],
+            requestBody: { $ref: '#/components/requestBodies/Items', description: 'The items to add' },
+            responses: { '204': { description: 'Done.' } },
+          },
+        },
+      },
+      components: {
+        parameters: {
+          Limit: { name: 'limit', in: 'query', description: 'Page size.', schema: { type: 'integer' } },
+          Cursor: { $ref: '#/components/parameters/CursorBase', description: 'Where the page starts' },
+          CursorBase: { name: 'cursor', in: 'query', description: 'A cursor.', schema: { type: 'string' } },
+        },
+        requestBodies: {
+          Items: {
+            description: 'A list of items.',
+            required: true,
+            content: { 'application/json': { schema: { type: 'array', items: { type: 'string' } } } },
+          },
+        },
+      },
+    };
+  }
+
+  for (const version of ['3.1.0', '3.0.3']) {
+    it(`overrides the referenced description in OpenAPI ${version}, the nearest reference's first`, async () => {
+      const [endpoint] = toEndpoints(await parseInline(document(version)));
+      expect(endpoint!.parameters.map((p) => [p.name, p.description])).toEqual([
+        ['limit', 'Max items for this call'],
+        ['cursor', 'Where the page starts'],
+      ]);
+      expect(endpoint!.requestBody).toMatchObject({ required: true, description: 'The items to add' });
+    });
+  }
+
+  it('leaves the referenced description alone when the reference has none', async () => {
+    const doc = document('3.1.0');
+    const op = (doc.paths as Record<string, Record<string, Record<string, unknown>>>)['/items']!.post!;
+    op.parameters = [{ $ref: '#/components/parameters/Limit' }];
+    op.requestBody = { $ref: '#/components/requestBodies/Items', description: '  ' };
+    const [endpoint] = toEndpoints(await parseInline(doc));
+    expect(endpoint!.parameters[0]!.description).toBe('Page size.');
+    expect(endpoint!.requestBody!.description).toBe('A list of items.');
+  });
+});

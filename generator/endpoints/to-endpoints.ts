@@ -391,16 +391,30 @@ function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-/** Follows $ref chains to non-schema objects (parameters, bodies, responses, path items). */
+/** Reference Object fields that override the target's (OpenAPI 3.1 §4.8.23). */
+const OVERRIDING = ['summary', 'description'] as const;
+
+/**
+ * Follows $ref chains to non-schema objects (parameters, bodies, responses, path items). A
+ * `summary` or `description` written beside a `$ref` replaces the target's, the nearest
+ * reference's first: OpenAPI 3.1 says so, and 3.0 and Swagger 2.0 documents write them with the
+ * same intent (`{ $ref: Limit, description: 'Max items for this call' }`), as they do beside
+ * schema references, whose description is kept in every version too (schema-convert.ts).
+ */
 function deref(doc: Record<string, unknown>, value: unknown): unknown {
   let node = value;
   const seen = new Set<string>();
+  const own: Record<string, string> = {};
   while (isPlainObject(node) && typeof node.$ref === 'string') {
+    for (const key of OVERRIDING) {
+      const text = node[key];
+      if (own[key] === undefined && typeof text === 'string' && text.trim()) own[key] = text;
+    }
     if (seen.has(node.$ref)) return undefined;
     seen.add(node.$ref);
     node = resolvePointer(doc, node.$ref);
   }
-  return node;
+  return isPlainObject(node) && Object.keys(own).length > 0 ? { ...node, ...own } : node;
 }
 
 export function compareStrings(a: string, b: string): number {

@@ -58,7 +58,8 @@ export const UNSUPPORTED_LEDGER: readonly LedgerEntry[] = [
   {
     id: 'ref-siblings',
     feature: 'keywords beside a schema `$ref`',
-    what_happens: 'dropped, except a description (kept in every version)',
+    what_happens:
+      'dropped, except a description (kept in every version); beside a parameter, request body or response $ref, its summary and description replace the target’s',
     reason:
       'OpenAPI 3.0 and Swagger 2.0 ignore them by definition; constraints beside a $ref would restate or contradict the shared shape, while a description says what this use of it means',
   },

@@ -33,7 +33,7 @@ import {
 } from '../history/index.js';
 import { authWarning, declaredSchemes } from '../init/auth-suggestion.js';
 import { keepUserFiles } from '../init/keep-user-files.js';
-import { contentHashes, derivedBases, mergeImport } from '../merge/index.js';
+import { contentHashes, derivedBases, firstReleaseTools, mergeImport } from '../merge/index.js';
 import { defaultBaseUrl, parseDocument } from '../parse/index.js';
 import {
   OPENAPI_FILE,
@@ -324,6 +324,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       opts.allowExternalRefs ?? (source.kind === 'openapi' ? source.allowExternalRefs === true : false);
     let text: string;
     let endpoints: Endpoint[];
+    let markdown: Awaited<ReturnType<typeof loadHtmlToMarkdown>> | undefined;
     let baseUrl: string | undefined;
     let generated: ReturnType<typeof buildTools>;
     let sourceRead: SourceRead | undefined;
@@ -340,7 +341,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
         authNotice = authWarning(declaredSchemes(parsed.document, parsed.version));
       baseUrl = defaultBaseUrl(parsed, read.origin);
       // The converter's libraries load only when the document may hold HTML descriptions.
-      const markdown = mayContainHtml(text) ? await loadHtmlToMarkdown() : undefined;
+      markdown = mayContainHtml(text) ? await loadHtmlToMarkdown() : undefined;
       generated = buildTools(endpoints, {
         ...compactOptions(config, previous),
         ...(markdown ? { markdown } : {}),
@@ -395,16 +396,24 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     // previous import generated: stored, or for older folders made again from its endpoints).
     const currentHashes = previous ? contentHashes(previous) : {};
     const last = lastComplete(records);
-    const bases =
-      previousFiles && previous
-        ? (readGenerated(previousFiles) ??
-          (last?.endpoints
-            ? derivedBases(previous.tools, buildTools(loadEndpoints(previousFiles, last.endpoints)))
-            : undefined))
+    const bases = previousFiles && previous ? readGenerated(previousFiles) : undefined;
+    // No stored bases (a folder from an older svc): candidates for reconstructing them, from
+    // the previous import's endpoints, or today's for files whose endpoint did not change.
+    const earlier =
+      previous && !bases
+        ? derivedBases(
+            previous.tools,
+            earlierGenerations(
+              last?.endpoints && previousFiles ? loadEndpoints(previousFiles, last.endpoints) : endpoints,
+              { ...compactOptions(config, previous), ...(markdown ? { markdown } : {}) },
+            ),
+            !last?.endpoints,
+          )
         : undefined;
     const merged = mergeImport({
       ...(previous ? { previous } : {}),
       ...(bases ? { bases } : {}),
+      ...(earlier ? { earlier } : {}),
       lastWritten,
       currentHashes,
       tools: generated,
@@ -547,6 +556,11 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
  * Short descriptions when config.yaml asks for them for every tool, or a tool's file for itself
  * (matched by endpoint, as the merge matches tools).
  */
+/** The tools known generators make of these endpoints: today's rules, then the first release's. */
+function earlierGenerations(endpoints: Endpoint[], options: BuildToolsOptions) {
+  return [buildTools(endpoints, options), firstReleaseTools(endpoints)];
+}
+
 function compactOptions(config: SvcConfig, previous: FolderModel | undefined): BuildToolsOptions {
   const own = new Set(
     (previous?.tools ?? [])

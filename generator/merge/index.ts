@@ -3,6 +3,8 @@ export { type ContentMergeInput, type ContentMergeResult, itemFiles, mergeConten
 export { type MergeInput, type MergeResult, mergeImport } from './merge-import.js';
 export type { MergeNote } from './merge-notes.js';
 export { derivedBases } from './derived-bases.js';
+export { firstReleaseTools } from './first-release-tools.js';
 export { type FieldReset, mergeTool, type ToolMergeResult } from './merge-tool.js';
+export { NO_RECORD_REASON } from './unrecorded-base.js';
 export { customizedFields, isCustomized, mergeTools, uniqueName } from './merge-tools.js';
 export { type Conflict, type ConflictPolicy, mergeThreeWay, type Resolution } from './three-way.js';

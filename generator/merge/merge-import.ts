@@ -13,6 +13,8 @@ export interface MergeInput {
   tools: { key: string; tool: SvcTool }[];
   /** Folder key → the tool the previous import generated for it: the base of the three-way merge. */
   bases?: ReadonlyMap<string, SvcTool>;
+  /** Without stored bases: folder key → the tool as known generators write it (derived-bases.ts). */
+  earlier?: ReadonlyMap<string, readonly SvcTool[]>;
   /** This import's content items; undefined when it reads no content directory. */
   content?: ContentItems;
 }
@@ -29,7 +31,7 @@ export interface MergeResult {
 
 /** The folder's tools and content after an import, from what was there and what the source says. Pure. */
 export function mergeImport(input: MergeInput): MergeResult {
-  const tools = mergeTools(input.previous?.tools ?? [], input.tools, input.bases);
+  const tools = mergeTools(input.previous?.tools ?? [], input.tools, input.bases, input.earlier);
   const content = mergeContent({
     ...(input.previous ? { previous: input.previous } : {}),
     ...(input.content ? { content: input.content } : {}),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SvcTool } from '../../schemas/types.js';
 import { mergeTool } from './merge-tool.js';
+import { NO_RECORD_REASON } from './unrecorded-base.js';
 
 /** A generated tool, as the generator would write it; `change` edits a copy. */
 function generated(change: (t: SvcTool) => void = () => {}): SvcTool {
@@ -199,7 +200,7 @@ describe('mergeTool: the endpoint changed', () => {
     ]);
   });
 
-  it('without a stored base, treats the recorded name and description as the only known edits', () => {
+  it('without a stored base or any candidate, keeps what differs and says it had no record', () => {
     const ours = edited(generated());
     const theirs = generated((t) => {
       props(t).limit!.default = 25;
@@ -207,6 +208,37 @@ describe('mergeTool: the endpoint changed', () => {
     const r = mergeTool(undefined, ours, theirs);
     expect(r.tool.description).toBe('Find pets by status.');
     expect(r.tool.name).toBe('find_pets');
-    expect(props(r.tool).limit!.default).toBe(25);
+    expect(props(r.tool).limit!.default).toBe(50);
+    expect(r.resets).toEqual([]);
+    expect(r.kept).toContainEqual({
+      field: 'inputSchema.properties.limit.default',
+      previous: undefined,
+      current: 25,
+      reason: NO_RECORD_REASON,
+    });
+    // The recorded name and description are edits on record, not guesses.
+    expect(r.kept.map((k) => k.field)).not.toContain('name');
+    expect(r.kept.map((k) => k.field)).not.toContain('description');
+  });
+
+  it('without a stored base, an edit the API made wrong is still reset, by the candidates of before', () => {
+    const before = generated();
+    const ours = generated((t) => {
+      props(t).limit!.default = 50;
+    });
+    const theirs = generated((t) => {
+      props(t).limit = { type: 'string', default: '20', description: 'Page size.' };
+    });
+    const r = mergeTool(undefined, ours, theirs, [before]);
+    expect(props(r.tool).limit).toEqual({ type: 'string', default: '20', description: 'Page size.' });
+    expect(r.resets).toEqual([
+      {
+        field: 'inputSchema.properties.limit.default',
+        previous: 50,
+        current: '20',
+        reason: 'the edited default is no longer a valid value of the parameter',
+      },
+    ]);
+    expect(r.kept).toEqual([]);
   });
 });

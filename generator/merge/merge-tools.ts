@@ -45,13 +45,16 @@ function matchKey(tool: SvcTool): string {
   return endpointMatchKey(tool.endpoint.method, tool.endpoint.path);
 }
 
-/** The user renamed or re-described the tool (compared with what the generator produced). */
+/**
+ * The user renamed or re-described the tool (compared with what the file records the generator
+ * produced; files of older releases record the description, newer ones leave it to .svc/generated.json).
+ */
 export function customizedFields(tool: SvcTool): ('name' | 'description')[] {
   const g = tool.generated;
   if (!g) return [];
   const fields: ('name' | 'description')[] = [];
   if (tool.name !== g.name) fields.push('name');
-  if (tool.description !== g.description) fields.push('description');
+  if (g.description !== undefined && tool.description !== g.description) fields.push('description');
   return fields;
 }
 
@@ -72,6 +75,17 @@ export function isCustomized(tool: SvcTool, base: SvcTool | undefined): boolean 
       return true;
   }
   return false;
+}
+
+/** A generated tool under the name and description the file records svc gave it. */
+function withRecord(generated: SvcTool, file: SvcTool): SvcTool {
+  const g = file.generated;
+  if (!g) return generated;
+  return {
+    ...generated,
+    name: g.name,
+    ...(g.description !== undefined ? { description: g.description } : {}),
+  };
 }
 
 /** Deterministic suffix: name, name_2, name_3… trimmed to fit 64 characters. */
@@ -108,6 +122,8 @@ export function mergeTools(
   generated: readonly { key: string; tool: SvcTool }[],
   /** Folder key → the tool the previous import generated for it (the merge base). */
   bases: ReadonlyMap<string, SvcTool> = new Map(),
+  /** Without a stored base: folder key → the tool as known generators write it (derived-bases.ts). */
+  earlier: ReadonlyMap<string, readonly SvcTool[]> = new Map(),
 ): { tools: ToolItem[]; notes: MergeNote[]; generatedByKey: Map<string, SvcTool> } {
   const generatedByKey = new Map<string, SvcTool>();
   const notes: MergeNote[] = [];
@@ -157,7 +173,7 @@ export function mergeTools(
       fresh.push(next);
       continue;
     }
-    const merged = mergeTool(bases.get(prev.key), prev.tool, next.tool);
+    const merged = mergeTool(bases.get(prev.key), prev.tool, next.tool, earlier.get(prev.key));
     const tool = merged.tool;
     generatedByKey.set(prev.key, next.tool);
     if (merged.resets.length > 0)
@@ -173,8 +189,14 @@ export function mergeTools(
       continue;
     }
     if (matched.has(item)) continue;
-    const base = bases.get(item.key);
-    const touched = item.tool.enabled || isCustomized(item.tool, base) || item.tool.widget !== undefined;
+    const candidates = earlier.get(item.key) ?? [];
+    const base = bases.get(item.key) ?? candidates[0];
+    // Without a stored base the file is unedited when some known generator wrote it so.
+    const customized = bases.has(item.key)
+      ? isCustomized(item.tool, base)
+      : customizedFields(item.tool).length > 0 ||
+        (candidates.length > 0 && candidates.every((c) => isCustomized(item.tool, withRecord(c, item.tool))));
+    const touched = item.tool.enabled || customized || item.tool.widget !== undefined;
     if (!touched) {
       notes.push({ kind: 'tool-removed', tool: ref(item.key, item.tool) });
       continue;

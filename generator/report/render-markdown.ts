@@ -5,6 +5,7 @@
  * group folded in <details> when the report is long, and a hard cap on listed lines (GitHub
  * comments end at 65,536 characters; the JSON report always has everything).
  */
+import { NO_RECORD_REASON } from '../merge/unrecorded-base.js';
 import type {
   ApiChange,
   CustomizationReset,
@@ -131,8 +132,17 @@ function fieldLines(r: CustomizationReset, action: 'reset' | 'kept'): string[] {
   return r.changes.map((c) =>
     action === 'reset'
       ? `  - ${code(c.field)}: yours ${value(c.previous)} → now ${value(c.current)} — ${safe(c.reason)}`
-      : `  - ${code(c.field)}: the API's ${value(c.previous)} → ${value(c.current)}; yours is kept`,
+      : c.reason === NO_RECORD_REASON
+        ? `  - ${code(c.field)}: ${safe(c.reason)} (svc now writes ${value(c.current)})`
+        : `  - ${code(c.field)}: the API's ${value(c.previous)} → ${value(c.current)}; yours is kept`,
   );
+}
+
+/** What a kept-edits entry says before its fields: why the user's values needed keeping. */
+function keptHeading(r: CustomizationReset): string {
+  return r.changes.every((c) => c.reason === NO_RECORD_REASON)
+    ? 'svc has no record of what it generated for these fields; yours stay:'
+    : 'the API changed fields you edited; yours stay:';
 }
 
 const ENABLED_WARNINGS: ReadonlySet<ReportWarning['id']> = new Set([
@@ -181,7 +191,7 @@ function enabledSection(report: ImportReport): string[] {
   for (const r of report.tools.customizationsKept ?? []) {
     if (!r.enabled) continue;
     blocks.push([
-      `- ⚪ **Edits kept** ${code(r.name ?? r.key)} (${code(r.endpoint)}): the API changed fields you edited; yours stay:`,
+      `- ⚪ **Edits kept** ${code(r.name ?? r.key)} (${code(r.endpoint)}): ${keptHeading(r)}`,
       ...fieldLines(r, 'kept'),
     ]);
   }

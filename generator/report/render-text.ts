@@ -1,4 +1,5 @@
 import type { ImportReport } from '../../schemas/types.js';
+import { NO_RECORD_REASON } from '../merge/unrecorded-base.js';
 
 const MAX_LINES = 200;
 
@@ -23,7 +24,9 @@ function editLines(report: ImportReport): string[] {
       out.push(
         reset
           ? `  reset ${who}: yours ${short(c.previous)} → now ${short(c.current)} (${c.reason})`
-          : `  kept  ${who}: yours stays; upstream ${short(c.previous)} → ${short(c.current)}`,
+          : c.reason === NO_RECORD_REASON
+            ? `  kept  ${who}: ${c.reason}; svc now writes ${short(c.current)}`
+            : `  kept  ${who}: yours stays; upstream ${short(c.previous)} → ${short(c.current)}`,
       );
     }
   }

@@ -58,7 +58,8 @@ export function buildTool(endpoint: Endpoint, name: string, opts: BuildToolOptio
   if (body) tool.body = body;
   const outputSchema = buildOutputSchema(endpoint);
   if (outputSchema) tool.outputSchema = unshared(outputSchema);
-  tool.generated = { name, description, fingerprint: endpointFingerprint(endpoint) };
+  // The generated description is recorded once, in .svc/generated.json, not again in the file.
+  tool.generated = { name, fingerprint: endpointFingerprint(endpoint) };
   return tool;
 }
 

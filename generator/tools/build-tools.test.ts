@@ -51,7 +51,6 @@ describe('buildTools on the fixtures', async () => {
         expect(tool.sortOrder).toBe(i);
         expect(tool.generated).toEqual({
           name: tool.name,
-          description: tool.description,
           fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/),
         });
       });
@@ -330,7 +329,8 @@ describe('buildTool', () => {
     expect(properties.expand?.description).toBe('Fields to **expand**.');
     expect(properties.amount?.description).toBe('Amount in _cents_.');
     expect(properties.note?.description).toBe('Markdown with `code` and a <br> stays.');
-    expect(tool.generated?.description).toBe(tool.description);
+    // Recorded in .svc/generated.json, not a second time in the tool file.
+    expect(tool.generated).not.toHaveProperty('description');
   });
 
   it('keeps a description written beside a $ref (OpenAPI 3.0, Twilio-like)', async () => {
@@ -442,5 +442,40 @@ describe('buildTool', () => {
     );
     expect(new Set(tools.map((t) => t.tool.name)).size).toBe(200);
     assertUsable(tools);
+  });
+});
+
+describe('a description beside a parameter or request body $ref', () => {
+  it('becomes the description of the parameter and of the body in the input schema (OpenAPI 3.1)', async () => {
+    const endpoints = toEndpoints(
+      await parseInline({
+        openapi: '3.1.0',
+        info: { title: 'T', version: '1' },
+        paths: {
+          '/items': {
+            post: {
+              operationId: 'addItems',
+              parameters: [{ $ref: '#/components/parameters/Limit', description: 'Max items for this call' }],
+              requestBody: { $ref: '#/components/requestBodies/Items', description: 'The items to add' },
+              responses: ok,
+            },
+          },
+        },
+        components: {
+          parameters: {
+            Limit: { name: 'limit', in: 'query', description: 'Page size.', schema: { type: 'integer' } },
+          },
+          requestBodies: {
+            Items: {
+              description: 'A list of items.',
+              content: { 'application/json': { schema: { type: 'array', items: { type: 'string' } } } },
+            },
+          },
+        },
+      }),
+    );
+    const input = byName(buildTools(endpoints), 'addItems').inputSchema as Schema;
+    expect(input.properties.limit!.description).toBe('Max items for this call');
+    expect(input.properties.body!.description).toBe('The items to add');
   });
 });
