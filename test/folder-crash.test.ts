@@ -34,14 +34,16 @@ function run(job: object): {
   exit: Promise<NodeJS.Signals | number | null>;
 } {
   const file = join(base, `job-${++runs}.json`);
+  // The job is on disk before the child starts: written after the spawn, a child that starts
+  // fast (or a test process slowed by load) could read half of it.
+  writeFileSync(file, JSON.stringify(job));
   const child = spawn(process.execPath, [writer, file], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines: string[] = [];
   child.stdout!.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
   const exit = new Promise<NodeJS.Signals | number | null>((resolve) =>
     child.once('exit', (code, signal) => resolve(signal ?? code)),
   );
-  // Written synchronously before the child reads it: it starts slower than this returns.
-  return { child, lines, exit: writeFile(file, JSON.stringify(job)).then(() => exit) };
+  return { child, lines, exit };
 }
 
 /** A copy of the old folder in its own parent, so its siblings can be checked. */
