@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { isSvcError } from '../core/svc-error.js';
 import { exportFolder } from '../generator/render/index.js';
-import { canonicalJson } from '../runtime/sync/index.js';
+import { canonicalJson } from '../core/canonical-json.js';
 import type { GitRepository } from './git/git-repository.js';
 import type { ServerRow } from './store/control-store.js';
 

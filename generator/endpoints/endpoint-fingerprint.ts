@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../core/canonical-json.js';
 import type { Endpoint } from '../../schemas/types.js';
 
 /**
@@ -31,41 +32,4 @@ function defDigest(value: unknown): string {
     digestCache.set(value, text);
   }
   return text;
-}
-
-/** JSON with object keys sorted at every level; undefined members left out as JSON does. */
-export function canonicalJson(value: unknown): string {
-  const out: string[] = [];
-  write(value, out);
-  return out.join('');
-}
-
-function write(value: unknown, out: string[]): void {
-  if (value === null || typeof value !== 'object') {
-    out.push(JSON.stringify(value) ?? 'null');
-    return;
-  }
-  if (Array.isArray(value)) {
-    out.push('[');
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.push(',');
-      const item = value[i];
-      if (item === undefined) out.push('null');
-      else write(item, out);
-    }
-    out.push(']');
-    return;
-  }
-  const record = value as Record<string, unknown>;
-  out.push('{');
-  let first = true;
-  for (const key of Object.keys(record).sort()) {
-    const v = record[key];
-    if (v === undefined) continue;
-    if (!first) out.push(',');
-    first = false;
-    out.push(JSON.stringify(key), ':');
-    write(v, out);
-  }
-  out.push('}');
 }

@@ -1,4 +1,4 @@
-export { canonicalJson, endpointFingerprint } from './endpoint-fingerprint.js';
+export { endpointFingerprint } from './endpoint-fingerprint.js';
 export { DEFS_PREFIX, type JsonSchema } from './schema-convert.js';
 export {
   compareStrings,

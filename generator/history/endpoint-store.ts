@@ -7,7 +7,8 @@
 import type { FolderFiles } from '../../folder/model.js';
 import { SvcError } from '../../core/svc-error.js';
 import type { Endpoint } from '../../schemas/types.js';
-import { canonicalJson, compactCanonicalJson, sha256Hex } from './canonical-json.js';
+import { canonicalJson, prettyCanonicalJson } from '../../core/canonical-json.js';
+import { sha256Hex } from './sha256-hex.js';
 import { ENDPOINTS_DIR, endpointsPath } from './paths.js';
 
 type StoredEndpoint = Omit<Endpoint, 'defs'> & { defs?: Record<string, string> };
@@ -31,7 +32,7 @@ export class EndpointHasher {
       const known = this.schemaHashes.get(schema);
       if (known) return known;
     }
-    const hash = shortHash(compactCanonicalJson(schema));
+    const hash = shortHash(canonicalJson(schema));
     if (schema && typeof schema === 'object') this.schemaHashes.set(schema, hash);
     this.schemas.set(hash, schema);
     return hash;
@@ -47,7 +48,7 @@ export class EndpointHasher {
 
   hash(endpoint: Endpoint): { hash: string; stored: StoredEndpoint } {
     const stored = this.stored(endpoint);
-    return { hash: shortHash(compactCanonicalJson(stored)), stored };
+    return { hash: shortHash(canonicalJson(stored)), stored };
   }
 }
 
@@ -98,7 +99,7 @@ export function storeEndpoints(
   }
   return {
     hashes,
-    file: { path: endpointsPath(seq), content: canonicalJson({ endpoints: fresh, schemas }) },
+    file: { path: endpointsPath(seq), content: prettyCanonicalJson({ endpoints: fresh, schemas }) },
   };
 }
 

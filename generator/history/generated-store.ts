@@ -9,7 +9,8 @@
 import { BOOKKEEPING_DIR, type FolderFiles } from '../../folder/model.js';
 import { SvcError } from '../../core/svc-error.js';
 import type { SvcTool } from '../../schemas/types.js';
-import { compactCanonicalJson, sha256Hex } from './canonical-json.js';
+import { canonicalJson } from '../../core/canonical-json.js';
+import { sha256Hex } from './sha256-hex.js';
 
 export const GENERATED_FILE = `${BOOKKEEPING_DIR}/generated.json`;
 
@@ -28,7 +29,7 @@ function stored(tool: SvcTool, schemas: Map<string, unknown>): Stored {
     if (!schema?.$defs) continue;
     const defs: Record<string, string> = {};
     for (const [name, def] of Object.entries(schema.$defs)) {
-      const text = compactCanonicalJson(def);
+      const text = canonicalJson(def);
       const hash = sha256Hex(text).slice(0, 16);
       schemas.set(hash, def);
       defs[name] = `${REF}${hash}`;
@@ -41,7 +42,7 @@ function stored(tool: SvcTool, schemas: Map<string, unknown>): Stored {
 function entries(map: ReadonlyMap<string, unknown>): string {
   return [...map.keys()]
     .sort()
-    .map((k) => `${JSON.stringify(k)}: ${compactCanonicalJson(map.get(k))}`)
+    .map((k) => `${JSON.stringify(k)}: ${canonicalJson(map.get(k))}`)
     .join(',\n');
 }
 

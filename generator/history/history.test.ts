@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FolderFiles } from '../../folder/model.js';
 import type { Endpoint, HistoryRecord } from '../../schemas/types.js';
-import { sha256Hex } from './canonical-json.js';
+import { sha256Hex } from './sha256-hex.js';
 import { loadEndpoints, storeEndpoints } from './endpoint-store.js';
 import { nextBookkeeping } from './next-bookkeeping.js';
 import { lastComplete, nextSeq, readHistory } from './read-history.js';

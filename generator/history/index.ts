@@ -1,4 +1,4 @@
-export { canonicalJson, compactCanonicalJson, sha256Hex } from './canonical-json.js';
+export { sha256Hex } from './sha256-hex.js';
 export { EndpointHasher, loadEndpoints, storeEndpoints } from './endpoint-store.js';
 export { type BookkeepingInput, nextBookkeeping } from './next-bookkeeping.js';
 export { GENERATED_FILE, readGenerated, renderGenerated } from './generated-store.js';

@@ -1,6 +1,6 @@
 import type { FolderFiles } from '../../folder/model.js';
 import type { Endpoint, HistoryRecord } from '../../schemas/types.js';
-import { canonicalJson } from './canonical-json.js';
+import { prettyCanonicalJson } from '../../core/canonical-json.js';
 import { storeEndpoints } from './endpoint-store.js';
 import { GENERATED_FILE } from './generated-store.js';
 import {
@@ -56,10 +56,10 @@ export function nextBookkeeping(input: BookkeepingInput): { files: FolderFiles; 
     // The document this import replaces in Tools/openapi.json is kept (while retained) here.
     if (previousSha !== input.document.sha256) files[specPath(previousSha, previousText)] = previousText;
   }
-  if (record.status === 'complete' && input.written) files[WRITTEN_FILE] = canonicalJson(input.written);
+  if (record.status === 'complete' && input.written) files[WRITTEN_FILE] = prettyCanonicalJson(input.written);
   if (record.status === 'complete' && input.generated !== undefined) files[GENERATED_FILE] = input.generated;
 
-  files[historyPath(record.seq)] = canonicalJson(record);
+  files[historyPath(record.seq)] = prettyCanonicalJson(record);
 
   const records = readHistory(files);
   const current = lastComplete(records)?.revision?.documentSha256?.slice(0, 16);

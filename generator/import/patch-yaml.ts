@@ -7,13 +7,9 @@
  */
 import { parseDocument } from 'yaml';
 import { isPlainObject } from '../../core/is-plain-object.js';
-import { compactCanonicalJson } from '../history/index.js';
+import { sameJson } from '../../core/canonical-json.js';
 
 type Path = (string | number)[];
-
-function same(a: unknown, b: unknown): boolean {
-  return compactCanonicalJson(a) === compactCanonicalJson(b);
-}
 
 export function patchYaml(text: string, value: Record<string, unknown>): string | undefined {
   const doc = parseDocument(text);
@@ -31,11 +27,11 @@ export function patchYaml(text: string, value: Record<string, unknown>): string 
       }
       return;
     }
-    if (!same(before, after)) doc.setIn(path, doc.createNode(after));
+    if (!sameJson(before, after)) doc.setIn(path, doc.createNode(after));
   };
   patch([], old, value);
   const out = doc.toString({ lineWidth: 0, blockQuote: 'literal' });
   const check = parseDocument(out);
-  if (check.errors.length > 0 || !same(check.toJS(), value)) return undefined;
+  if (check.errors.length > 0 || !sameJson(check.toJS(), value)) return undefined;
   return out;
 }

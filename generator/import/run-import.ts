@@ -12,12 +12,12 @@ import { SvcError } from '../../core/svc-error.js';
 import { isManagedPath, loadFolder, readFolder, writeFolder } from '../../folder/index.js';
 import type { ContentItems, FolderFiles, FolderModel } from '../../folder/model.js';
 import type { Endpoint, HistoryRecord, ImportReport, SvcConfig } from '../../schemas/types.js';
+import { sameJson } from '../../core/canonical-json.js';
 import { parseContent } from '../content/index.js';
 import { diffEndpoints } from '../diff/index.js';
 import { endpointMatchKey } from '../diff/endpoint-key.js';
 import { toEndpoints } from '../endpoints/index.js';
 import {
-  compactCanonicalJson,
   historyPath,
   isBookkeeping,
   lastComplete,
@@ -441,7 +441,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     if (previousFiles && previous) {
       for (const path of kept) if (previousFiles[path] !== undefined) files[path] = previousFiles[path]!;
       // A file whose meaning did not change keeps its bytes (and any comment a reviewer added).
-      if (previousFiles['config.yaml'] !== undefined && sameValue(previous.config, config)) {
+      if (previousFiles['config.yaml'] !== undefined && sameJson(previous.config, config)) {
         files['config.yaml'] = previousFiles['config.yaml'];
       }
       const before = new Map(previous.tools.map((t) => [t.file, t.tool]));
@@ -449,7 +449,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
         const old = before.get(item.file);
         const was = previousFiles[item.file];
         if (!old || was === undefined || was === files[item.file]) continue;
-        if (sameValue(old, item.tool)) {
+        if (sameJson(old, item.tool)) {
           files[item.file] = was;
         } else if (was !== renderTool(old)) {
           // Laid out or commented by hand: the changes go into the file's own YAML document.
@@ -596,10 +596,6 @@ function renderUnchecked(
     if (error instanceof SvcError) return { ok: false, errors: [error] };
     throw error;
   }
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-  return compactCanonicalJson(a) === compactCanonicalJson(b);
 }
 
 /** Paths the folder loader reads as tools, the document or content (svc re-renders those). */

@@ -6,7 +6,7 @@
  * What is left is a real conflict, which the caller's policy settles. Pure.
  */
 import { isPlainObject } from '../../core/is-plain-object.js';
-import { compactCanonicalJson } from '../history/canonical-json.js';
+import { sameJson } from '../../core/canonical-json.js';
 
 export type JsonPath = readonly string[];
 
@@ -56,11 +56,7 @@ const NAME_MAPS = new Set([
   'dependentSchemas',
 ]);
 
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined) return false;
-  return compactCanonicalJson(a) === compactCanonicalJson(b);
-}
+export { sameJson };
 
 /** Whether the last segment of the path is a JSON Schema keyword (not a property or definition name). */
 export function isKeyword(path: JsonPath): boolean {

@@ -1,4 +1,4 @@
-export { canonicalJson, folderDigest, folderFromSnapshot, type SnapshotFolder } from './snapshot-folder.js';
+export { folderDigest, folderFromSnapshot, type SnapshotFolder } from './snapshot-folder.js';
 export {
   createSnapshotPoller,
   type SnapshotPoller,

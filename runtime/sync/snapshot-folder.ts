@@ -10,20 +10,11 @@
  */
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
+import { canonicalJson } from '../../core/canonical-json.js';
 import { type FolderFiles, type FolderModel, loadFolder } from '../../folder/index.js';
 import { validate } from '../../schemas/validate.js';
 
 export type SnapshotFolder = { ok: true; folder: FolderModel } | { ok: false; reason: string };
-
-/** JSON with object keys sorted at every level, so equal values give equal text. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-    const sorted: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
-    return sorted;
-  });
-}
 
 /** A digest of what a folder serves: two folders with the same digest serve the same thing. */
 export function folderDigest(folder: FolderModel): string {

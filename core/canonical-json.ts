@@ -1,0 +1,67 @@
+/**
+ * One canonical JSON for the whole project: object keys sorted at every level, undefined members
+ * left out as JSON does, so equal values give equal text. Fingerprints, digests and stored
+ * hashes are computed over it: changing its bytes changes every recorded fingerprint.
+ */
+
+/** Compact canonical JSON, for hashing and comparing. */
+export function canonicalJson(value: unknown): string {
+  const out: string[] = [];
+  write(value, out);
+  return out.join('');
+}
+
+/** Canonical JSON indented by two spaces with a final newline, for files people diff. */
+export function prettyCanonicalJson(value: unknown): string {
+  return `${JSON.stringify(sortedCopy(value), null, 2)}\n`;
+}
+
+function sortedCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedCopy);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== undefined) out[key] = sortedCopy(v);
+  }
+  return out;
+}
+
+/** Whether two values are the same JSON; undefined (an absent field) equals only undefined. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  return canonicalJson(a) === canonicalJson(b);
+}
+
+// A hand-written writer rather than JSON.stringify over a sorted copy: it builds no copy of
+// documents that run to megabytes (GitHub's shared schemas).
+function write(value: unknown, out: string[]): void {
+  if (value === null || typeof value !== 'object') {
+    out.push(JSON.stringify(value) ?? 'null');
+    return;
+  }
+  if (Array.isArray(value)) {
+    out.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(',');
+      const item = value[i];
+      if (item === undefined) out.push('null');
+      else write(item, out);
+    }
+    out.push(']');
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  out.push('{');
+  let first = true;
+  for (const key of Object.keys(record).sort()) {
+    const v = record[key];
+    if (v === undefined) continue;
+    if (!first) out.push(',');
+    first = false;
+    out.push(JSON.stringify(key), ':');
+    write(v, out);
+  }
+  out.push('}');
+}
