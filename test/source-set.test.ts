@@ -471,6 +471,47 @@ describe('svc source set', () => {
     expect(await treeSnapshot(app)).toEqual(appBefore);
   });
 
+  it("a provider change of a single folder keeps the user's files under content directories, bytes and modes", async () => {
+    const dir = await petsFolder('modes-kept');
+    const put = async (rel: string, text: string, mode: number) => {
+      const file = path.join(dir, ...rel.split('/'));
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, text);
+      await chmod(file, mode);
+    };
+    await put('Resources/build.sh', '#!/bin/sh\necho build\n', 0o755);
+    await put('Docs/private.txt', 'for my eyes\n', 0o600);
+    await put('Skills/ship/run.sh', '#!/bin/sh\nexit 0\n', 0o750);
+    await mkdir(path.join(dir, 'assets'));
+    await writeFile(path.join(dir, 'assets', 'logo.bin'), Buffer.from([0x89, 0x50, 0xff, 0x00, 0xfe]));
+    await put('scripts/deploy.sh', '#!/bin/sh\necho deploy\n', 0o700);
+    const before = await treeSnapshot(dir);
+    const mine = [
+      'Resources/build.sh',
+      'Docs/private.txt',
+      'Skills/ship/run.sh',
+      'assets/logo.bin',
+      'scripts/deploy.sh',
+    ];
+    const kept = (tree: Record<string, string>) => mine.map((p) => tree[p]);
+    expect(kept(before).map((v) => v?.split(' ')[0])).toEqual(['755', '600', '750', '644', '700']);
+
+    // To app-builder (the folder is rewritten with an empty server), then back to OpenAPI (imported).
+    const away = await svc(['source', 'set', 'modes-kept', '--app-builder', 'acme', '--yes'], {
+      cwd: root,
+      env,
+    });
+    expect(away.code).toBe(0);
+    expect(kept(await treeSnapshot(dir))).toEqual(kept(before));
+    const back = await svc(['source', 'set', 'modes-kept', '--openapi', 'v1.yaml', '--yes'], {
+      cwd: root,
+      env,
+    });
+    expect(back.stderr).toBe('');
+    expect(back.code).toBe(0);
+    expect(kept(await treeSnapshot(dir))).toEqual(kept(before));
+  });
+
   it('a single app-builder server in a folder named live stays a single server', async () => {
     const init = await svc(['init', 'solo/live', '--name', 'Solo', '--openapi', 'v1.yaml'], {
       cwd: root,
