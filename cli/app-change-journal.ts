@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../core/svc-error.js';
-import { readFolder } from '../folder/index.js';
+import { readFolder, unsafePathReason } from '../folder/index.js';
 import type { CliIo } from './command.js';
 import { type BranchLeft, retireBranchFolders } from './retire-branch-folders.js';
 import { restoreModes } from './user-files.js';
@@ -44,7 +44,7 @@ export function renderJournal(journal: AppChangeJournal): string {
   )}\n`;
 }
 
-function parseJournal(text: string, file: string): AppChangeJournal {
+export function parseJournal(text: string, file: string): AppChangeJournal {
   const damaged = () =>
     new SvcError(
       'FOLDER_INVALID',
@@ -59,8 +59,10 @@ function parseJournal(text: string, file: string): AppChangeJournal {
   }
   const j = value as Partial<AppChangeJournal>;
   const names = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
-  // A name is a folder directly inside the app folder: nothing that climbs out of it.
-  const plain = (s: string) => s !== '' && s !== '.' && s !== '..' && !/[\\/]/.test(s);
+  // Every name stays inside the app folder (a branch folder directly in it): a journal is a file in
+  // the repository, so one crafted to point elsewhere must not make svc delete or chmod anything there.
+  const inside = (p: string) => unsafePathReason(p) === undefined;
+  const plain = (s: string) => inside(s) && !s.includes('/');
   if (
     !names(j.branches) ||
     !j.branches.every(plain) ||
@@ -68,7 +70,9 @@ function parseJournal(text: string, file: string): AppChangeJournal {
     !plain(j.primary) ||
     !names(j.carried) ||
     typeof j.modes !== 'object' ||
-    j.modes === null
+    j.modes === null ||
+    Array.isArray(j.modes) ||
+    !Object.entries(j.modes).every(([p, m]) => inside(p) && Number.isInteger(m) && m >= 0 && m <= 0o7777)
   )
     throw damaged();
   return j as AppChangeJournal;
