@@ -10,7 +10,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isManagedPath } from '../folder/index.js';
-import { planProviderChange } from '../generator/init/provider-change.js';
+import type { FolderFiles } from '../folder/index.js';
+import { keptFiles } from '../generator/init/provider-change.js';
 import type { AppLayout } from './app-builder-folders.js';
 import { someFilesIn } from './user-files.js';
 
@@ -29,7 +30,7 @@ export interface BranchLeft {
  * moved by rename afterwards (`retireBranchFolders`).
  */
 export function carriedFiles(layout: AppLayout): Record<string, string> {
-  const { kept } = planProviderChange(layout.primary.files, layout.primary.folder);
+  const kept = keptFiles(layout.primary.files);
   const carried: Record<string, string> = {};
   for (const [p, text] of Object.entries(kept))
     if (isManagedPath(p) && !existsSync(path.join(layout.appDir, ...p.split('/')))) carried[p] = text;
@@ -46,18 +47,26 @@ async function pruneUp(file: string, top: string): Promise<void> {
   }
 }
 
+/** What retiring needs of a layout: each branch folder's files as they are on disk now. */
+export interface RetiringLayout {
+  appDir: string;
+  branches: readonly { dir: string; files: FolderFiles }[];
+  /** The branch folder whose own files move to the app folder. */
+  primaryDir: string;
+}
+
 /**
  * Retires the branch folders after a successful import into the app folder; `carried` names the
  * files the import already wrote there from the primary branch folder. Returns the branch
  * folders that stay, with the user's files still in them.
  */
 export async function retireBranchFolders(
-  layout: AppLayout,
-  carried: Readonly<Record<string, string>>,
+  layout: RetiringLayout,
+  carried: ReadonlySet<string>,
 ): Promise<BranchLeft[]> {
   const left: BranchLeft[] = [];
   for (const b of layout.branches) {
-    const { kept } = planProviderChange(b.files, b.folder);
+    const kept = keptFiles(b.files);
     const at = (p: string) => path.join(b.dir, ...p.split('/'));
     const gone: string[] = [];
     for (const p of Object.keys(b.files)) {
@@ -65,10 +74,10 @@ export async function retireBranchFolders(
       await rm(at(p), { force: true });
       gone.push(p);
     }
-    if (b === layout.primary) {
+    if (b.dir === layout.primaryDir) {
       for (const p of Object.keys(kept)) {
         const target = path.join(layout.appDir, ...p.split('/'));
-        if (Object.hasOwn(carried, p)) await rm(at(p), { force: true });
+        if (carried.has(p)) await rm(at(p), { force: true });
         else if (isManagedPath(p) || existsSync(target)) continue;
         else {
           await mkdir(path.dirname(target), { recursive: true });

@@ -4,6 +4,7 @@
  * curation; a provider change says what goes, needs --yes, deletes tools and history, resets the
  * OAuth configuration and imports from the new source (an app-builder one once verified).
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -13,10 +14,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFolder, readFolder } from '../folder/index.js';
-import { treeSnapshot } from '../folder/testing/tree-snapshot.js';
+import { type TreeSnapshot, treeSnapshot } from '../folder/testing/tree-snapshot.js';
 import { renderConfig } from '../generator/render/index.js';
 import type { SvcConfig } from '../schemas/types.js';
 import { bubbleSwagger, newApp, type Platform, startPlatform } from './helpers/app-builder-platform.js';
+import { bundleEntry } from './helpers/bundle-entry.js';
 import { svc } from './helpers/run-cli.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'reimport');
@@ -102,6 +104,42 @@ async function appWithUserFiles(id: string): Promise<string> {
   await mkdir(path.join(app, 'main', 'empty', 'nested'), { recursive: true });
   await put('mine.txt', "the app folder's own\n", 0o640);
   return app;
+}
+
+/** History records carry the wall-clock time of the run; everything else must match exactly. */
+function timeless(tree: TreeSnapshot): TreeSnapshot {
+  const out: TreeSnapshot = {};
+  for (const [p, value] of Object.entries(tree))
+    out[p] = /^\.svc\/history\/[^/]+\.json$/.test(p) ? 'a history record' : value;
+  return out;
+}
+
+/** Runs the built CLI as its own process, killed with SIGKILL at `killAt`; its signal or code, and stdout. */
+async function killedRun(
+  cwd: string,
+  argv: string[],
+  killAt: string,
+): Promise<{ exit: string | number | null; stdout: string; stderr: string }> {
+  const cli = path.join(root, 'source-set-steps.mjs');
+  if (!existsSync(cli)) await bundleEntry('test/helpers/source-set-steps.ts', cli);
+  const child = spawn(process.execPath, [cli, ...argv], {
+    cwd,
+    // The bundle's own require() calls (the compiled OpenAPI validators) resolve from here.
+    env: { PATH: process.env.PATH ?? '', NODE_PATH: path.resolve('node_modules'), KILL_AT_STEP: killAt },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const exit = await new Promise<string | number | null>((done) =>
+    child.once('close', (code, signal) => done(signal ?? code)),
+  );
+  return { exit, stdout, stderr };
 }
 
 beforeAll(async () => {
@@ -367,6 +405,44 @@ describe('svc source set', () => {
     expect((await configOf(app)).source).toEqual({ kind: 'openapi', location: '../v1.yaml' });
   });
 
+  it('an app change killed between its import and its retiring is finished by the next run', async () => {
+    const app = await appWithUserFiles('resumed');
+    // The same app, changed without interruption, is what the finished change must look like.
+    const reference = path.join(root, 'reference', 'resumed');
+    await cp(app, reference, { recursive: true });
+    await cp(path.join(root, 'v1.yaml'), path.join(root, 'reference', 'v1.yaml'));
+    const v1 = 'v1.yaml';
+    const whole = await svc(['source', 'set', 'resumed', '--openapi', v1, '--yes'], {
+      cwd: path.dirname(reference),
+      env,
+    });
+    expect(whole.code).toBe(0);
+
+    const killed = await killedRun(root, ['source', 'set', 'resumed', '--openapi', v1, '--yes'], 'retire');
+    expect(killed.stderr).toBe('');
+    expect(killed.exit).toBe('SIGKILL');
+    expect(killed.stdout).toContain('step retire');
+    // The new server is there, the branch folders are still whole, and the change says so.
+    expect((await configOf(app)).source).toEqual({ kind: 'openapi', location: '../v1.yaml' });
+    expect(existsSync(path.join(app, 'live', 'config.yaml'))).toBe(true);
+    expect(existsSync(path.join(app, 'main', 'config.yaml'))).toBe(true);
+    expect(existsSync(path.join(app, '.svc', 'app-change.json'))).toBe(true);
+
+    // Named by one of its branch folders, as the first run may have been.
+    const again = await svc(['source', 'set', 'resumed/live', '--openapi', v1, '--yes'], { cwd: root, env });
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(
+      'A provider change of resumed was interrupted after its import; finishing it',
+    );
+    expect(again.stdout).toContain("The app's server is now resumed itself.");
+    expect(again.stdout).toContain('main/ keeps files of yours svc did not write');
+    expect(timeless(await treeSnapshot(app))).toEqual(timeless(await treeSnapshot(reference)));
+    // Finished: a further run is an ordinary one.
+    const later = await svc(['source', 'set', 'resumed', '--openapi', v1, '--yes'], { cwd: root, env });
+    expect(later.stdout).not.toContain('interrupted');
+  });
+
   it("a provider change refuses to rewrite a file of the user's under a managed path that is not text", async () => {
     const dir = await petsFolder('binary-kept');
     await mkdir(path.join(dir, 'Resources'), { recursive: true });
@@ -393,6 +469,47 @@ describe('svc source set', () => {
     expect(changed.code).toBe(3);
     expect(changed.stderr).toContain('move Prompts/raw.bin out of there first');
     expect(await treeSnapshot(app)).toEqual(appBefore);
+  });
+
+  it("a provider change of a single folder keeps the user's files under content directories, bytes and modes", async () => {
+    const dir = await petsFolder('modes-kept');
+    const put = async (rel: string, text: string, mode: number) => {
+      const file = path.join(dir, ...rel.split('/'));
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, text);
+      await chmod(file, mode);
+    };
+    await put('Resources/build.sh', '#!/bin/sh\necho build\n', 0o755);
+    await put('Docs/private.txt', 'for my eyes\n', 0o600);
+    await put('Skills/ship/run.sh', '#!/bin/sh\nexit 0\n', 0o750);
+    await mkdir(path.join(dir, 'assets'));
+    await writeFile(path.join(dir, 'assets', 'logo.bin'), Buffer.from([0x89, 0x50, 0xff, 0x00, 0xfe]));
+    await put('scripts/deploy.sh', '#!/bin/sh\necho deploy\n', 0o700);
+    const before = await treeSnapshot(dir);
+    const mine = [
+      'Resources/build.sh',
+      'Docs/private.txt',
+      'Skills/ship/run.sh',
+      'assets/logo.bin',
+      'scripts/deploy.sh',
+    ];
+    const kept = (tree: Record<string, string>) => mine.map((p) => tree[p]);
+    expect(kept(before).map((v) => v?.split(' ')[0])).toEqual(['755', '600', '750', '644', '700']);
+
+    // To app-builder (the folder is rewritten with an empty server), then back to OpenAPI (imported).
+    const away = await svc(['source', 'set', 'modes-kept', '--app-builder', 'acme', '--yes'], {
+      cwd: root,
+      env,
+    });
+    expect(away.code).toBe(0);
+    expect(kept(await treeSnapshot(dir))).toEqual(kept(before));
+    const back = await svc(['source', 'set', 'modes-kept', '--openapi', 'v1.yaml', '--yes'], {
+      cwd: root,
+      env,
+    });
+    expect(back.stderr).toBe('');
+    expect(back.code).toBe(0);
+    expect(kept(await treeSnapshot(dir))).toEqual(kept(before));
   });
 
   it('a single app-builder server in a folder named live stays a single server', async () => {

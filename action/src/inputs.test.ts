@@ -12,6 +12,7 @@ describe('readInputs', () => {
       'INPUT_COMMIT-MESSAGE': 'chore: sync',
       'INPUT_GITHUB-TOKEN': 'tok',
       'INPUT_SOURCE-TOKEN': 'src',
+      'INPUT_SOURCE-USERNAME': 'oauth2',
     });
     expect(inputs).toEqual({
       folders: ['mcp/*', 'servers/*', 'apis/**'],
@@ -20,6 +21,7 @@ describe('readInputs', () => {
       commitMessage: 'chore: sync',
       token: 'tok',
       sourceToken: 'src',
+      sourceUsername: 'oauth2',
     });
   });
   it('applies action.yml defaults', () => {

@@ -21,6 +21,11 @@ export interface ActionInputs {
    * rules): never written, logged or commented; '' when not given.
    */
   sourceToken: string;
+  /**
+   * The Basic-auth user sent with `sourceToken` to a git repository ('' → `x-access-token`, GitHub's
+   * convention; some hosts want their own, such as Bitbucket's `x-token-auth` or a real account name).
+   */
+  sourceUsername: string;
 }
 
 export const DEFAULT_FOLDERS = 'mcp/*';
@@ -76,5 +81,6 @@ export function readInputs(env: Env): ActionInputs {
     commitMessage: getInput(env, 'commit-message') || DEFAULT_COMMIT_MESSAGE,
     token: getInput(env, 'github-token') || env['GITHUB_TOKEN'] || '',
     sourceToken: getInput(env, 'source-token'),
+    sourceUsername: getInput(env, 'source-username'),
   };
 }

@@ -66,10 +66,13 @@ function sourceAccesses(
     ...(env['RUNNER_TEMP'] ? { cacheDir: join(env['RUNNER_TEMP'], 'svc-git-cache') } : {}),
   };
   return {
-    sourceAccess: givenGitAccess(inputs.sourceToken ? { token: inputs.sourceToken } : undefined, {
-      ...common,
-      hint: SOURCE_TOKEN_HINT,
-    }),
+    sourceAccess: givenGitAccess(
+      inputs.sourceToken ? { token: inputs.sourceToken, username: inputs.sourceUsername } : undefined,
+      {
+        ...common,
+        hint: SOURCE_TOKEN_HINT,
+      },
+    ),
     withheldSourceAccess: givenGitAccess(undefined, {
       ...common,
       hint: `${SOURCE_TOKEN_HINT} (withheld here: this pull request changes the folder's source, so it is used after the merge only)`,

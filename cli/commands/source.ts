@@ -29,6 +29,14 @@ import {
 import { readOpenApiSource } from '../../generator/sources/index.js';
 import type { SvcConfig } from '../../schemas/types.js';
 import { appLayoutOf, appServerId } from '../app-builder-folders.js';
+import {
+  APP_CHANGE_JOURNAL,
+  type AppChangeJournal,
+  completeAppChange,
+  describeRetired,
+  finishInterruptedAppChange,
+  renderJournal,
+} from '../app-change-journal.js';
 import type { CliIo, Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
@@ -38,9 +46,9 @@ import { appBuilderOrigin } from '../init-app-builder.js';
 import { openFolder } from '../open-folder.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
 import { formatChecklist } from '../print-checklist.js';
-import { carriedFiles, retireBranchFolders } from '../retire-branch-folders.js';
+import { carriedFiles } from '../retire-branch-folders.js';
 import { notRoundTripping } from '../text-round-trip.js';
-import { readUserFiles, restoreModes } from '../user-files.js';
+import { readUserFiles } from '../user-files.js';
 import { verificationSteps } from '../verification-steps.js';
 import { verificationTokenOf } from '../verification-token.js';
 import { folderRelative } from './import.js';
@@ -70,7 +78,9 @@ the app folder or one of its branch folders (refused if one is published). The n
 folder itself; once it is imported, svc deletes the files it wrote in every branch folder. Your own
 files in the branch folder you named (else live/) move to the app folder (unless one of that name is
 there already); those in the other branch folders stay where they are. A folder left empty goes.
-Should the import fail, nothing at all has changed.`;
+Should the import fail, nothing at all has changed. Should svc be stopped after the import, before
+the branch folders are retired, run \`svc source set\` on the app folder again: it finishes the
+retiring (recorded in .svc/app-change.json) and changes nothing else.`;
 
 type Provider = SvcConfig['app']['provider'];
 
@@ -246,28 +256,29 @@ async function replaceApp(
   const modes = new Map(own.modes);
   for (const p of Object.keys(carried))
     modes.set(p, (await stat(path.join(layout.primary.dir, ...p.split('/')))).mode & 0o7777);
+  const journal: AppChangeJournal = {
+    branches: layout.branches.map((b) => path.basename(b.dir)),
+    primary: path.basename(layout.primary.dir),
+    carried: Object.keys(carried),
+    modes: Object.fromEntries(modes),
+  };
   const next = { ...config, server: { ...config.server, id: appServerId(layout.primary) } };
+  // The journal goes in with the new server, in one atomic write: a run killed after it is finished by the next.
   const code = await importAndPrint(io, appLabel, {
     dir: layout.appDir,
     config: next,
-    userFiles: { ...carried, ...own.files },
+    userFiles: { ...carried, ...own.files, [APP_CHANGE_JOURNAL]: renderJournal(journal) },
     ...(git ? { git: gitAccess(io) } : {}),
   });
   if (code !== EXIT.ok) return code;
-  await restoreModes(layout.appDir, modes);
-  const left = await retireBranchFolders(layout, carried);
-  const stays = new Set(left.map((l) => l.name));
-  const gone = layout.branches.map((b) => path.basename(b.dir)).filter((n) => !stays.has(n));
-  const lines = [`The app's server is now ${appLabel} itself.`];
-  if (gone.length > 0) lines.push(`Its branch folders ${gone.map((n) => `${n}/`).join(', ')} were deleted.`);
-  for (const l of left) {
-    lines.push(
-      `${l.name}/ keeps files of yours svc did not write (only its own files were deleted): ${l.files.join(', ') || '(hidden entries)'}`,
-    );
-  }
-  io.stdout(`${lines.join('\n')}\n`);
+  await appChangeSteps.beforeStep?.('retire');
+  const left = await completeAppChange(layout.appDir, journal);
+  io.stdout(`${describeRetired(appLabel, journal, left).join('\n')}\n`);
   return code;
 }
+
+/** A test's hook into a provider change of an app, to kill the process at a named step. */
+export const appChangeSteps: { beforeStep?: (step: 'retire') => void | Promise<void> } = {};
 
 export const sourceSetCommand: Command = {
   name: 'source set',
@@ -292,6 +303,11 @@ export const sourceSetCommand: Command = {
         yes: { type: 'boolean' },
       });
       const dirArg = requirePositional('source set', positionals, 0, 'the server folder');
+      // A provider change of an app killed between its import and its retiring is finished first, and alone.
+      if (await finishInterruptedAppChange(io, path.resolve(io.cwd, dirArg))) {
+        io.stdout('Nothing else was changed: run svc source set again for another change.\n');
+        return EXIT.ok;
+      }
       const kinds = [values.openapi, values['app-builder'], values.git, values['raw-url']];
       if (kinds.filter(Boolean).length !== 1) {
         throw new SvcError(

@@ -29,11 +29,16 @@ function goes(path: string, text: string): boolean {
   );
 }
 
-export function planProviderChange(files: FolderFiles, folder: FolderModel): ProviderChangePlan {
+/** The files a provider change keeps (those svc did not write); needs no loadable config. */
+export function keptFiles(files: FolderFiles): FolderFiles {
   const kept: FolderFiles = {};
   for (const [path, text] of Object.entries(files)) if (!goes(path, text)) kept[path] = text;
+  return kept;
+}
+
+export function planProviderChange(files: FolderFiles, folder: FolderModel): ProviderChangePlan {
   return {
-    kept,
+    kept: keptFiles(files),
     tools: folder.tools.map((t) => t.file).sort(),
     imports: Object.keys(files).filter((p) => /^\.svc\/history\/[^/]+\.json$/.test(p)).length,
     oauth: folder.config.oauth !== undefined,

@@ -1,0 +1,141 @@
+/**
+ * A provider change of an app in branch folders is two steps: the import into the app folder,
+ * then the retiring of the branch folders. A process killed between them would leave the branch
+ * folders whole beside the new server, and nothing would say the change was half done. So the
+ * import writes this journal into the app folder's `.svc/` in the same atomic write as the new
+ * server; retiring deletes it last. `svc source set` on the app folder (or one of its branch
+ * folders) finds it and finishes the retiring before anything else.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { SvcError } from '../core/svc-error.js';
+import { readFolder, unsafePathReason } from '../folder/index.js';
+import type { CliIo } from './command.js';
+import { type BranchLeft, retireBranchFolders } from './retire-branch-folders.js';
+import { restoreModes } from './user-files.js';
+
+/** The journal's path in the app folder ('/'-separated, as in FolderFiles). */
+export const APP_CHANGE_JOURNAL = '.svc/app-change.json';
+
+export interface AppChangeJournal {
+  /** The branch folders to retire, by name (`live`, `main`, `version-<id>`). */
+  branches: string[];
+  /** The branch folder whose own files move to the app folder. */
+  primary: string;
+  /** The primary's files the import already wrote into the app folder. */
+  carried: string[];
+  /** The modes of the user's files in the app folder (the writer creates files afresh). */
+  modes: Record<string, number>;
+}
+
+/** The journal's text: sorted keys and lists, so the same change writes the same bytes. */
+export function renderJournal(journal: AppChangeJournal): string {
+  const modes = Object.fromEntries(Object.entries(journal.modes).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return `${JSON.stringify(
+    {
+      branches: [...journal.branches].sort(),
+      primary: journal.primary,
+      carried: [...journal.carried].sort(),
+      modes,
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+export function parseJournal(text: string, file: string): AppChangeJournal {
+  const damaged = () =>
+    new SvcError(
+      'FOLDER_INVALID',
+      "the journal of an interrupted provider change is damaged; delete the branch folders' config.yaml, Tools/ and .svc/ by hand, then this file",
+      { place: { file } },
+    );
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw damaged();
+  }
+  const j = value as Partial<AppChangeJournal>;
+  const names = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+  // Every name stays inside the app folder (a branch folder directly in it): a journal is a file in
+  // the repository, so one crafted to point elsewhere must not make svc delete or chmod anything there.
+  const inside = (p: string) => unsafePathReason(p) === undefined;
+  const plain = (s: string) => inside(s) && !s.includes('/');
+  if (
+    !names(j.branches) ||
+    !j.branches.every(plain) ||
+    typeof j.primary !== 'string' ||
+    !plain(j.primary) ||
+    !names(j.carried) ||
+    typeof j.modes !== 'object' ||
+    j.modes === null ||
+    Array.isArray(j.modes) ||
+    !Object.entries(j.modes).every(([p, m]) => inside(p) && Number.isInteger(m) && m >= 0 && m <= 0o7777)
+  )
+    throw damaged();
+  return j as AppChangeJournal;
+}
+
+/** The app folder holding a journal: `dir` itself, or its parent when `dir` is a branch folder. */
+function journalDir(dir: string): string | undefined {
+  for (const candidate of [dir, path.dirname(dir)])
+    if (existsSync(path.join(candidate, ...APP_CHANGE_JOURNAL.split('/')))) return candidate;
+  return undefined;
+}
+
+/**
+ * Retires the branch folders named in `journal` (those still there), gives the user's files in
+ * the app folder their modes back, and deletes the journal last: killed again on the way, the
+ * next run does the rest.
+ */
+export async function completeAppChange(appDir: string, journal: AppChangeJournal): Promise<BranchLeft[]> {
+  const modes = new Map<string, number>();
+  for (const [p, mode] of Object.entries(journal.modes))
+    if (existsSync(path.join(appDir, ...p.split('/')))) modes.set(p, mode);
+  await restoreModes(appDir, modes);
+  const branches = [];
+  for (const name of journal.branches) {
+    const dir = path.join(appDir, name);
+    if (existsSync(dir)) branches.push({ dir, files: await readFolder(dir) });
+  }
+  const left = await retireBranchFolders(
+    { appDir, branches, primaryDir: path.join(appDir, journal.primary) },
+    new Set(journal.carried),
+  );
+  await rm(path.join(appDir, ...APP_CHANGE_JOURNAL.split('/')), { force: true });
+  return left;
+}
+
+/** The lines that tell what retiring did. */
+export function describeRetired(appLabel: string, journal: AppChangeJournal, left: BranchLeft[]): string[] {
+  const stays = new Set(left.map((l) => l.name));
+  const gone = journal.branches.filter((n) => !stays.has(n)).sort();
+  const lines = [`The app's server is now ${appLabel} itself.`];
+  if (gone.length > 0) lines.push(`Its branch folders ${gone.map((n) => `${n}/`).join(', ')} were deleted.`);
+  for (const l of left) {
+    lines.push(
+      `${l.name}/ keeps files of yours svc did not write (only its own files were deleted): ${l.files.join(', ') || '(hidden entries)'}`,
+    );
+  }
+  return lines;
+}
+
+/**
+ * Finishes a provider change that was interrupted after its import, when `dir` is the app folder
+ * or one of its branch folders. Returns whether there was one to finish.
+ */
+export async function finishInterruptedAppChange(io: CliIo, dir: string): Promise<boolean> {
+  const appDir = journalDir(dir);
+  if (appDir === undefined) return false;
+  const file = path.join(appDir, ...APP_CHANGE_JOURNAL.split('/'));
+  const journal = parseJournal(await readFile(file, 'utf8'), file);
+  const appLabel = path.relative(io.cwd, appDir) || '.';
+  io.stdout(
+    `A provider change of ${appLabel} was interrupted after its import; finishing it (deleting the files svc wrote in its branch folders).\n`,
+  );
+  const left = await completeAppChange(appDir, journal);
+  io.stdout(`${describeRetired(appLabel, journal, left).join('\n')}\n`);
+  return true;
+}
