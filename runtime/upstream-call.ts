@@ -49,6 +49,8 @@ export interface UpstreamOutcome {
 }
 
 const ERROR_EXCERPT_CHARS = 2000;
+/** Stateless when not streaming, so one serves every call. */
+const utf8 = new TextDecoder();
 const MAX_REDIRECTS = 5;
 
 export function toolError(text: string): ToolCallResult {
@@ -88,7 +90,7 @@ function readText(
   redact: Redactor,
   structured: boolean,
 ): { text: string; json?: unknown } {
-  const raw = new TextDecoder().decode(bytes);
+  const raw = utf8.decode(bytes);
   // Without a secret, a body is parsed only when structuredContent may be built from it.
   const wanted = redact !== noRedaction || (structured && (isJsonType(type) || type === ''));
   const first = raw.trimStart()[0];
@@ -119,8 +121,10 @@ async function sendFollowingSameOrigin(
   options: UpstreamCallOptions,
   signal: AbortSignal,
 ): Promise<TransportResponse> {
-  const origin = new URL(request.url).origin;
-  let current: TransportRequest = { ...request, headers: { ...request.headers } };
+  // Parsed only when a redirect needs it: most calls get their answer at once.
+  let origin: string | undefined;
+  // A shallow copy: `body` is dropped below, and headers are only ever replaced, never changed.
+  let current: TransportRequest = { ...request };
   for (let hop = 0; ; hop++) {
     if (current.method === 'GET' || current.method === 'HEAD') delete current.body;
     const response = await options.transport(current, { signal, maxBytes: options.maxResponseBytes });
@@ -128,6 +132,7 @@ async function sendFollowingSameOrigin(
     if (response.status < 300 || response.status > 399 || response.status === 304 || !location)
       return response;
     // Only same-origin redirects are followed: the credential must never travel to another host.
+    origin ??= new URL(request.url).origin;
     const next = new URL(location, current.url);
     if (next.origin !== origin || hop >= MAX_REDIRECTS) return response;
     current = { ...current, url: next.href };
