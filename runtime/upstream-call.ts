@@ -5,6 +5,7 @@
  * that came from the upstream is redacted before it leaves.
  */
 import { isPlainObject } from '../core/is-plain-object.js';
+import { CallCancel, type CancelSignal } from './call-cancel.js';
 import { bytesHoldSecret, noRedaction, type Redactor, redactValue } from './redact.js';
 import type { UpstreamRequest } from './upstream-request.js';
 import {
@@ -33,7 +34,7 @@ export interface UpstreamCallOptions {
   maxResponseBytes: number;
   redact: Redactor;
   /** Aborted when the MCP request is cancelled or the client goes away. */
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   /** Whether the tool declares an outputSchema (then a JSON object body is also structuredContent). */
   structured: boolean;
   /** Used in a binary resource's URI. */
@@ -119,7 +120,7 @@ function excerpt(text: string): string {
 async function sendFollowingSameOrigin(
   request: UpstreamRequest,
   options: UpstreamCallOptions,
-  signal: AbortSignal,
+  signal: CancelSignal,
 ): Promise<TransportResponse> {
   // Parsed only when a redirect needs it: most calls get their answer at once.
   let origin: string | undefined;
@@ -151,19 +152,19 @@ export async function callUpstream(
   request: UpstreamRequest,
   options: UpstreamCallOptions,
 ): Promise<UpstreamOutcome> {
-  // One controller for both the timeout and the caller's cancellation: signals are costly to create.
-  const controller = new AbortController();
+  // One cancellation for both the timeout and the caller's: AbortControllers are costly to create.
+  const cancel = new CallCancel();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort(new Error('timeout'));
+    cancel.abort(new Error('timeout'));
   }, options.timeoutMs);
   const outer = options.signal;
-  const onAbort = () => controller.abort(new Error('cancelled'));
+  const onAbort = () => cancel.abort(new Error('cancelled'));
   outer?.addEventListener('abort', onAbort, { once: true });
   let response: TransportResponse;
   try {
-    response = await sendFollowingSameOrigin(request, options, controller.signal);
+    response = await sendFollowingSameOrigin(request, options, cancel);
   } catch (error) {
     if (error instanceof ResponseTooLarge) {
       return {
