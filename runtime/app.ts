@@ -5,7 +5,7 @@
  * no request, however malformed, can take the process down (errors become 4xx/5xx answers).
  * No listen, no process.env: startRuntime does the I/O.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   createMcpHandler,
   isLegacyRequest,
@@ -138,6 +138,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     request: Request,
     pathId: string | undefined,
     incoming: IncomingMessage | undefined,
+    outgoing: ServerResponse | undefined,
   ): Promise<Response> => {
     const decision = checkOrigin(
       policy,
@@ -176,7 +177,8 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     if (pathId !== undefined && pathId !== serverId && (claim || !forward.headers.get('mcp-session-id'))) {
       return jsonRpcError(404, -32000, `No MCP server with id "${pathId}" here`);
     }
-    const hot = parsedBody !== undefined ? fast?.serve(forward, parsedBody, pathId ?? '') : undefined;
+    const hot =
+      parsedBody !== undefined ? fast?.serve(forward, parsedBody, pathId ?? '', outgoing) : undefined;
     if (hot) return finish(await hot, cors, false);
     const legacy = claim
       ? false
@@ -192,23 +194,20 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     return opts.fastPath === false ? finishBuffered(response, cors) : finish(response, cors, false);
   };
 
-  const track = async (
-    request: Request,
-    pathId: string | undefined,
-    incoming: IncomingMessage | undefined,
-  ): Promise<Response> => {
+  const track = async (request: Request, pathId: string | undefined, env: unknown): Promise<Response> => {
+    const node = env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
     inFlight++;
     try {
-      return await serveMcp(request, pathId, incoming);
+      return await serveMcp(request, pathId, node?.incoming, node?.outgoing);
     } finally {
       inFlight--;
       if (inFlight === 0 && drained) drained();
     }
   };
-  // @hono/node-server puts the Node request in env: its body is read straight off the socket.
-  const incomingOf = (env: unknown) => (env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  app.all('/mcp', (c) => track(c.req.raw, undefined, incomingOf(c.env)));
-  app.all('/mcp/:serverId', (c) => track(c.req.raw, c.req.param('serverId'), incomingOf(c.env)));
+  // @hono/node-server puts the Node request and answer in env: the body is read straight off
+  // the socket, and the answer closing early tells the hot path its client has gone.
+  app.all('/mcp', (c) => track(c.req.raw, undefined, c.env));
+  app.all('/mcp/:serverId', (c) => track(c.req.raw, c.req.param('serverId'), c.env));
 
   return {
     app,

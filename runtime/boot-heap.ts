@@ -1,34 +1,73 @@
 /**
- * Keeps boot from inflating the idle runtime's memory. Loading the SDK and building a folder's
- * model allocate long-lived objects almost exclusively; V8 reads that high survival rate as a
- * reason to grow the young generation to its largest semi-spaces (16 MB each), whose pages then
- * stay resident: about 30 of the 105 MB an idle one-tool runtime held. Holding the young
- * generation at its initial size until the runtime listens keeps that memory unused. Once
- * listening, a runtime under load grows it again, 4x a step rather than V8's usual 2x: with 2x,
- * short bursts of 16 concurrent calls ran about 7% slower (more scavenges, more promotion)
- * before it had regrown; with 4x they ran as fast as with no hold at all (same maximum size).
+ * Keeps V8's young generation small, at boot and under load, because its pages stay resident.
+ *
+ * Boot: loading the SDK and building a folder's model allocate long-lived objects almost
+ * exclusively; V8 reads that high survival rate as a reason to grow the young generation to its
+ * largest semi-spaces (16 MB each): about 30 of the 105 MB an idle one-tool runtime held. So it is
+ * held at its initial size (semi-spaces of 1 MB) until the runtime listens.
+ *
+ * Load: 16 concurrent calls grew it to the same 2 × 16 MB, and with the old generation's own
+ * growth the runtime peaked at 140–166 MB (1,000 tools). Once listening, it may grow to
+ * YOUNG_CAP_BYTES (2 × 4 MB) and no further: peak RSS under 16 clients about 110–116 MB.
+ * Smaller still (2 × 1 MB) promoted so much that the old generation grew instead (peaks to
+ * 159 MB). V8 fixes the semi-space maximum at start-up (`--max-semi-space-size`, which
+ * setFlagsFromString cannot change afterwards), but reads the growth factor at each growth: so
+ * after every garbage collection the factor is set to what the cap still allows (1: none).
  *
  * runtime/main.ts imports it before loading the runtime, start-runtime.ts first of all its
  * imports, so it runs before the SDK is. A semi-space flag the operator set (node options) is
- * left alone.
+ * left alone, and so is the young generation then.
  */
-import { setFlagsFromString } from 'node:v8';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
-const GROWTH_AFTER_BOOT = 4;
+/** Both semi-spaces together (V8 reports the young generation's size as both). */
+export const YOUNG_CAP_BYTES = 8 * 1024 * 1024;
+/** At most 4x a step: with 2x, bursts of 16 calls ran about 7% slower until it had regrown. */
+const MAX_GROWTH = 4;
 
 const operatorChoice = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) =>
   /semi[-_]space/.test(arg),
 );
 
+let growth = 0;
+function setGrowth(factor: number): void {
+  if (factor === growth) return;
+  growth = factor;
+  setFlagsFromString(`--semi-space-growth-factor=${factor}`);
+}
+
+function youngBytes(): number {
+  for (const space of getHeapSpaceStatistics()) if (space.space_name === 'new_space') return space.space_size;
+  return 0;
+}
+
+/** The growth factor that keeps the next growth within the cap (V8's factors are integers). */
+export function growthWithin(cap: number, young: number): number {
+  if (young <= 0) return 1;
+  return Math.max(1, Math.min(MAX_GROWTH, Math.floor(cap / young)));
+}
+
 let held = false;
 if (!operatorChoice) {
-  setFlagsFromString('--semi-space-growth-factor=1');
+  setGrowth(1);
   held = true;
 }
 
-/** Boot is over: let V8 grow the young generation again when the load calls for it. */
+let capping: PerformanceObserver | undefined;
+
+/** Boot is over: let the young generation grow again when the load calls for it, up to the cap. */
 export function releaseBootHeap(): void {
   if (!held) return;
   held = false;
-  setFlagsFromString(`--semi-space-growth-factor=${GROWTH_AFTER_BOOT}`);
+  const adjust = () => setGrowth(growthWithin(YOUNG_CAP_BYTES, youngBytes()));
+  adjust();
+  // A garbage collection is the only time V8 grows the young generation (or shrinks it when idle).
+  capping = new PerformanceObserver(adjust);
+  capping.observe({ entryTypes: ['gc'] });
+}
+
+/** The young generation's current size in bytes (tests, benchmarks). */
+export function youngGenerationBytes(): number {
+  return youngBytes();
 }

@@ -35,7 +35,9 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import type { ServerResponse } from 'node:http';
 import { isPlainObject } from '../core/is-plain-object.js';
+import { CallCancel, type CancelSignal } from './call-cancel.js';
 import type { LegacySessions, Session } from './legacy-sessions.js';
 import type { LoadedConfig } from './loaded-config.js';
 import { buildMcpServer } from './mcp-server.js';
@@ -61,8 +63,16 @@ export interface FastPathOptions {
 }
 
 export interface FastPath {
-  /** The answer, or undefined when the SDK must serve this request. */
-  serve(request: Request, body: unknown, pathKey: string): Promise<Response> | undefined;
+  /**
+   * The answer, or undefined when the SDK must serve this request. `outgoing`, the Node answer
+   * when there is one, tells when the client has gone away without an AbortSignal per request.
+   */
+  serve(
+    request: Request,
+    body: unknown,
+    pathKey: string,
+    outgoing?: ServerResponse,
+  ): Promise<Response> | undefined;
   /** Requests answered here so far (observability, tests). */
   served(): number;
 }
@@ -133,6 +143,25 @@ function modernEnvelope(meta: unknown): boolean {
 /** A header exactly equal to `expected`, with no surrounding whitespace for the SDK to strip. */
 function headerIs(request: Request, name: string, expected: string): boolean {
   return request.headers.get(name) === expected;
+}
+
+/**
+ * Aborted when the client goes away before its answer is out: the Node answer closing
+ * unfinished, as @hono/node-server decides for request.signal, which would cost an
+ * AbortController per request. Without a Node answer (app.request), request.signal itself.
+ */
+function clientGone(
+  request: Request,
+  outgoing: ServerResponse | undefined,
+): { signal: CancelSignal; done(): void } {
+  if (!outgoing) return { signal: request.signal, done() {} };
+  const cancel = new CallCancel();
+  const onClose = () => {
+    if (!outgoing.writableFinished) cancel.abort(new Error('client went away'));
+  };
+  if (outgoing.destroyed) onClose();
+  outgoing.once('close', onClose);
+  return { signal: cancel, done: () => outgoing.off('close', onClose) };
 }
 
 function answer(id: RequestId, resultJson: string, extraHeaders?: Record<string, string>): Response {
@@ -229,22 +258,29 @@ export function createFastPath(opts: FastPathOptions): FastPath {
     return cache.legacy;
   };
 
-  async function serveModern(request: Request, rpc: RpcRequest): Promise<Response> {
+  async function serveModern(
+    request: Request,
+    rpc: RpcRequest,
+    outgoing: ServerResponse | undefined,
+  ): Promise<Response> {
     const config = opts.current();
     const list = modernList(config);
     if (rpc.method === 'tools/list') return answer(rpc.id, (await list).result);
     const params = rpc.params!;
     let result: Record<string, unknown>;
+    const gone = clientGone(request, outgoing);
     try {
       result = (await callTool(
         config,
         deps,
         params.name as string,
         params.arguments as Record<string, unknown> | undefined,
-        request.signal,
+        gone.signal,
       )) as unknown as Record<string, unknown>;
     } catch (error) {
       return errorAnswer(rpc.id, error);
+    } finally {
+      gone.done();
     }
     const { serverInfo } = await list;
     const meta = result._meta;
@@ -261,7 +297,7 @@ export function createFastPath(opts: FastPathOptions): FastPath {
     const headers = { 'mcp-session-id': session.id };
     if (rpc.method === 'tools/list') return answer(rpc.id, await legacyList(session.config), headers);
     const params = rpc.params!;
-    const abort = new AbortController();
+    const abort = new CallCancel();
     let cancelled!: () => void;
     const cancel = new Promise<Response>((resolve) => {
       cancelled = () => {
@@ -280,7 +316,7 @@ export function createFastPath(opts: FastPathOptions): FastPath {
         deps,
         params.name as string,
         params.arguments as Record<string, unknown> | undefined,
-        abort.signal,
+        abort,
       ).then(
         (result) => answer(rpc.id, JSON.stringify(result), headers),
         (error: unknown) => errorAnswer(rpc.id, error, headers),
@@ -295,7 +331,7 @@ export function createFastPath(opts: FastPathOptions): FastPath {
   let served = 0;
   return {
     served: () => served,
-    serve(request, body, pathKey) {
+    serve(request, body, pathKey, outgoing) {
       const rpc = hotRequest(body);
       if (!rpc) return undefined;
       if (!isJsonContentType(request.headers.get('content-type'))) return undefined;
@@ -308,7 +344,7 @@ export function createFastPath(opts: FastPathOptions): FastPath {
           return undefined;
         }
         served++;
-        return serveModern(request, rpc);
+        return serveModern(request, rpc, outgoing);
       }
       const sid = request.headers.get('mcp-session-id');
       if (!sid) return undefined;

@@ -57,7 +57,20 @@ export function buildOriginPolicy(opts: {
   return policy;
 }
 
+// Clients send the same Host header on every request: it is parsed once, not once per request.
+// Bounded, since any client can send any Host.
+const parsedHosts = new Map<string, string | undefined>();
+const MAX_CACHED_HOSTS = 64;
+
 function hostnameOf(hostHeader: string): string | undefined {
+  if (parsedHosts.has(hostHeader)) return parsedHosts.get(hostHeader);
+  const hostname = parseHostname(hostHeader);
+  if (parsedHosts.size >= MAX_CACHED_HOSTS) parsedHosts.clear();
+  parsedHosts.set(hostHeader, hostname);
+  return hostname;
+}
+
+function parseHostname(hostHeader: string): string | undefined {
   try {
     const url = new URL(`http://${hostHeader}`);
     if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return undefined;

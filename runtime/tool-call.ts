@@ -5,6 +5,7 @@
  * error, never an upstream call.
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { CancelSignal } from './call-cancel.js';
 import type { CompiledTool, LoadedConfig } from './loaded-config.js';
 import type { Logger } from './logger.js';
 import type { Redactor } from './redact.js';
@@ -44,7 +45,7 @@ export async function callTool(
   deps: ToolCallDeps,
   name: string,
   rawArgs: Record<string, unknown> | undefined,
-  signal?: AbortSignal,
+  signal?: CancelSignal,
 ): Promise<ToolCallResult> {
   const tool = loaded.tools.get(name);
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);

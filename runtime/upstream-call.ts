@@ -5,6 +5,7 @@
  * that came from the upstream is redacted before it leaves.
  */
 import { isPlainObject } from '../core/is-plain-object.js';
+import { CallCancel, type CancelSignal } from './call-cancel.js';
 import { bytesHoldSecret, noRedaction, type Redactor, redactValue } from './redact.js';
 import type { UpstreamRequest } from './upstream-request.js';
 import {
@@ -33,7 +34,7 @@ export interface UpstreamCallOptions {
   maxResponseBytes: number;
   redact: Redactor;
   /** Aborted when the MCP request is cancelled or the client goes away. */
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   /** Whether the tool declares an outputSchema (then a JSON object body is also structuredContent). */
   structured: boolean;
   /** Used in a binary resource's URI. */
@@ -49,6 +50,8 @@ export interface UpstreamOutcome {
 }
 
 const ERROR_EXCERPT_CHARS = 2000;
+/** Stateless when not streaming, so one serves every call. */
+const utf8 = new TextDecoder();
 const MAX_REDIRECTS = 5;
 
 export function toolError(text: string): ToolCallResult {
@@ -120,11 +123,12 @@ function decodeBody(bytes: Uint8Array, charset: string | undefined): string {
       : bytes[0] === 0xff && bytes[1] === 0xfe
         ? 'utf-16le'
         : charset;
+  if (label === undefined || /^utf-?8$/i.test(label)) return utf8.decode(bytes);
   try {
-    return new TextDecoder(label ?? 'utf-8').decode(bytes);
+    return new TextDecoder(label).decode(bytes);
   } catch {
     // An encoding this runtime does not know: read as UTF-8, as before.
-    return new TextDecoder().decode(bytes);
+    return utf8.decode(bytes);
   }
 }
 
@@ -141,10 +145,12 @@ function excerpt(text: string): string {
 async function sendFollowingSameOrigin(
   request: UpstreamRequest,
   options: UpstreamCallOptions,
-  signal: AbortSignal,
+  signal: CancelSignal,
 ): Promise<TransportResponse> {
-  const origin = new URL(request.url).origin;
-  let current: TransportRequest = { ...request, headers: { ...request.headers } };
+  // Parsed only when a redirect needs it: most calls get their answer at once.
+  let origin: string | undefined;
+  // A shallow copy: `body` is dropped below, and headers are only ever replaced, never changed.
+  let current: TransportRequest = { ...request };
   for (let hop = 0; ; hop++) {
     if (current.method === 'GET' || current.method === 'HEAD') delete current.body;
     const response = await options.transport(current, { signal, maxBytes: options.maxResponseBytes });
@@ -152,6 +158,7 @@ async function sendFollowingSameOrigin(
     if (response.status < 300 || response.status > 399 || response.status === 304 || !location)
       return response;
     // Only same-origin redirects are followed: the credential must never travel to another host.
+    origin ??= new URL(request.url).origin;
     const next = new URL(location, current.url);
     if (next.origin !== origin || hop >= MAX_REDIRECTS) return response;
     current = { ...current, url: next.href };
@@ -170,19 +177,19 @@ export async function callUpstream(
   request: UpstreamRequest,
   options: UpstreamCallOptions,
 ): Promise<UpstreamOutcome> {
-  // One controller for both the timeout and the caller's cancellation: signals are costly to create.
-  const controller = new AbortController();
+  // One cancellation for both the timeout and the caller's: AbortControllers are costly to create.
+  const cancel = new CallCancel();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort(new Error('timeout'));
+    cancel.abort(new Error('timeout'));
   }, options.timeoutMs);
   const outer = options.signal;
-  const onAbort = () => controller.abort(new Error('cancelled'));
+  const onAbort = () => cancel.abort(new Error('cancelled'));
   outer?.addEventListener('abort', onAbort, { once: true });
   let response: TransportResponse;
   try {
-    response = await sendFollowingSameOrigin(request, options, controller.signal);
+    response = await sendFollowingSameOrigin(request, options, cancel);
   } catch (error) {
     if (error instanceof ResponseTooLarge) {
       return {

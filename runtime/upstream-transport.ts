@@ -6,6 +6,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { CancelSignal } from './call-cancel.js';
 
 export interface TransportRequest {
   method: string;
@@ -24,7 +25,7 @@ export interface TransportResponse {
 
 export type UpstreamTransport = (
   request: TransportRequest,
-  options: { signal: AbortSignal; maxBytes: number },
+  options: { signal: CancelSignal; maxBytes: number },
 ) => Promise<TransportResponse>;
 
 /** Thrown when a response exceeds maxBytes; the connection is dropped, nothing more is read. */
@@ -68,16 +69,20 @@ export const nodeHttpTransport: UpstreamTransport = async (request, { signal, ma
   const send = secure ? httpsRequest : httpRequest;
   return new Promise<TransportResponse>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const req = send(url, {
-      method: request.method,
-      headers,
-      agent: secure ? httpsAgent : httpAgent,
-      signal,
+    const req = send(url, { method: request.method, headers, agent: secure ? httpsAgent : httpAgent });
+    // One listener, not node:http's `signal` option (addAbortSignal: an abort listener plus
+    // end-of-stream listeners on the request, per call).
+    const onAbort = () => req.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    const settle = () => signal.removeEventListener('abort', onAbort);
+    req.on('error', (error) => {
+      settle();
+      reject(error);
     });
-    req.on('error', reject);
     req.on('response', (res: IncomingMessage) => {
       const declared = Number(res.headers['content-length'] ?? Number.NaN);
       if (Number.isFinite(declared) && declared > maxBytes) {
+        settle();
         res.destroy();
         return reject(new ResponseTooLarge());
       }
@@ -86,14 +91,19 @@ export const nodeHttpTransport: UpstreamTransport = async (request, { signal, ma
       res.on('data', (chunk: Buffer) => {
         total += chunk.byteLength;
         if (total > maxBytes) {
+          settle();
           res.destroy();
           reject(new ResponseTooLarge());
           return;
         }
         chunks.push(chunk);
       });
-      res.on('error', reject);
+      res.on('error', (error) => {
+        settle();
+        reject(error);
+      });
       res.on('end', () => {
+        settle();
         const out: Record<string, string> = {};
         for (const [k, v] of Object.entries(res.headers))
           if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
@@ -111,38 +121,56 @@ export const nodeHttpTransport: UpstreamTransport = async (request, { signal, ma
 
 export function fetchTransport(fetchFn: typeof fetch): UpstreamTransport {
   return async (request, { signal, maxBytes }) => {
-    const init: RequestInit = {
-      method: request.method,
-      headers: request.headers,
-      redirect: 'manual',
-      signal,
-    };
-    if (request.body !== undefined) init.body = request.body;
-    const response = await fetchFn(request.url, init);
-    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      await response.body?.cancel().catch(() => {});
-      throw new ResponseTooLarge();
+    // fetch needs a real AbortSignal (this transport serves tests, not the hot path).
+    const controller = new AbortController();
+    if (signal.aborted) controller.abort(signal.reason);
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await fetchOnce(fetchFn, request, controller.signal, maxBytes);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
     }
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    if (response.body) {
-      const reader = response.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        total += value.byteLength;
-        if (total > maxBytes) {
-          await reader.cancel().catch(() => {});
-          throw new ResponseTooLarge();
-        }
-        chunks.push(value);
-      }
-    }
-    const headers: Record<string, string> = {};
-    response.headers.forEach((v, k) => {
-      headers[k] = v;
-    });
-    return { status: response.status, statusText: response.statusText, headers, body: concat(chunks, total) };
   };
+}
+
+async function fetchOnce(
+  fetchFn: typeof fetch,
+  request: TransportRequest,
+  signal: AbortSignal,
+  maxBytes: number,
+): Promise<TransportResponse> {
+  const init: RequestInit = {
+    method: request.method,
+    headers: request.headers,
+    redirect: 'manual',
+    signal,
+  };
+  if (request.body !== undefined) init.body = request.body;
+  const response = await fetchFn(request.url, init);
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw new ResponseTooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (response.body) {
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw new ResponseTooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const headers: Record<string, string> = {};
+  response.headers.forEach((v, k) => {
+    headers[k] = v;
+  });
+  return { status: response.status, statusText: response.statusText, headers, body: concat(chunks, total) };
 }

@@ -22,8 +22,21 @@ let upstream: EchoUpstream;
 let folder: TempFolder;
 let runtime: RunningRuntime;
 
+/** Upstream /slow requests whose connection closed before their answer went out. */
+let slowAbandoned = 0;
+
 beforeAll(async () => {
-  upstream = await startEchoUpstream({ record: false });
+  upstream = await startEchoUpstream({
+    record: false,
+    route: (_req, res, _body, url) => {
+      if (url.pathname === '/api/slow') {
+        res.on('close', () => {
+          if (!res.writableFinished) slowAbandoned++;
+        });
+      }
+      return false;
+    },
+  });
   folder = await copyFixtureFolder('fixtures/runtime/basic', `${upstream.url}/api`);
   runtime = await startRuntime({
     env: parseRuntimeEnv({ MCP_RUNTIME_PORT: '0', SVC_UPSTREAM_SECRET: 'sk-limits-1234' }),
@@ -253,6 +266,40 @@ describe('cancellation', () => {
     // Closed right after the cancellation, not when the slow upstream answers (4 s) or the session ends.
     expect(answer.endedAfterMs).toBeLessThan(2000);
     expect(answer.body).not.toContain('"result"');
+  });
+
+  it('ends the upstream request when a 2026-07-28 client goes away mid-call (hot path)', {
+    timeout: 20_000,
+  }, async () => {
+    const before = { abandoned: slowAbandoned, hot: runtime.hotPathServed() };
+    const url = new URL(runtime.url);
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      headers: {
+        ...MCP_HEADERS,
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'slow',
+      },
+      agent: false,
+    });
+    req.on('error', () => {});
+    req.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'tools/call',
+        params: { name: 'slow', arguments: { ms: 4000 }, _meta: MODERN_META },
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 400));
+    expect(runtime.hotPathServed() - before.hot).toBe(1);
+    req.destroy();
+    // Aborted at once, not left running until the slow upstream answers (4 s).
+    await expect.poll(() => slowAbandoned - before.abandoned, { timeout: 2000 }).toBe(1);
   });
 
   it('closes the stream when the SDK client cancels through an AbortSignal', {
