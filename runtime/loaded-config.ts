@@ -10,6 +10,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { compileToolSchema, isServed } from '../folder/check-tools.js';
 import type { FolderModel, ToolItem, WidgetItem } from '../folder/model.js';
 import { serverTitle } from '../folder/server-title.js';
+import { isTextMediaType, mediaTypeEssence } from './media-type.js';
 
 export const WIDGET_MIME = 'text/html;profile=mcp-app';
 
@@ -104,12 +105,6 @@ export interface LoadedConfig {
 }
 
 export const RUNTIME_VERSION = '0.1.0';
-
-const TEXT_MIME = /^(text\/|application\/(json|xml|javascript|yaml|x-yaml|ld\+json)|.*\+(json|xml)$)/;
-
-export function isTextMime(mime: string): boolean {
-  return TEXT_MIME.test(mime.split(';')[0]!.trim().toLowerCase());
-}
 
 function widgetUri(serverId: string, name: string): string {
   return `ui://${serverId}/${name}.html`;
@@ -249,7 +244,7 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
     if (fm.enabled !== true) continue;
     const uri = fm.uriTemplate ?? `resource://${r.name}`;
     const mimeType = fm.mimeType ?? 'text/markdown';
-    const binary = !isTextMime(mimeType);
+    const binary = !isTextMediaType(mediaTypeEssence(mimeType));
     const base = {
       name: r.name,
       mimeType,

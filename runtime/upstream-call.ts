@@ -14,6 +14,7 @@ import {
   type TransportResponse,
   type UpstreamTransport,
 } from './upstream-transport.js';
+import { isJsonMediaType, isTextMediaType, mediaTypeEssence } from './media-type.js';
 
 export type ContentBlock =
   | { type: 'text'; text: string }
@@ -59,24 +60,12 @@ export function toolError(text: string): ToolCallResult {
 }
 
 function mediaType(response: TransportResponse): string {
-  return (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return mediaTypeEssence(response.headers['content-type'] ?? '');
 }
 
-function isJsonType(type: string): boolean {
-  return type === 'application/json' || type.endsWith('+json');
-}
-
+/** An upstream that names no type is read as text, as browsers sniff it. */
 function isTextType(type: string): boolean {
-  return (
-    type === '' ||
-    type.startsWith('text/') ||
-    isJsonType(type) ||
-    type.endsWith('+xml') ||
-    type === 'application/xml' ||
-    type === 'application/javascript' ||
-    type === 'application/x-www-form-urlencoded' ||
-    type === 'application/yaml'
-  );
+  return type === '' || isTextMediaType(type);
 }
 
 /**
@@ -94,9 +83,9 @@ function readText(
 ): { text: string; json?: unknown } {
   const raw = decodeBody(bytes, charset);
   // Without a secret, a body is parsed only when structuredContent may be built from it.
-  const wanted = redact !== noRedaction || (structured && (isJsonType(type) || type === ''));
+  const wanted = redact !== noRedaction || (structured && (isJsonMediaType(type) || type === ''));
   const first = raw.trimStart()[0];
-  if (wanted && (isJsonType(type) || first === '{' || first === '[' || first === '"')) {
+  if (wanted && (isJsonMediaType(type) || first === '{' || first === '[' || first === '"')) {
     try {
       const parsed: unknown = JSON.parse(raw);
       const safe = redact === noRedaction ? parsed : redactValue(redact, parsed);
@@ -260,7 +249,7 @@ export async function callUpstream(
   if (text === '')
     return { status, result: { content: [{ type: 'text', text: `HTTP ${status} (empty body)` }] } };
   const result: ToolCallResult = { content: [{ type: 'text', text }] };
-  if (options.structured && (isJsonType(type) || type === '') && isPlainObject(json))
+  if (options.structured && (isJsonMediaType(type) || type === '') && isPlainObject(json))
     result.structuredContent = json;
   return { status, result };
 }
