@@ -12,7 +12,7 @@ import path from 'node:path';
 import { SvcError } from '../core/svc-error.js';
 import { readFolder, unsafePathReason } from '../folder/index.js';
 import type { CliIo } from './command.js';
-import { type BranchLeft, retireBranchFolders } from './retire-branch-folders.js';
+import { type BranchLeft, realBranchDir, retireBranchFolders } from './retire-branch-folders.js';
 import { restoreModes } from './user-files.js';
 
 /** The journal's path in the app folder ('/'-separated, as in FolderFiles). */
@@ -62,7 +62,7 @@ export function parseJournal(text: string, file: string): AppChangeJournal {
   // Every name stays inside the app folder (a branch folder directly in it): a journal is a file in
   // the repository, so one crafted to point elsewhere must not make svc delete or chmod anything there.
   const inside = (p: string) => unsafePathReason(p) === undefined;
-  const plain = (s: string) => inside(s) && !s.includes('/');
+  const plain = (s: string) => BRANCH_FOLDER.test(s);
   if (
     !names(j.branches) ||
     !j.branches.every(plain) ||
@@ -78,11 +78,20 @@ export function parseJournal(text: string, file: string): AppChangeJournal {
   return j as AppChangeJournal;
 }
 
-/** The app folder holding a journal: `dir` itself, or its parent when `dir` is a branch folder. */
-function journalDir(dir: string): string | undefined {
-  for (const candidate of [dir, path.dirname(dir)])
-    if (existsSync(path.join(candidate, ...APP_CHANGE_JOURNAL.split('/')))) return candidate;
-  return undefined;
+/** The only names a branch folder has (app-builder-urls.ts: branchFolder). */
+const BRANCH_FOLDER = /^(live|main|version-[a-z0-9][a-z0-9_-]*)$/;
+
+/**
+ * The app folder holding a journal: `dir` itself, or its parent when `dir` is one of the branch
+ * folders that journal names (a journal beside other servers does not speak for them).
+ */
+async function journalDir(dir: string): Promise<string | undefined> {
+  const own = (at: string) => path.join(at, ...APP_CHANGE_JOURNAL.split('/'));
+  if (existsSync(own(dir))) return dir;
+  const parent = path.dirname(dir);
+  if (!BRANCH_FOLDER.test(path.basename(dir)) || !existsSync(own(parent))) return undefined;
+  const journal = parseJournal(await readFile(own(parent), 'utf8'), own(parent));
+  return journal.branches.includes(path.basename(dir)) ? parent : undefined;
 }
 
 /**
@@ -97,8 +106,8 @@ export async function completeAppChange(appDir: string, journal: AppChangeJourna
   await restoreModes(appDir, modes);
   const branches = [];
   for (const name of journal.branches) {
-    const dir = path.join(appDir, name);
-    if (existsSync(dir)) branches.push({ dir, files: await readFolder(dir) });
+    const dir = await realBranchDir(appDir, name);
+    if (dir !== undefined) branches.push({ dir, files: await readFolder(dir) });
   }
   const left = await retireBranchFolders(
     { appDir, branches, primaryDir: path.join(appDir, journal.primary) },
@@ -127,7 +136,7 @@ export function describeRetired(appLabel: string, journal: AppChangeJournal, lef
  * or one of its branch folders. Returns whether there was one to finish.
  */
 export async function finishInterruptedAppChange(io: CliIo, dir: string): Promise<boolean> {
-  const appDir = journalDir(dir);
+  const appDir = await journalDir(dir);
   if (appDir === undefined) return false;
   const file = path.join(appDir, ...APP_CHANGE_JOURNAL.split('/'));
   const journal = parseJournal(await readFile(file, 'utf8'), file);

@@ -7,8 +7,9 @@
  * where it is, never deleted.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
+import { SvcError } from '../core/svc-error.js';
 import { isManagedPath } from '../folder/index.js';
 import type { FolderFiles } from '../folder/index.js';
 import { keptFiles } from '../generator/init/provider-change.js';
@@ -47,6 +48,31 @@ async function pruneUp(file: string, top: string): Promise<void> {
   }
 }
 
+/**
+ * A branch folder of `appDir` that retiring may delete from: a real directory directly in the app
+ * folder (not a symbolic link, which could lead svc to delete or move files anywhere), or
+ * undefined when it is gone.
+ */
+export async function realBranchDir(appDir: string, name: string): Promise<string | undefined> {
+  const dir = path.join(appDir, name);
+  const info = await lstat(dir).catch(() => undefined);
+  if (info === undefined) return undefined;
+  if (!info.isDirectory() || path.dirname(await realpath(dir)) !== (await realpath(appDir))) {
+    throw new SvcError(
+      'FOLDER_INVALID',
+      `${name} is not a folder inside the app folder (a symbolic link?); svc retires only real branch folders`,
+      { place: { file: dir } },
+    );
+  }
+  return dir;
+}
+
+/** Whether `target`'s directory, once made, really lies in `appDir` (no symbolic link leads out). */
+async function landsInside(appDir: string, target: string): Promise<boolean> {
+  const [root, parent] = await Promise.all([realpath(appDir), realpath(path.dirname(target))]);
+  return parent === root || parent.startsWith(`${root}${path.sep}`);
+}
+
 /** What retiring needs of a layout: each branch folder's files as they are on disk now. */
 export interface RetiringLayout {
   appDir: string;
@@ -81,6 +107,7 @@ export async function retireBranchFolders(
         else if (isManagedPath(p) || existsSync(target)) continue;
         else {
           await mkdir(path.dirname(target), { recursive: true });
+          if (!(await landsInside(layout.appDir, target))) continue;
           await rename(at(p), target);
         }
         gone.push(p);

@@ -3,8 +3,8 @@
  * it unless --force, and with --force it writes every file of the user's back as it was (bytes and mode).
  * A .git directory alone does not make a directory "not empty": a fresh repository is where init belongs.
  */
-import { chmod, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 import { type FolderFiles, MANAGED_TOP, readFolder } from '../folder/index.js';
 
 const IGNORED = new Set(['.git']);
@@ -42,10 +42,18 @@ export async function readUserFiles(dir: string): Promise<UserFiles> {
   return { files, modes };
 }
 
-/** The writer creates files afresh; give the user's files back their modes (an executable script stays one). */
+/**
+ * The writer creates files afresh; give the user's files back their modes (an executable script
+ * stays one). Only regular files really inside `dir`: chmod follows symbolic links, and a recorded
+ * path may come from a file in the repository.
+ */
 export async function restoreModes(dir: string, modes: ReadonlyMap<string, number>): Promise<void> {
+  const root = await realpath(dir);
   for (const [path, mode] of modes) {
     const file = join(dir, ...path.split('/'));
-    if (((await stat(file)).mode & 0o7777) !== mode) await chmod(file, mode);
+    const info = await lstat(file).catch(() => undefined);
+    if (info === undefined || !info.isFile()) continue;
+    if (!(await realpath(file)).startsWith(`${root}${sep}`)) continue;
+    if ((info.mode & 0o7777) !== mode) await chmod(file, mode);
   }
 }
