@@ -4,7 +4,8 @@
  * and says which URL needs which credential; with it the re-import is committed. The token reaches the
  * git server and nothing else: no file of the folder, no output, report or summary, no comment, no log
  * line but the runner's `::add-mask::` command. In pull_request mode a pull request that changes the
- * folder's source does not get the token sent to its new source.
+ * folder's source does not get the token sent to its new source; check and merge modes send it only on
+ * events that cannot run a pull request's code (push, workflow_dispatch, …).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -251,4 +252,70 @@ describe('the source-token input', () => {
     expect(error).toContain('withheld');
     expectNoToken(pr);
   });
+
+  /** A branch whose config.yaml points the folder's source elsewhere, checked out in the test repository. */
+  function repointedCheckout(branch: string): string {
+    repo.git('checkout', '-q', '-B', branch, 'origin/main');
+    const configPath = join(repo.dir, 'mcp', 'pets', 'config.yaml');
+    writeFileSync(
+      configPath,
+      readFileSync(configPath, 'utf8').replace(
+        `repository: ${sourceUrl}`,
+        `repository: ${server.url}/collect.git`,
+      ),
+    );
+    repo.commit('point the source elsewhere');
+    return repo.dir;
+  }
+
+  async function runOnEvent(eventName: string, workspace: string, inputs: Record<string, string>) {
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-action-source-token-event-'));
+    // What pull_request_target and issue_comment carry: the pull request, not its checked-out code.
+    writeFileSync(join(tmp, 'event.json'), JSON.stringify({ issue: { number: 7 } }));
+    return run({
+      GITHUB_EVENT_NAME: eventName,
+      GITHUB_EVENT_PATH: join(tmp, 'event.json'),
+      GITHUB_REF: 'refs/heads/main',
+      GITHUB_WORKSPACE: workspace,
+      'INPUT_SOURCE-TOKEN': TOKEN,
+      ...inputs,
+    });
+  }
+
+  for (const [eventName, inputs] of [
+    ['pull_request_target', { INPUT_MODE: 'check' }],
+    ['issue_comment', { INPUT_MODE: 'auto' }],
+    ['pull_request', { INPUT_MODE: 'merge' }],
+  ] as const)
+    it(`${inputs.INPUT_MODE} mode on ${eventName}: a checked-out pull request that points the folder elsewhere does not get the token`, async () => {
+      const workspace = repointedCheckout(`collect-${eventName}`);
+      const before = originHead();
+      const seen = server.requests.length;
+      const run = await runOnEvent(eventName, workspace, inputs);
+      expect(run.result.mode).toBe(inputs.INPUT_MODE === 'merge' ? 'merge' : 'check');
+      const asked = server.requests.slice(seen);
+      expect(asked.some((r) => r.path.startsWith('/collect.git/'))).toBe(true);
+      expect(asked.every((r) => r.authorization === undefined)).toBe(true);
+      const error = run.result.results[0]?.error ?? '';
+      expect(error).toContain(`${server.url}/collect.git needs credentials`);
+      expect(error).toContain(`withheld here: the ${eventName} event`);
+      expect(error).toContain('mode: pull_request');
+      expect(run.lines.some((l) => l.startsWith('::warning::') && l.includes('source-token withheld'))).toBe(
+        true,
+      );
+      expect(originHead()).toBe(before);
+      expectNoToken(run);
+    });
+
+  for (const eventName of ['push', 'workflow_dispatch'])
+    it(`check mode on ${eventName}: the token is sent to the folder's source`, async () => {
+      const seen = server.requests.length;
+      const run = await runOnEvent(eventName, checkout(), { INPUT_MODE: 'check' });
+      expect(run.result.mode).toBe('check');
+      expect(run.result.results[0]?.error).toBeUndefined();
+      expect(run.result.results[0]?.reimport?.status).toBe('complete');
+      expect(server.requests.slice(seen).some((r) => r.authorization === BASIC)).toBe(true);
+      expect(run.lines.some((l) => l.includes('withheld'))).toBe(false);
+      expectNoToken(run);
+    });
 });

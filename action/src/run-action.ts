@@ -19,6 +19,7 @@ import { runMerge } from './merge-mode.js';
 import { writeOutputs, writeSummary } from './outputs.js';
 import { runPullRequest } from './pull-request-mode.js';
 import { runCheck } from './check-mode.js';
+import { sourceTokenAllowedOn, withheldOnEvent } from './token-events.js';
 
 export interface ActionDeps {
   env: Env;
@@ -47,7 +48,10 @@ export interface ModeEnv {
   ctx: RunContext;
   engine: SvcEngine;
   log: (line: string) => void;
-  /** How re-imports read git and raw-URL sources: with the source-token input, when given. */
+  /**
+   * How re-imports read git and raw-URL sources: with the source-token input, when given and (check and
+   * merge modes) the event cannot carry a pull request's code.
+   */
   sourceAccess: GitAccess;
   /** The same without the token, for a source the pull request itself changes. */
   withheldSourceAccess: GitAccess;
@@ -60,11 +64,25 @@ function sourceAccesses(
   inputs: ActionInputs,
   ctx: RunContext,
   env: Env,
+  mode: ActionResult['mode'],
 ): Pick<ModeEnv, 'sourceAccess' | 'withheldSourceAccess'> {
   const common = {
     githubUrl: ctx.serverUrl,
     ...(env['RUNNER_TEMP'] ? { cacheDir: join(env['RUNNER_TEMP'], 'svc-git-cache') } : {}),
   };
+  const withheldSourceAccess = givenGitAccess(undefined, {
+    ...common,
+    hint: `${SOURCE_TOKEN_HINT} (withheld here: this pull request changes the folder's source, so it is used after the merge only)`,
+  });
+  // Check and merge modes read the checked-out config.yaml with no base to compare it with.
+  if (mode !== 'pull_request' && !sourceTokenAllowedOn(ctx.eventName))
+    return {
+      sourceAccess: givenGitAccess(undefined, {
+        ...common,
+        hint: `${SOURCE_TOKEN_HINT} (${withheldOnEvent(ctx.eventName)})`,
+      }),
+      withheldSourceAccess,
+    };
   return {
     sourceAccess: givenGitAccess(
       inputs.sourceToken ? { token: inputs.sourceToken, username: inputs.sourceUsername } : undefined,
@@ -73,10 +91,7 @@ function sourceAccesses(
         hint: SOURCE_TOKEN_HINT,
       },
     ),
-    withheldSourceAccess: givenGitAccess(undefined, {
-      ...common,
-      hint: `${SOURCE_TOKEN_HINT} (withheld here: this pull request changes the folder's source, so it is used after the merge only)`,
-    }),
+    withheldSourceAccess,
   };
 }
 
@@ -131,12 +146,14 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     log(out);
   };
   safeLog(`svc: mode ${mode} (${inputs.mode}), folders ${inputs.folders.join(', ')}`);
+  if (inputs.sourceToken && mode !== 'pull_request' && !sourceTokenAllowedOn(ctx.eventName))
+    safeLog(`::warning::svc: source-token ${withheldOnEvent(ctx.eventName)}`);
   const modeEnv: ModeEnv = {
     inputs,
     ctx,
     engine: deps.engine,
     log: safeLog,
-    ...sourceAccesses(inputs, ctx, env),
+    ...sourceAccesses(inputs, ctx, env, mode),
   };
 
   let result: Omit<ActionResult, 'outputs' | 'exitCode'> & { markdown: string; changed: boolean };
