@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
 import { chmod, copyFile, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,19 +101,31 @@ describe('the folder lock', () => {
     expect(await readFile(lockPathOf(target), 'utf8').catch(() => 'gone')).toBe('gone');
   });
 
-  test('a writer killed while taking or taking over the lock leaves files the next command sweeps', async () => {
+  test('a writer killed while taking the lock leaves a candidate the next command sweeps, unless it is not ours to judge', async () => {
     const target = join(base, 'server');
     await writeFolder(target, files);
     const dead = await exitedPid();
     const lock = lockPathOf(target);
-    // Killed after writing its candidate, before linking it; and after setting a stale lock aside.
-    await writeFile(`${lock}.new-${dead}-0a1b2c3d`, `{"pid":${dead}}\n`);
-    await writeFile(`${lock}.stale-${dead}-0a1b2c3d`, '123\n');
+    const pidns = process.platform === 'linux' ? { pidns: readlinkSync('/proc/self/ns/pid') } : {};
+    const record = (pid: number, host = hostname()) => `${JSON.stringify({ pid, host, ...pidns })}\n`;
+    // Killed after writing its candidate, before linking it: swept.
+    await writeFile(`${lock}.new-${dead}-0a1b2c3d`, record(dead));
+    // Written on another host sharing the folder: its pid means nothing here, so it stays.
+    await writeFile(`${lock}.new-${dead}-0e0e0e0e`, record(dead, 'elsewhere'));
     // A live process's candidate is its own business.
-    await writeFile(`${lock}.new-${process.pid}-99999999`, `{"pid":${process.pid}}\n`);
+    await writeFile(`${lock}.new-${process.pid}-99999999`, record(process.pid));
+    // A stale lock a taker set aside a moment ago may still be put back by it: it stays too.
+    await writeFile(`${lock}.stale-${dead}-0a1b2c3d`, '123\n');
     await settleFolder(target, () => undefined);
-    expect((await readdir(base)).sort()).toEqual([`.server.svc-lock.new-${process.pid}-99999999`, 'server']);
-    await rm(`${lock}.new-${process.pid}-99999999`);
+    expect((await readdir(base)).sort()).toEqual(
+      [
+        `.server.svc-lock.new-${dead}-0e0e0e0e`,
+        `.server.svc-lock.new-${process.pid}-99999999`,
+        `.server.svc-lock.stale-${dead}-0a1b2c3d`,
+        'server',
+      ].sort(),
+    );
+    for (const name of await readdir(base)) if (name !== 'server') await rm(join(base, name));
     // Taking and releasing the lock leaves nothing beside the folder.
     const got = await tryLockFolder(target, () => undefined);
     expect(got.ok).toBe(true);

@@ -63,13 +63,32 @@ function sidePath(path: string, kind: 'new' | 'stale'): string {
   return `${path}.${kind}-${process.pid}-${randomBytes(4).toString('hex')}`;
 }
 
-/** Removes the candidates and set-aside locks that dead processes left beside the folder. */
+/** A set-aside lock younger than this may still be in its taker's hands (about to be put back). */
+const ASIDE_GRACE_MS = 60_000;
+
+/**
+ * Removes the candidates and set-aside locks that dead processes left beside the folder. A
+ * candidate holds its writer's record, so one from another host or pid namespace (a folder
+ * shared over NFS, a container) is left alone: its pid means nothing here. A set-aside lock holds
+ * the stale lock's text, not its taker's; it goes only when its taker is gone here and it was
+ * set aside (renamed: its ctime) long ago.
+ */
 async function sweepLeftovers(target: string): Promise<void> {
   const dir = dirname(target);
   const names = await readdir(dir).catch(() => [] as string[]);
+  const local = here();
   for (const name of names) {
     const pid = lockLeftoverPid(target, name);
-    if (pid !== undefined && !isAlive(pid)) await rm(join(dir, name), { force: true });
+    if (pid === undefined || isAlive(pid)) continue;
+    const path = join(dir, name);
+    if (name.slice(basename(lockPathOf(target)).length + 1).startsWith('new-')) {
+      const record = parseLock(await readFile(path, 'utf8').catch(() => ''));
+      if (record === undefined || record.host !== local.host || record.pidns !== local.pidns) continue;
+    } else {
+      const changed = (await stat(path).catch(() => undefined))?.ctimeMs;
+      if (changed === undefined || Date.now() - changed < ASIDE_GRACE_MS) continue;
+    }
+    await rm(path, { force: true });
   }
 }
 
@@ -108,7 +127,8 @@ async function create(path: string): Promise<string | undefined> {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
     throw e;
   } finally {
-    await rm(candidate, { force: true });
+    // The lock is published either way; a candidate that cannot be removed is swept later.
+    await rm(candidate, { force: true }).catch(() => undefined);
   }
 }
 
