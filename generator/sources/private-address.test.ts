@@ -44,6 +44,11 @@ describe('isPrivateAddress', () => {
     '64:ff9b::127.0.0.1',
     '64:ff9b::a00:7',
     '::127.0.0.1',
+    '::ffff:0:127.0.0.1',
+    '64:ff9b:1::a00:1',
+    '2002:7f00:1::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '100::1',
     'ff02::1',
     'not-an-address',
   ])('%s is not public', (address) => {

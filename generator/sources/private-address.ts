@@ -25,6 +25,14 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   // The IPv4-compatible block (::/96) holds :: and ::1 and the deprecated ::a.b.c.d spellings.
   ['::', 96],
+  // Translation and tunnels that carry an IPv4 address a gateway would connect to: SIIT
+  // (::ffff:0:a.b.c.d), local-use NAT64, 6to4 and Teredo. Never where a public spec lives.
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b:1::', 48],
+  ['2002::', 16],
+  ['2001::', 32],
+  // Discard-only.
+  ['100::', 64],
   ['fc00::', 7],
   ['fe80::', 10],
   ['fec0::', 10],
