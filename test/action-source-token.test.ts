@@ -12,65 +12,33 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
 import { parseOutputFile } from '../action/src/outputs.js';
 import { addMaskLine, runAction } from '../action/src/run-action.js';
 import { svcEngine } from '../action/src/svc-engine.js';
 import { type FakeGitHub, startFakeGitHub } from '../action/testing/fake-github.js';
-import { createTestRepo, type TestRepo } from '../action/testing/git-repo.js';
-import { configYaml } from '../action/testing/server-folder.js';
-import { runImport } from '../generator/import/index.js';
-import { type GitHttpServer, startGitHttpServer } from '../generator/sources/testing/git-http-server.js';
-import { makeRepo, type RepoFixture } from '../generator/sources/testing/git-repo-fixture.js';
-import type { SvcConfig } from '../schemas/types.js';
+import type { TestRepo } from '../action/testing/git-repo.js';
+import { type PrivateGitSource, startPrivateGitSource } from '../action/testing/private-git-source.js';
+import type { GitHttpServer } from '../generator/sources/testing/git-http-server.js';
 
 const TOKEN = 'src_tok_7d1e55b0c4a94f2e';
 const BASIC = `Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`;
-const fixture = (name: string) =>
-  readFileSync(new URL(`../fixtures/action/${name}`, import.meta.url), 'utf8');
 const now = () => new Date('2026-01-01T00:00:00Z');
 
-let root: string;
-let source: RepoFixture;
+let source: PrivateGitSource;
 let server: GitHttpServer;
 let sourceUrl: string;
 let repo: TestRepo;
 let gh: FakeGitHub;
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'svc-action-source-token-'));
-  source = await makeRepo(root, 'specs');
-  source.commit({ 'openapi/petstore.yaml': fixture('petstore-v1.yaml') }, 'v1');
-  server = await startGitHttpServer({ root: join(root, 'repos'), authorize: (a) => a === BASIC });
-  sourceUrl = `${server.url}/specs.git`;
-  repo = createTestRepo();
-  const config = parseYaml(
-    configYaml('pets', {
-      kind: 'git',
-      provider: 'git',
-      repository: sourceUrl,
-      branch: 'main',
-      path: 'openapi/petstore.yaml',
-    }).replace('provider: manual', 'provider: git'),
-  ) as SvcConfig;
-  const first = await runImport({
-    dir: join(repo.dir, 'mcp', 'pets'),
-    config,
-    now,
-    git: { token: TOKEN, cacheDir: join(root, 'setup-cache') },
-  });
-  expect(first.status, first.error?.describe()).toBe('complete');
-  repo.commit('add the pets server');
-  repo.git('push', '-q', 'origin', 'main');
-  // The API moves on: a re-import now changes the folder.
-  source.commit({ 'openapi/petstore.yaml': fixture('petstore-v2.yaml') }, 'v2');
+  source = await startPrivateGitSource({ authorize: (a) => a === BASIC, git: { token: TOKEN }, now });
+  ({ server, sourceUrl, repo } = source);
   gh = await startFakeGitHub({ owner: 'acme', repo: 'apis' });
 });
 
 afterAll(async () => {
   await gh?.close();
-  await server?.close();
-  repo?.cleanup();
+  await source?.close();
 });
 
 function checkout(): string {
