@@ -157,6 +157,21 @@ for (const [name, make, skip] of backends) {
       await a.finishJob(first.jobId, 'drain', { status: 'Complete' });
     });
 
+    it('claims jobs queued in the same millisecond first in, first out', async () => {
+      const frozen = new ControlStore({ db: a.db, kind: a.kind, now: () => Date.UTC(2026, 10, 23) });
+      const queued = [];
+      for (let i = 0; i < 8; i++)
+        queued.push((await frozen.enqueueJob({ serverId: 'pets', trigger: 'manual' })).jobId);
+      const claimed = [];
+      for (let i = 0; i < 8; i++) {
+        const job = await b.claimJob('fifo', 60_000);
+        claimed.push(job?.id);
+        await b.finishJob(job!.id, 'fifo', { status: 'Complete' });
+      }
+      // Not closed: it shares the database of the store under test.
+      expect(claimed).toEqual(queued);
+    });
+
     it('two replicas claiming at once never take the same job', async () => {
       const ids = new Set<string>();
       for (let i = 0; i < 20; i++)

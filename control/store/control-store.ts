@@ -18,6 +18,7 @@ import type {
   Plan,
   ServerTable,
 } from './schema.js';
+import { newJobId } from './job-id.js';
 
 export type ServerRow = Selectable<ServerTable>;
 export type DeployTokenRow = Selectable<DeployTokenTable>;
@@ -298,7 +299,7 @@ export class ControlStore {
     trigger: JobTrigger;
     deliveryId?: string;
   }): Promise<{ jobId: string; duplicate: boolean }> {
-    const id = randomUUID();
+    const id = newJobId(this.now());
     const inserted = await this.db
       .insertInto('import_jobs')
       .values({
