@@ -6,20 +6,19 @@
  * embedded database, as a second replica would.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningControl, startControl } from '../control/index.js';
 import { createServerRepo, FOLDER, petstore, type ServerRepo } from '../control/testing/server-repo.js';
+import { chromiumMissing, launchChromium } from './helpers/headless-chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const missing = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is not installed (apt-get install chromium)`;
-if (missing) console.warn(`control status page: skipped: ${missing}`);
+if (chromiumMissing) console.warn(`control status page: skipped: ${chromiumMissing}`);
 
-describe.skipIf(missing !== undefined)('import status page in Chromium', () => {
+describe.skipIf(chromiumMissing !== undefined)('import status page in Chromium', () => {
   let root: string;
   let repo: ServerRepo;
   let web: RunningControl;
@@ -47,19 +46,7 @@ describe.skipIf(missing !== undefined)('import status page in Chromium', () => {
     expect(created.status).toBe(201);
     secret = ((await created.json()) as { webhookSecret: string }).webhookSecret;
     // A fresh profile directory for every run.
-    browser = await chromium.launchPersistentContext(mkdtempSync(join(root, 'chromium-')), {
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium(root);
   }, 60_000);
 
   afterAll(async () => {

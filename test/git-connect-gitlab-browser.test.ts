@@ -5,20 +5,19 @@
  * trades the code with its PKCE verifier and keeps only the refresh token, sealed; the connection
  * then lists the user's projects.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
 import { type GitlabStandIn, startGitlabStandIn } from '../generator/sources/testing/gitlab-stand-in.js';
 import { svc } from './helpers/run-cli.js';
+import { chromiumMissing, launchChromium } from './helpers/headless-chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const missing = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is not installed (apt-get install chromium)`;
-if (missing) console.warn(`gitlab browser flow: skipped: ${missing}`);
+if (chromiumMissing) console.warn(`gitlab browser flow: skipped: ${chromiumMissing}`);
 
-describe.skipIf(missing !== undefined)('svc git connect gitlab --browser in Chromium', () => {
+describe.skipIf(chromiumMissing !== undefined)('svc git connect gitlab --browser in Chromium', () => {
   let root: string;
   let gitlab: GitlabStandIn;
   let browser: BrowserContext;
@@ -28,19 +27,7 @@ describe.skipIf(missing !== undefined)('svc git connect gitlab --browser in Chro
     gitlab = await startGitlabStandIn({
       projects: [{ path_with_namespace: 'team/api', default_branch: 'main', visibility: 'private' }],
     });
-    browser = await chromium.launchPersistentContext(mkdtempSync(join(root, 'chromium-')), {
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium(root);
   }, 60_000);
 
   afterAll(async () => {
