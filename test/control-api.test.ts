@@ -5,15 +5,15 @@
  * three webhook receivers (signatures, merges only, duplicate deliveries).
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_TRAILER } from '../action/src/merge-mode.js';
 import { openControlStore, type RunningControl, startControl } from '../control/index.js';
 import { createServerRepo, FOLDER, petstore, type ServerRepo } from '../control/testing/server-repo.js';
 import { svc } from './helpers/run-cli.js';
+import { startTestControl } from './helpers/control-service.js';
 
 let repo: ServerRepo;
 let control: RunningControl;
@@ -43,17 +43,9 @@ async function waitForJob(jobId: string, timeoutMs = 30_000): Promise<Record<str
 
 beforeAll(async () => {
   repo = await createServerRepo();
-  data = mkdtempSync(join(tmpdir(), 'svc-control-'));
-  const made = await svc(['control', 'token', 'workspace', '--name', 'ci', '--data', data], { cwd: data });
-  expect(made.code).toBe(0);
-  pat = made.stdout.trim();
-  control = await startControl({
-    port: 0,
-    dataDir: data,
-    headRefreshMs: 0,
-    workerPollMs: 200,
+  ({ data, pat, control } = await startTestControl('svc-control-', {
     logger: { log: (_level, event, fields) => logs.push({ event, ...(fields ? { fields } : {}) }) },
-  });
+  }));
 }, 60_000);
 
 afterAll(async () => {

@@ -3,13 +3,11 @@
  * server (a git repository registered by path, embedded store) the API lists the newest two, the
  * database holds no more, and the log says how many went.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RunningControl, startControl } from '../control/index.js';
+import type { RunningControl } from '../control/index.js';
 import { createServerRepo, FOLDER, type ServerRepo } from '../control/testing/server-repo.js';
-import { svc } from './helpers/run-cli.js';
+import { startTestControl } from './helpers/control-service.js';
 
 let repo: ServerRepo;
 let control: RunningControl;
@@ -25,18 +23,11 @@ const api = (path: string, init: RequestInit = {}) =>
 
 beforeAll(async () => {
   repo = await createServerRepo();
-  data = mkdtempSync(join(tmpdir(), 'svc-control-retention-'));
-  pat = (
-    await svc(['control', 'token', 'workspace', '--name', 'ci', '--data', data], { cwd: data })
-  ).stdout.trim();
-  control = await startControl({
-    port: 0,
-    dataDir: data,
-    headRefreshMs: 0,
+  ({ data, pat, control } = await startTestControl('svc-control-retention-', {
     workerPollMs: 100,
     keepJobs: 2,
     logger: { log: (_level, event, fields) => logs.push({ event, ...(fields ? { fields } : {}) }) },
-  });
+  }));
   const created = await api('/v1/servers', {
     method: 'POST',
     body: JSON.stringify({ repository: repo.bare, branch: 'main', path: FOLDER }),

@@ -15,6 +15,7 @@ import { type RunningControl, startControl } from '../control/index.js';
 import { createServerRepo, FOLDER, petstore, type ServerRepo } from '../control/testing/server-repo.js';
 import { ensureBuilt, runSvc, type SpawnedRun } from './helpers/built-cli.js';
 import { svc } from './helpers/run-cli.js';
+import { startTestControl } from './helpers/control-service.js';
 
 let repo: ServerRepo;
 let control: RunningControl;
@@ -73,18 +74,10 @@ function setPublished(published: boolean): void {
 beforeAll(async () => {
   const built = ensureBuilt();
   repo = await createServerRepo();
-  data = mkdtempSync(join(tmpdir(), 'svc-control-remote-'));
   work = mkdtempSync(join(tmpdir(), 'svc-remote-cli-'));
-  const made = await svc(['control', 'token', 'workspace', '--name', 'ci', '--data', data], { cwd: data });
-  expect(made.code).toBe(0);
-  pat = made.stdout.trim();
-  control = await startControl({
-    port: 0,
-    dataDir: data,
-    headRefreshMs: 0,
-    workerPollMs: 200,
+  ({ data, pat, control } = await startTestControl('svc-control-remote-', {
     logger: { log() {} },
-  });
+  }));
   const registered = await api('/v1/servers', {
     method: 'POST',
     body: JSON.stringify({ repository: repo.bare, branch: 'main', path: FOLDER }),

@@ -20,7 +20,7 @@ import { runImport } from '../generator/import/index.js';
 import { type GitHttpServer, startGitHttpServer } from '../generator/sources/testing/git-http-server.js';
 import { makeRepo, type RepoFixture } from '../generator/sources/testing/git-repo-fixture.js';
 import type { SvcConfig } from '../schemas/types.js';
-import { svc } from './helpers/run-cli.js';
+import { startTestControl } from './helpers/control-service.js';
 
 const USER = 'reader';
 const TOKEN = 'glpat-srcCred-93f0c1d2e4b5';
@@ -106,17 +106,9 @@ beforeAll(async () => {
   // The API moves on: the next import changes the folder.
   source.commit({ 'openapi/petstore.yaml': fixture('petstore-v2.yaml') }, 'v2');
 
-  data = mkdtempSync(join(tmpdir(), 'svc-control-source-cred-data-'));
-  const made = await svc(['control', 'token', 'workspace', '--name', 'ci', '--data', data], { cwd: data });
-  expect(made.code).toBe(0);
-  pat = made.stdout.trim();
-  control = await startControl({
-    port: 0,
-    dataDir: data,
-    headRefreshMs: 0,
-    workerPollMs: 200,
+  ({ data, pat, control } = await startTestControl('svc-control-source-cred-data-', {
     logger: { log: (level, event, fields) => logs.push(JSON.stringify({ level, event, fields })) },
-  });
+  }));
   const created = await api('/v1/servers', {
     method: 'POST',
     body: JSON.stringify({ repository: repo.origin, branch: 'main', path: 'mcp/pets' }),
