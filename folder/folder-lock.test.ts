@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readlinkSync } from 'node:fs';
 import { chmod, copyFile, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { lockPathOf, tryLockFolder } from './folder-lock.js';
+import { lockPathOf, placeId, tryLockFolder } from './folder-lock.js';
 import { settleFolder } from './settle-folder.js';
 import { processStart } from './process-start.js';
 import { writeFolder } from './write-folder.js';
@@ -106,22 +105,21 @@ describe('the folder lock', () => {
     await writeFolder(target, files);
     const dead = await exitedPid();
     const lock = lockPathOf(target);
-    const pidns = process.platform === 'linux' ? { pidns: readlinkSync('/proc/self/ns/pid') } : {};
-    const record = (pid: number, host = hostname()) => `${JSON.stringify({ pid, host, ...pidns })}\n`;
-    // Killed after writing its candidate, before linking it: swept.
-    await writeFile(`${lock}.new-${dead}-0a1b2c3d`, record(dead));
-    // Written on another host sharing the folder: its pid means nothing here, so it stays.
-    await writeFile(`${lock}.new-${dead}-0e0e0e0e`, record(dead, 'elsewhere'));
+    const here = placeId();
+    const elsewhere = here === 'ffffffff' ? '00000000' : 'ffffffff';
+    // Killed while writing its candidate (empty), or before linking it: swept.
+    await writeFile(`${lock}.new-${here}-${dead}-0a1b2c3d`, '');
+    // Killed after setting a stale lock aside: swept.
+    await writeFile(`${lock}.stale-${here}-${dead}-0a1b2c3d`, '123\n');
+    // Made on another host sharing the folder: its pid means nothing here, so it stays.
+    await writeFile(`${lock}.new-${elsewhere}-${dead}-0e0e0e0e`, '');
     // A live process's candidate is its own business.
-    await writeFile(`${lock}.new-${process.pid}-99999999`, record(process.pid));
-    // A stale lock a taker set aside a moment ago may still be put back by it: it stays too.
-    await writeFile(`${lock}.stale-${dead}-0a1b2c3d`, '123\n');
+    await writeFile(`${lock}.new-${here}-${process.pid}-99999999`, '');
     await settleFolder(target, () => undefined);
     expect((await readdir(base)).sort()).toEqual(
       [
-        `.server.svc-lock.new-${dead}-0e0e0e0e`,
-        `.server.svc-lock.new-${process.pid}-99999999`,
-        `.server.svc-lock.stale-${dead}-0a1b2c3d`,
+        `.server.svc-lock.new-${elsewhere}-${dead}-0e0e0e0e`,
+        `.server.svc-lock.new-${here}-${process.pid}-99999999`,
         'server',
       ].sort(),
     );

@@ -10,11 +10,11 @@
  *
  * The lock is written whole in a candidate file and then hard-linked into place, so a writer
  * killed while taking it leaves either no lock or a complete one, never an empty file that
- * nobody could judge. Candidates and stale locks set aside carry their creator's pid in their
- * name (`.<folder>.svc-lock.new-<pid>-<hex>`, `…stale-<pid>-<hex>`); those of dead processes are
- * swept whenever the lock is next taken.
+ * nobody could judge. Candidates and stale locks set aside carry their maker's place and pid in
+ * their name (`.<folder>.svc-lock.new-<place>-<pid>-<hex>`, `…stale-…`); those of dead processes
+ * of this host are swept whenever the lock is next taken.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readlinkSync } from 'node:fs';
 import { link, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -50,45 +50,45 @@ export function lockPathOf(target: string): string {
   return join(dirname(target), `.${basename(target)}.svc-lock`);
 }
 
-/** A candidate or set-aside lock file of `target`'s lock; the pid of the process that made it. */
-export function lockLeftoverPid(target: string, name: string): number | undefined {
+/**
+ * Where a pid means something, as 8 hex characters: the host and, on Linux, the pid namespace. A
+ * candidate or set-aside lock carries it in its name, so whether its maker is gone can be judged
+ * without reading it: a writer killed while writing its candidate leaves it empty.
+ */
+export function placeId(): string {
+  const { host, pidns } = here();
+  return createHash('sha256')
+    .update(`${host}\0${pidns ?? ''}`)
+    .digest('hex')
+    .slice(0, 8);
+}
+
+/** A candidate or set-aside lock file of `target`'s lock: where and by which pid it was made. */
+export function lockLeftover(target: string, name: string): { place: string; pid: number } | undefined {
   const lock = basename(lockPathOf(target));
   if (!name.startsWith(`${lock}.`)) return undefined;
-  const match = /^(?:new|stale)-(\d+)-[0-9a-f]+$/.exec(name.slice(lock.length + 1));
-  return match ? Number(match[1]) : undefined;
+  const match = /^(?:new|stale)-([0-9a-f]{8})-(\d+)-[0-9a-f]+$/.exec(name.slice(lock.length + 1));
+  return match ? { place: match[1]!, pid: Number(match[2]) } : undefined;
 }
 
 /** A sibling file name for a lock candidate or a lock set aside, unique to this process. */
 function sidePath(path: string, kind: 'new' | 'stale'): string {
-  return `${path}.${kind}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  return `${path}.${kind}-${placeId()}-${process.pid}-${randomBytes(4).toString('hex')}`;
 }
 
-/** A set-aside lock younger than this may still be in its taker's hands (about to be put back). */
-const ASIDE_GRACE_MS = 60_000;
-
 /**
- * Removes the candidates and set-aside locks that dead processes left beside the folder. A
- * candidate holds its writer's record, so one from another host or pid namespace (a folder
- * shared over NFS, a container) is left alone: its pid means nothing here. A set-aside lock holds
- * the stale lock's text, not its taker's; it goes only when its taker is gone here and it was
- * set aside (renamed: its ctime) long ago.
+ * Removes the candidates and set-aside locks that dead processes left beside the folder. One made
+ * on another host or in another pid namespace (a folder shared over NFS, a container) is left
+ * alone: its pid means nothing here.
  */
 async function sweepLeftovers(target: string): Promise<void> {
   const dir = dirname(target);
   const names = await readdir(dir).catch(() => [] as string[]);
-  const local = here();
+  const place = placeId();
   for (const name of names) {
-    const pid = lockLeftoverPid(target, name);
-    if (pid === undefined || isAlive(pid)) continue;
-    const path = join(dir, name);
-    if (name.slice(basename(lockPathOf(target)).length + 1).startsWith('new-')) {
-      const record = parseLock(await readFile(path, 'utf8').catch(() => ''));
-      if (record === undefined || record.host !== local.host || record.pidns !== local.pidns) continue;
-    } else {
-      const changed = (await stat(path).catch(() => undefined))?.ctimeMs;
-      if (changed === undefined || Date.now() - changed < ASIDE_GRACE_MS) continue;
-    }
-    await rm(path, { force: true });
+    const left = lockLeftover(target, name);
+    if (left === undefined || left.place !== place || isAlive(left.pid)) continue;
+    await rm(join(dir, name), { force: true });
   }
 }
 

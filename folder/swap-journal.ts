@@ -21,7 +21,7 @@ import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SvcError } from '../core/svc-error.js';
 import { mkdirSynced, present, renameSynced, syncDir, writeFileSynced } from './durable-fs.js';
-import { lockLeftoverPid, lockPathOf } from './folder-lock.js';
+import { lockLeftover, lockPathOf } from './folder-lock.js';
 import { unsafePathReason } from './folder-paths.js';
 
 export interface SwapEntry {
@@ -76,7 +76,7 @@ export async function hasSwapLeftovers(target: string): Promise<boolean> {
       n === `${journal}.tmp` ||
       n === lock ||
       pattern.test(n) ||
-      lockLeftoverPid(target, n) !== undefined,
+      lockLeftover(target, n) !== undefined,
   );
 }
 
