@@ -224,9 +224,12 @@ export async function callUpstream(
     return { status, result: toolError(`Upstream returned HTTP ${status}${reason}${detail}`) };
   }
 
-  if (!isTextType(type) && bytesHoldSecret(options.redact, bytes))
+  // An image or audio body goes out as base64 bytes, beyond text redaction, whatever its text-ness:
+  // an SVG is XML text, yet it is returned as an image block, so it is searched as bytes too.
+  const media = type.startsWith('image/') || type.startsWith('audio/');
+  if ((media || !isTextType(type)) && bytesHoldSecret(options.redact, bytes))
     return { status, result: withheld(bytes, type) };
-  if (type.startsWith('image/') || type.startsWith('audio/')) {
+  if (media) {
     const data = Buffer.from(bytes).toString('base64');
     const kind = type.startsWith('image/') ? 'image' : 'audio';
     return { status, result: { content: [{ type: kind, data, mimeType: type }] } };
