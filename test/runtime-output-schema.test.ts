@@ -17,6 +17,7 @@ const BODIES: Record<string, { type: string; body: string }> = {
   missing: { type: 'application/json', body: '{"name":"ok"}' },
   array: { type: 'application/json', body: '[1,2,3]' },
   text: { type: 'text/plain', body: 'just words' },
+  deep: { type: 'application/json', body: `{"count":1,"deep":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}` },
 };
 
 let upstream: EchoUpstream;
@@ -104,6 +105,15 @@ describe.each(['modern', 'legacy'] as const)('%s official client', (era) => {
   });
   afterAll(async () => {
     await client?.close();
+  });
+
+  it('answers an upstream JSON nested 5,000 levels deep with an isError result, not HTTP 500', async () => {
+    const result = await client.callTool({ name: 'shaped', arguments: { shape: 'deep' } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    const texts = (result.content as Content[]).map((c) => c.text ?? '');
+    expect(texts[0]).toMatch(/nested more than 256 levels deep/);
+    expect(texts[1]).toBe(BODIES.deep!.body);
   });
 
   it('passes structuredContent that matches the schema', async () => {
