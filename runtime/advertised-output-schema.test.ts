@@ -41,7 +41,9 @@ describe('advertisedOutputSchema', () => {
   });
 
   it('keeps the declared definitions at the root and leaves literal values alone', () => {
-    const advertised = advertisedOutputSchema(declared) as { $defs: Record<string, Record<string, unknown>> };
+    const advertised = advertisedOutputSchema(declared) as unknown as {
+      $defs: Record<string, Record<string, unknown>>;
+    };
     expect(advertised.$defs.Item).toEqual(declared.$defs.Item);
     expect(advertised.$defs.declaredOutput).toMatchObject({
       properties: {
