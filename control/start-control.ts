@@ -33,6 +33,10 @@ export interface StartControlOptions {
   leaseMs?: number;
   /** Finished import jobs kept per server (SVC_CONTROL_KEEP_JOBS, default 200). */
   keepJobs?: number;
+  /** How long a status-page sign-in lasts (default 12 hours). */
+  sessionTtlMs?: number;
+  /** SVC_CONTROL_TRUST_PROXY: X-Forwarded-Proto from the proxy in front decides `Secure` cookies. */
+  trustProxy?: boolean;
   /** false: serve the API only (no import worker in this process). */
   worker?: boolean;
   logger?: Logger;
@@ -100,6 +104,8 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
     cwd: opts.cwd ?? process.cwd(),
     onEnqueued: () => worker?.wake(),
     log,
+    ...(opts.sessionTtlMs !== undefined ? { sessionTtlMs: opts.sessionTtlMs } : {}),
+    ...(opts.trustProxy ? { trustProxy: true } : {}),
   });
   const host = opts.host ?? '127.0.0.1';
   const server = serve({ fetch: app.fetch, port: opts.port ?? 3100, hostname: host });

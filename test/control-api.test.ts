@@ -226,7 +226,10 @@ describe('svc control API', () => {
   });
 
   it('GitHub: verifies X-Hub-Signature-256 and queues only a merge into the tracked branch', async () => {
-    const send = (payload: unknown, opts: { key?: string; delivery?: string; event?: string } = {}) => {
+    const send = (
+      payload: unknown,
+      opts: { key?: string; delivery?: string | null; event?: string } = {},
+    ) => {
       const body = JSON.stringify(payload);
       const sig = `sha256=${createHmac('sha256', opts.key ?? secret)
         .update(body)
@@ -237,7 +240,7 @@ describe('svc control API', () => {
         headers: {
           'content-type': 'application/json',
           'x-github-event': opts.event ?? 'pull_request',
-          'x-github-delivery': opts.delivery ?? randomUUID(),
+          ...(opts.delivery === null ? {} : { 'x-github-delivery': opts.delivery ?? randomUUID() }),
           'x-hub-signature-256': sig,
         },
       });
@@ -258,9 +261,44 @@ describe('svc control API', () => {
     const queued = await send(pr(true), { delivery });
     expect(queued.status).toBe(202);
     expect((await send(pr(true), { delivery })).status).toBe(200);
+    // A replay of the same signed body under a new or missing X-GitHub-Delivery queues nothing.
+    const replayed = await send(pr(true), { delivery: randomUUID() });
+    expect(replayed.status).toBe(200);
+    expect(await replayed.json()).toMatchObject({ status: 'duplicate' });
+    const anonymous = await send(pr(true), { delivery: null });
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.json()).toMatchObject({ status: 'duplicate' });
     const jobs = (await (await api('/v1/servers/pets/imports')).json()) as { trigger: string }[];
     expect(jobs).toHaveLength(jobsBefore + 1);
     expect(jobs[0]?.trigger).toBe('github');
+    // A new merge (a different signed body) queues again.
+    const next = await send({ ...pr(true), number: 2 });
+    expect(next.status).toBe(202);
+  });
+
+  it('GitHub: an unknown repository is answered like a wrong signature', async () => {
+    const body = (clone_url: string) => ({
+      action: 'closed',
+      pull_request: { merged: true, base: { ref: 'main' } },
+      repository: { clone_url },
+    });
+    const post = (payload: unknown, key: string) => {
+      const text = JSON.stringify(payload);
+      return fetch(`${control.url}/v1/hooks/github`, {
+        method: 'POST',
+        body: text,
+        headers: {
+          'x-github-event': 'pull_request',
+          'x-github-delivery': randomUUID(),
+          'x-hub-signature-256': `sha256=${createHmac('sha256', key).update(text).digest('hex')}`,
+        },
+      });
+    };
+    const wrong = await post(body(repo.bare), 'not the secret');
+    const unknown = await post(body('https://git.example.invalid/nobody/nothing.git'), secret);
+    expect(unknown.status).toBe(wrong.status);
+    expect(await unknown.json()).toEqual(await wrong.json());
+    expect(wrong.status).toBe(401);
   });
 
   it('GitLab: X-Gitlab-Token must equal the server secret; only merges queue', async () => {
@@ -323,6 +361,95 @@ describe('svc control API', () => {
     expect(JSON.stringify(job)).not.toContain(tmpdir());
     expect(repo.log()).toHaveLength(before);
     repo.push({ 'specs/petstore.yaml': petstore('v2') }, 'fix the spec');
+  });
+
+  it('lists, expires and revokes workspace tokens; lists deploy tokens; writes last use', async () => {
+    const made = await api('/v1/workspace/tokens', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'temp', expiresInDays: 1 }),
+    });
+    expect(made.status).toBe(201);
+    const temp = (await made.json()) as { id: string; token: string; expiresAt: string };
+    expect(temp.token).toMatch(/^svc_pat_/);
+    expect(Date.parse(temp.expiresAt) - Date.now()).toBeGreaterThan(23 * 3600_000);
+    expect((await api('/v1/servers', { token: temp.token })).status).toBe(200);
+    const list = (await (await api('/v1/workspace/tokens')).json()) as Record<string, unknown>[];
+    expect(JSON.stringify(list)).not.toContain(temp.token);
+    expect(list.find((t) => t.id === temp.id)).toMatchObject({
+      name: 'temp',
+      expiresAt: temp.expiresAt,
+      revokedAt: null,
+      lastUsedAt: expect.stringMatching(/^\d{4}-/),
+    });
+    // The token this test suite uses is listed with its last use too.
+    expect(list.some((t) => t.name === 'ci' && typeof t.lastUsedAt === 'string')).toBe(true);
+    expect(
+      (await api('/v1/workspace/tokens', { method: 'POST', body: '{"name":"x","expiresInDays":0}' })).status,
+    ).toBe(400);
+    expect((await api(`/v1/workspace/tokens/${temp.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await api('/v1/servers', { token: temp.token })).status).toBe(401);
+    expect((await api(`/v1/workspace/tokens/${randomUUID()}`, { method: 'DELETE' })).status).toBe(404);
+    // An expired token is refused.
+    const old = await control.store.createWorkspaceToken('old', { expiresAt: '2001-01-01T00:00:00.000Z' });
+    expect((await api('/v1/servers', { token: old.token })).status).toBe(401);
+
+    const deploys = (await (await api('/v1/servers/pets/deploy-tokens')).json()) as Record<string, unknown>[];
+    expect(deploys.length).toBeGreaterThan(0);
+    expect(deploys[0]).toEqual({
+      id: expect.any(String),
+      serverId: 'pets',
+      name: expect.any(String),
+      createdAt: expect.any(String),
+      lastUsedAt: expect.anything(),
+      revokedAt: null,
+    });
+    expect((await api('/v1/servers/nope/deploy-tokens')).status).toBe(404);
+
+    // The CLI lists both kinds and revokes either.
+    const cliList = await svc(['control', 'token', 'list', '--data', data], { cwd: data });
+    expect(cliList.code).toBe(0);
+    expect(cliList.stdout).toMatch(/^KIND\s+ID\s+NAME/);
+    expect(cliList.stdout).toContain(temp.id);
+    expect(cliList.stdout).toContain(String(deploys[0]!.id));
+    expect(cliList.stdout).not.toContain('svc_pat_');
+  });
+
+  it('the CLI makes an expiring workspace token and revokes it', async () => {
+    const made = await svc(['control', 'token', 'workspace', '--name', 'cli', '--expires-in', '7', '--data', data], {
+      cwd: data,
+    });
+    expect(made.code).toBe(0);
+    const token = made.stdout.trim();
+    const id = /workspace token id (\S+), expires/.exec(made.stderr)?.[1];
+    expect(id).toBeDefined();
+    expect((await api('/v1/servers', { token })).status).toBe(200);
+    const revoked = await svc(['control', 'token', 'revoke', id!, '--data', data], { cwd: data });
+    expect(revoked.code).toBe(0);
+    expect((await api('/v1/servers', { token })).status).toBe(401);
+    const missing = await svc(['control', 'token', 'revoke', 'nope', '--data', data], { cwd: data });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('no workspace or deploy token has the id "nope"');
+    const bad = await svc(['control', 'token', 'workspace', '--name', 'x', '--expires-in', 'soon', '--data', data], {
+      cwd: data,
+    });
+    expect(bad.code).not.toBe(0);
+  });
+
+  it('answers a NUL byte in an id or a name with 404/400, never 500', async () => {
+    expect((await api('/v1/servers/pe%00ts/imports')).status).toBe(404);
+    expect((await api('/v1/servers/pets/imports/x%00y')).status).toBe(404);
+    expect((await api('/v1/deploy-tokens/x%00y', { method: 'DELETE' })).status).toBe(404);
+    expect((await api('/v1/workspace/tokens/x%00y', { method: 'DELETE' })).status).toBe(404);
+    const named = await api('/v1/servers/pets/deploy-tokens', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'a\u0000b' }),
+    });
+    expect(named.status).toBe(400);
+    const registered = await api('/v1/servers', {
+      method: 'POST',
+      body: JSON.stringify({ repository: repo.bare, branch: 'ma\u0000in', path: FOLDER }),
+    });
+    expect(registered.status).toBe(400);
   });
 
   it('jobs survive a restart: a Pending job and one whose worker died mid-run are both completed', async () => {
