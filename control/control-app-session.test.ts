@@ -90,7 +90,9 @@ describe('status page sign-in', () => {
     expect(line).toMatch(/Max-Age=3600/);
     expect(line).not.toMatch(/Secure/);
     // The landing page exists (it was a 404) and the session opens it.
-    const home = await app.request('http://control.test/servers', { headers: { cookie: `svc_session=${session}` } });
+    const home = await app.request('http://control.test/servers', {
+      headers: { cookie: `svc_session=${session}` },
+    });
     expect(home.status).toBe(200);
     expect(await home.text()).toContain('Servers');
     // The token itself is not a session.
@@ -125,7 +127,11 @@ describe('status page sign-in', () => {
         body: new URLSearchParams({ token: pat.token, ...(csrf ? { csrf } : {}) }).toString(),
       });
     const form = await loginForm(app);
-    for (const res of [await post(undefined, undefined), await post(undefined, form.csrf), await post(form.cookie, 'x')]) {
+    for (const res of [
+      await post(undefined, undefined),
+      await post(undefined, form.csrf),
+      await post(form.cookie, 'x'),
+    ]) {
       expect(res.status).toBe(403);
       expect(setCookies(res).has('svc_session')).toBe(false);
       expect(await res.text()).toMatch(/sign in again/);
@@ -185,7 +191,11 @@ describe('status page sign-in', () => {
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
     expect(nonce).toBeDefined();
     expect(html).toContain(`<style nonce="${nonce}">`);
-    for (const r of [res, await app.request('http://control.test/healthz'), await app.request('http://control.test/v1/servers')]) {
+    for (const r of [
+      res,
+      await app.request('http://control.test/healthz'),
+      await app.request('http://control.test/v1/servers'),
+    ]) {
       expect(r.headers.get('x-frame-options')).toBe('DENY');
       expect(r.headers.get('x-content-type-options')).toBe('nosniff');
       expect(r.headers.get('referrer-policy')).toBe('no-referrer');

@@ -383,12 +383,18 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     const body = (await c.req.json().catch(() => ({}))) as Record<string, unknown>;
     const name = body.name;
     if (typeof name !== 'string' || !name.trim() || name.length > 200) {
-      return problem(c, 400, 'USAGE', 'give {"name": "…"} (at most 200 characters) and optionally "expiresInDays"');
+      return problem(
+        c,
+        400,
+        'USAGE',
+        'give {"name": "…"} (at most 200 characters) and optionally "expiresInDays"',
+      );
     }
     let expiresAt: string | undefined;
     if (body.expiresInDays !== undefined) {
       expiresAt = expiryFromDays(body.expiresInDays, Date.now());
-      if (!expiresAt) return problem(c, 400, 'USAGE', 'expiresInDays is a whole number of days from 1 to 3650');
+      if (!expiresAt)
+        return problem(c, 400, 'USAGE', 'expiresInDays is a whole number of days from 1 to 3650');
     }
     const created = await store.createWorkspaceToken(name.trim(), expiresAt ? { expiresAt } : {});
     log('workspace_token_created', { id: created.id });
@@ -397,7 +403,8 @@ export function createControlApp(opts: ControlAppOptions): Hono {
 
   app.delete('/v1/workspace/tokens/:id', async (c) => {
     const id = c.req.param('id');
-    if (!(await store.revokeWorkspaceToken(id))) return problem(c, 404, 'NOT_FOUND', 'no such workspace token');
+    if (!(await store.revokeWorkspaceToken(id)))
+      return problem(c, 404, 'NOT_FOUND', 'no such workspace token');
     log('workspace_token_revoked', { id });
     return c.body(null, 204);
   });
@@ -654,7 +661,12 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     const next = landing(form.next);
     const expected = getCookie(c, LOGIN_CSRF_COOKIE);
     if (typeof form.csrf !== 'string' || !expected || !safeEqual(form.csrf, expected)) {
-      return loginPage(c, next, 'The sign-in form expired or did not come from this page: sign in again.', 403);
+      return loginPage(
+        c,
+        next,
+        'The sign-in form expired or did not come from this page: sign in again.',
+        403,
+      );
     }
     const token = typeof form.token === 'string' ? form.token.trim() : '';
     const auth = token ? await store.workspaceAuth(token) : undefined;

@@ -91,7 +91,10 @@ async function attemptJob(input: RunJobInput): Promise<JobOutcome> {
   let base: string;
   try {
     base = await input.repo.head(input.branch);
-    if ((input.trigger === 'github' || input.trigger === 'gitlab') && isOwnCommit(await input.repo.readCommitMessage(base))) {
+    if (
+      (input.trigger === 'github' || input.trigger === 'gitlab') &&
+      isOwnCommit(await input.repo.readCommitMessage(base))
+    ) {
       set('fetch', 'complete', base);
       skipRest('import');
       return { status: 'Complete', summary: 'Skipped: the head commit is svc’s own re-import commit.' };

@@ -5,7 +5,9 @@
  * three webhook receivers (signatures, merges only, duplicate deliveries).
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -346,6 +348,31 @@ describe('svc control API', () => {
     expect((await signed(secret)).status).toBe(202);
   });
 
+  it('the documented shell recipe for signing a generic delivery is accepted', async () => {
+    const doc = readFileSync(new URL('../docs/control-service.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('### Signing a generic delivery'));
+    const recipe = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(recipe).toContain('openssl dgst');
+    // The service runs in this process: run the recipe without blocking it.
+    const runRecipe = (webhookSecret: string) =>
+      promisify(execFile)('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', recipe!], {
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          SVC_WEBHOOK_SECRET: webhookSecret,
+          SVC_HOOK_URL: `${control.url}/v1/hooks/generic/pets`,
+        },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+    const run = await runRecipe(secret);
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'queued', jobIds: [expect.any(String)] });
+    await waitForJob((JSON.parse(run.stdout) as { jobIds: string[] }).jobIds[0]!);
+    // The same recipe with another secret is refused.
+    const wrong = await runRecipe(`whsec_${Buffer.alloc(32, 7).toString('base64')}`);
+    expect(JSON.parse(wrong.stdout)).toMatchObject({ error: { code: 'BAD_SIGNATURE' } });
+  });
+
   it('a failing import records the failed step and the error, and commits nothing', async () => {
     repo.push({ 'specs/petstore.yaml': 'openapi: 3.0.3\npaths: [\n' }, 'a broken spec');
     const before = repo.log().length;
@@ -415,9 +442,12 @@ describe('svc control API', () => {
   });
 
   it('the CLI makes an expiring workspace token and revokes it', async () => {
-    const made = await svc(['control', 'token', 'workspace', '--name', 'cli', '--expires-in', '7', '--data', data], {
-      cwd: data,
-    });
+    const made = await svc(
+      ['control', 'token', 'workspace', '--name', 'cli', '--expires-in', '7', '--data', data],
+      {
+        cwd: data,
+      },
+    );
     expect(made.code).toBe(0);
     const token = made.stdout.trim();
     const id = /workspace token id (\S+), expires/.exec(made.stderr)?.[1];
@@ -429,9 +459,12 @@ describe('svc control API', () => {
     const missing = await svc(['control', 'token', 'revoke', 'nope', '--data', data], { cwd: data });
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('no workspace or deploy token has the id "nope"');
-    const bad = await svc(['control', 'token', 'workspace', '--name', 'x', '--expires-in', 'soon', '--data', data], {
-      cwd: data,
-    });
+    const bad = await svc(
+      ['control', 'token', 'workspace', '--name', 'x', '--expires-in', 'soon', '--data', data],
+      {
+        cwd: data,
+      },
+    );
     expect(bad.code).not.toBe(0);
   });
 

@@ -83,12 +83,17 @@ async function token(argv: string[], io: CliIo): Promise<number> {
   const { expiryFromDays, openControlStore } = await import('../../control/index.js');
   let expiresAt: string | undefined;
   if (values['expires-in'] !== undefined) {
-    if (kind !== 'workspace') throw new SvcError('USAGE', 'svc control token: --expires-in is for workspace tokens');
+    if (kind !== 'workspace')
+      throw new SvcError('USAGE', 'svc control token: --expires-in is for workspace tokens');
     expiresAt = expiryFromDays(values['expires-in'], Date.now());
     if (!expiresAt) {
-      throw new SvcError('USAGE', `--expires-in is a whole number of days from 1 to 3650, not "${values['expires-in']}"`, {
-        place: { field: 'expires-in' },
-      });
+      throw new SvcError(
+        'USAGE',
+        `--expires-in is a whole number of days from 1 to 3650, not "${values['expires-in']}"`,
+        {
+          place: { field: 'expires-in' },
+        },
+      );
     }
   }
   if (kind === 'revoke' && positionals.length !== 1) {
@@ -108,17 +113,43 @@ async function token(argv: string[], io: CliIo): Promise<number> {
       return EXIT.ok;
     }
     if (kind === 'list') {
-      const rows: string[][] = [['KIND', 'ID', 'NAME', 'SERVER', 'CREATED', 'LAST USED', 'EXPIRES', 'REVOKED']];
+      const rows: string[][] = [
+        ['KIND', 'ID', 'NAME', 'SERVER', 'CREATED', 'LAST USED', 'EXPIRES', 'REVOKED'],
+      ];
       if (values.server === undefined) {
         for (const t of await store.listWorkspaceTokens()) {
-          rows.push(['workspace', t.id, t.name, '-', t.created_at, t.last_used_at ?? '-', t.expires_at ?? '-', t.revoked_at ?? '-']);
+          rows.push([
+            'workspace',
+            t.id,
+            t.name,
+            '-',
+            t.created_at,
+            t.last_used_at ?? '-',
+            t.expires_at ?? '-',
+            t.revoked_at ?? '-',
+          ]);
         }
       }
       for (const t of await store.listDeployTokens(values.server)) {
-        rows.push(['deploy', t.id, t.name, t.server_id, t.created_at, t.last_used_at ?? '-', '-', t.revoked_at ?? '-']);
+        rows.push([
+          'deploy',
+          t.id,
+          t.name,
+          t.server_id,
+          t.created_at,
+          t.last_used_at ?? '-',
+          '-',
+          t.revoked_at ?? '-',
+        ]);
       }
       const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-      for (const r of rows) io.stdout(`${r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+      for (const r of rows)
+        io.stdout(
+          `${r
+            .map((cell, i) => cell.padEnd(widths[i]!))
+            .join('  ')
+            .trimEnd()}\n`,
+        );
       return EXIT.ok;
     }
     if (kind === 'revoke') {
@@ -131,9 +162,13 @@ async function token(argv: string[], io: CliIo): Promise<number> {
         io.stdout(`revoked deploy token ${id}\n`);
         return EXIT.ok;
       }
-      throw new SvcError('USAGE', `no workspace or deploy token has the id "${id}" (see svc control token list)`, {
-        place: { field: 'tokenId' },
-      });
+      throw new SvcError(
+        'USAGE',
+        `no workspace or deploy token has the id "${id}" (see svc control token list)`,
+        {
+          place: { field: 'tokenId' },
+        },
+      );
     }
     if (kind === 'deploy') {
       if (!values.server) throw new SvcError('USAGE', 'svc control token deploy: give --server <serverId>');

@@ -155,7 +155,9 @@ for (const [name, make, skip] of backends) {
       await expect(
         a.addServer({ id: nul, repository: '/r', branch: 'main', path: '.', webhook_secret_sealed: 'x' }),
       ).rejects.toMatchObject({ code: 'USAGE' });
-      await expect(a.enqueueJob({ serverId: 'pets', trigger: 'generic', deliveryId: nul })).rejects.toMatchObject({
+      await expect(
+        a.enqueueJob({ serverId: 'pets', trigger: 'generic', deliveryId: nul }),
+      ).rejects.toMatchObject({
         code: 'USAGE',
       });
     });

@@ -73,7 +73,10 @@ export class ControlStore {
   readonly kind: DatabaseKind;
   private readonly now: () => number;
   /** Last-use times not yet written, per table and token id. */
-  private readonly touched = new Map<string, { table: 'deploy_tokens' | 'workspace_tokens'; id: string; at: string }>();
+  private readonly touched = new Map<
+    string,
+    { table: 'deploy_tokens' | 'workspace_tokens'; id: string; at: string }
+  >();
   private readonly flushTimer: NodeJS.Timeout;
 
   constructor(opts: ControlStoreOptions) {
