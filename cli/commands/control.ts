@@ -179,7 +179,9 @@ async function token(argv: string[], io: CliIo): Promise<number> {
       }
       const created = await store.createDeployToken(values.server, values.name ?? 'deploy');
       io.stdout(`${created.token}\n`);
-      io.stderr(`deploy token id ${created.id} (revoke with DELETE /v1/deploy-tokens/${created.id})\n`);
+      io.stderr(
+        `deploy token id ${created.id} (revoke with svc control token revoke ${created.id}, or DELETE /v1/deploy-tokens/${created.id})\n`,
+      );
       return EXIT.ok;
     }
     throw new SvcError(
