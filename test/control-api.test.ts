@@ -276,6 +276,12 @@ describe('svc control API', () => {
     // A new merge (a different signed body) queues again.
     const next = await send({ ...pr(true), number: 2 });
     expect(next.status).toBe(202);
+    // The loop guard stays for a git host's merge event: the head is svc's own commit here.
+    const { jobIds } = (await queued.json()) as { jobIds: string[] };
+    expect(await waitForJob(jobIds[0]!)).toMatchObject({
+      status: 'Complete',
+      summary: expect.stringMatching(/own re-import commit/),
+    });
   });
 
   it('GitHub: an unknown repository is answered like a wrong signature', async () => {
