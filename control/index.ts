@@ -8,3 +8,4 @@ export {
 } from './start-control.js';
 export { DEFAULT_KEEP_JOBS, parseKeepJobs } from './job-retention.js';
 export { ControlStore } from './store/control-store.js';
+export { expiryFromDays, parseTrustProxy } from './tokens.js';
