@@ -18,7 +18,7 @@ import { toEndpoints } from '../generator/endpoints/index.js';
 import { parseDocument } from '../generator/parse/index.js';
 import { readOpenApiSource } from '../generator/sources/openapi-source.js';
 import { buildTools } from '../generator/tools/index.js';
-import { buildToolIndex, type IndexedTool, type ToolIndex, words } from '../runtime/discovery/tool-index.js';
+import { type IndexedTool, type ToolIndex, words } from '../runtime/discovery/tool-index.js';
 import { compileConfig } from '../runtime/loaded-config.js';
 import type { SvcConfig } from '../schemas/types.js';
 
