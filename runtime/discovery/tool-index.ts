@@ -204,12 +204,10 @@ export function buildToolIndex(
       implied = new Set();
       const said = PHRASES.reduce((q, [phrase, word]) => q.replace(phrase, word), query);
       const intent = intentOf(said);
-      const hits = mini
-        .search(said)
-        .map((h) => ({
-          id: h.id as number,
-          score: kinds[h.id]! === intent ? h.score * INTENT_BONUS : h.score,
-        }));
+      const hits = mini.search(said).map((h) => ({
+        id: h.id as number,
+        score: kinds[h.id]! === intent ? h.score * INTENT_BONUS : h.score,
+      }));
       hits.sort((a, b) => b.score - a.score || compare(names[a.id]!, names[b.id]!));
       return hits.slice(0, limit).map((h) => ({ name: names[h.id]!, score: h.score }));
     },
