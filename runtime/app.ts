@@ -5,9 +5,11 @@
  * no request, however malformed, can take the process down (errors become 4xx/5xx answers).
  * No listen, no process.env: startRuntime does the I/O.
  */
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   createMcpHandler,
+  createRequestStateCodec,
   isLegacyRequest,
   legacyStatelessFallback,
   readRequestBody,
@@ -76,6 +78,8 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     now: () => performance.now(),
     ...(env.upstreamSecret ? { secret: env.upstreamSecret } : {}),
     ...(env.upstreamUser ? { user: env.upstreamUser } : {}),
+    // A process-local key: a confirmation is answered by the replica that asked for it, or asked again.
+    confirmations: createRequestStateCodec({ key: randomBytes(32), ttlSeconds: 600 }),
   };
   const policy = buildOriginPolicy({
     listenHost: env.host,

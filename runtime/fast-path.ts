@@ -41,6 +41,7 @@ import { isPlainObject } from '../core/is-plain-object.js';
 import { CallCancel, type CancelSignal } from './call-cancel.js';
 import type { LegacySessions, Session } from './legacy-sessions.js';
 import type { LoadedConfig } from './loaded-config.js';
+import { META_TOOL_NAMES } from '../folder/discovery-mode.js';
 import { buildMcpServer } from './mcp-server.js';
 import { callTool, type ToolCallDeps } from './tool-call.js';
 
@@ -339,6 +340,8 @@ export function createFastPath(opts: FastPathOptions): FastPath {
     serve(request, body, pathKey, outgoing) {
       const rpc = hotRequest(body);
       if (!rpc) return undefined;
+      // The meta-tools of search mode may ask the person first: the SDK carries that round trip.
+      if (rpc.method === 'tools/call' && META_TOOL_NAMES.has(rpc.params!.name as string)) return undefined;
       if (!isJsonContentType(request.headers.get('content-type'))) return undefined;
       const meta = rpc.params?._meta;
       if (meta !== undefined) {

@@ -8,9 +8,17 @@
 import { UriTemplate } from '@modelcontextprotocol/server';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { compileToolSchema, isServed } from '../folder/check-tools.js';
+import {
+  decideMode,
+  listBytes,
+  META_TOOL_NAMES,
+  META_TOOLS,
+  type ModeDecision,
+} from '../folder/discovery-mode.js';
 import type { FolderModel, ToolItem, WidgetItem } from '../folder/model.js';
 import { serverTitle } from '../folder/server-title.js';
 import { advertisedOutputSchema } from './advertised-output-schema.js';
+import { buildToolIndex, type ToolIndex } from './discovery/tool-index.js';
 import { isTextMediaType, mediaTypeEssence } from './media-type.js';
 
 export const WIDGET_MIME = 'text/html;profile=mcp-app';
@@ -84,6 +92,17 @@ export interface CompiledPrompt {
   resources: string[];
 }
 
+/** How the served tools reach clients (contracts/discovery.md). */
+export interface Discovery extends ModeDecision {
+  /** Every served tool (enabled, not stale): what search finds and call_tool reaches. */
+  catalog: ReadonlyMap<string, CompiledTool>;
+  /** Search mode only: the full-text index over the catalog, built once per version. */
+  index?: ToolIndex;
+  /** Bytes of tools/list with every served tool listed, and as actually listed. */
+  allBytes: number;
+  listedBytes: number;
+}
+
 export interface LoadedConfig {
   /** Monotonic version number assigned by the ConfigStore (1 = the boot config). */
   version: number;
@@ -91,8 +110,11 @@ export interface LoadedConfig {
   serverId: string;
   serverInfo: { name: string; title?: string; version: string; description?: string; websiteUrl?: string };
   instructions?: string;
+  /** The tools a client may call by name: every served tool, or in search mode the pinned ones. */
   tools: ReadonlyMap<string, CompiledTool>;
+  /** What tools/list returns: the served tools, or in search mode the meta-tools and the pinned ones. */
   toolList: readonly ListedTool[];
+  discovery: Discovery;
   prompts: ReadonlyMap<string, CompiledPrompt>;
   promptList: readonly ListedPrompt[];
   resources: ReadonlyMap<string, StaticResource>;
@@ -177,11 +199,11 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
   const enabledWidgets = new Map<string, WidgetItem>();
   for (const w of folder.widgets) if (w.sidecar.enabled === true) enabledWidgets.set(w.name, w);
 
-  const tools = new Map<string, CompiledTool>();
-  const toolList: ListedTool[] = [];
+  const catalog = new Map<string, CompiledTool>();
+  const catalogList: ListedTool[] = [];
   for (const item of folder.tools) {
     const t = item.tool;
-    if (!isServed(item) || tools.has(t.name)) continue;
+    if (!isServed(item) || catalog.has(t.name)) continue;
     const annotations: Record<string, unknown> = { ...t.annotations };
     const listed: ListedTool = {
       name: t.name,
@@ -197,7 +219,7 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
     }
     let compiled: ValidateFunction | { error: string } | undefined;
     let compiledOutput: ValidateFunction | { error: string } | undefined;
-    tools.set(t.name, {
+    catalog.set(t.name, {
       item,
       listed,
       validator() {
@@ -210,8 +232,9 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
         return compiledOutput;
       },
     });
-    toolList.push(listed);
+    catalogList.push(listed);
   }
+  const { discovery, tools, toolList } = discoveryOf(config.discovery, catalog, catalogList);
 
   const prompts = new Map<string, CompiledPrompt>();
   const promptList: ListedPrompt[] = [];
@@ -320,6 +343,7 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
     },
     tools,
     toolList,
+    discovery,
     prompts,
     promptList,
     resources,
@@ -335,6 +359,54 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
       'This server uses user_oauth authentication, which is not supported in standalone mode: tool calls are refused. Use api_key, bearer or none, or the hosted runtime.';
   }
   return loaded;
+}
+
+/**
+ * In search mode the list holds the meta-tools and the pinned tools, and only those are
+ * callable by name: every other tool is reached through call_tool, which asks the person
+ * before a write. A pinned tool named like a meta-tool stays reachable through call_tool.
+ */
+function discoveryOf(
+  setting: LoadedConfig['folder']['config']['discovery'],
+  catalog: ReadonlyMap<string, CompiledTool>,
+  catalogList: readonly ListedTool[],
+): { discovery: Discovery; tools: ReadonlyMap<string, CompiledTool>; toolList: readonly ListedTool[] } {
+  const allBytes = listBytes(catalogList);
+  const decision = decideMode(setting, catalogList.length, allBytes);
+  if (decision.mode === 'all') {
+    return {
+      discovery: { ...decision, catalog, allBytes, listedBytes: allBytes },
+      tools: catalog,
+      toolList: catalogList,
+    };
+  }
+  const tools = new Map<string, CompiledTool>();
+  const toolList: ListedTool[] = [...(META_TOOLS as unknown as ListedTool[])];
+  for (const listed of catalogList) {
+    const compiled = catalog.get(listed.name)!;
+    if (compiled.item.tool.pinned !== true || META_TOOL_NAMES.has(listed.name)) continue;
+    tools.set(listed.name, compiled);
+    toolList.push(listed);
+  }
+  const index = buildToolIndex(
+    catalogList.map((listed) => {
+      const t = catalog.get(listed.name)!.item.tool;
+      return {
+        name: listed.name,
+        ...(listed.title ? { title: listed.title } : {}),
+        description: listed.description,
+        method: t.endpoint.method,
+        path: t.endpoint.path,
+        classification: t.classification,
+        parameters: Object.keys(t.locations),
+      };
+    }),
+  );
+  return {
+    discovery: { ...decision, catalog, index, allBytes, listedBytes: listBytes(toolList) },
+    tools,
+    toolList,
+  };
 }
 
 /** Replaces {{name}} with the argument's value (unknown names stay empty). */

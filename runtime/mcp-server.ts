@@ -5,6 +5,8 @@
  * straight to the wire (low-level Server, no Zod).
  */
 import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
   type GetPromptResult,
   ProtocolError,
   ProtocolErrorCode,
@@ -12,6 +14,8 @@ import {
   ResourceNotFoundError,
   Server,
 } from '@modelcontextprotocol/server';
+import { CALL_TOOL, SEARCH_TOOLS } from '../folder/discovery-mode.js';
+import { callThroughSearch, searchTools } from './discovery/meta-tools.js';
 import { type LoadedConfig, type ResourceContents, substitute } from './loaded-config.js';
 import { callTool, type ToolCallDeps } from './tool-call.js';
 
@@ -81,13 +85,22 @@ export function buildMcpServer(loaded: LoadedConfig, deps: ToolCallDeps): Server
       logging: {},
     },
     ...(loaded.instructions ? { instructions: loaded.instructions } : {}),
+    // A write found by search waits for the person's yes; its sealed state comes back with the answer.
+    ...(deps.confirmations ? { requestState: { verify: deps.confirmations.verify } } : {}),
   });
   server.setRequestHandler('tools/list', () => ({ tools: loaded.toolList as never }));
-  server.setRequestHandler(
-    'tools/call',
-    (request, ctx) =>
-      callTool(loaded, deps, request.params.name, request.params.arguments, ctx.mcpReq.signal) as never,
-  );
+  server.setRequestHandler('tools/call', (request, ctx) => {
+    const { name, arguments: args } = request.params;
+    if (loaded.discovery.mode === 'search') {
+      if (name === SEARCH_TOOLS) return searchTools(loaded, args) as never;
+      if (name === CALL_TOOL) {
+        // 2026-07-28 requests carry the client's capabilities; a 2025 session declared them at initialize.
+        const modern = ctx.mcpReq._meta?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+        return callThroughSearch(loaded, deps, args, ctx, modern ?? server.getClientCapabilities()) as never;
+      }
+    }
+    return callTool(loaded, deps, name, args, ctx.mcpReq.signal) as never;
+  });
   server.setRequestHandler('prompts/list', () => ({ prompts: loaded.promptList as never }));
   server.setRequestHandler('prompts/get', (request) =>
     getPrompt(loaded, request.params.name, request.params.arguments),

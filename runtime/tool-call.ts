@@ -4,7 +4,7 @@
  * Failures the model can act on come back as isError results; an unknown tool is a protocol
  * error, never an upstream call.
  */
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type RequestStateCodec } from '@modelcontextprotocol/server';
 import { UNMATCHED } from './advertised-output-schema.js';
 import type { CancelSignal } from './call-cancel.js';
 import type { CompiledTool, LoadedConfig } from './loaded-config.js';
@@ -24,6 +24,8 @@ export interface ToolCallDeps {
   timeoutMs: number;
   maxResponseBytes: number;
   now: () => number;
+  /** Seals the state of a write awaiting the person's yes (search mode, contracts/discovery.md). */
+  confirmations?: RequestStateCodec<unknown>;
 }
 
 const MAX_LISTED_PROBLEMS = 20;
@@ -50,6 +52,18 @@ export async function callTool(
 ): Promise<ToolCallResult> {
   const tool = loaded.tools.get(name);
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  return callCompiledTool(loaded, deps, tool, rawArgs, signal);
+}
+
+/** Calls a tool of this config version that the caller has already found (by name or by search). */
+export async function callCompiledTool(
+  loaded: LoadedConfig,
+  deps: ToolCallDeps,
+  tool: CompiledTool,
+  rawArgs: Record<string, unknown> | undefined,
+  signal?: CancelSignal,
+): Promise<ToolCallResult> {
+  const name = tool.listed.name;
   if (loaded.callsRefused) return toolError(loaded.callsRefused);
   if (loaded.needsSecret && !deps.secret) {
     return toolError('SVC_UPSTREAM_SECRET is not set: this server cannot authenticate to its API.');

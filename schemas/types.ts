@@ -103,6 +103,10 @@ export interface SvcConfig {
    */
   compact?: boolean;
   /**
+   * How tools/list presents the enabled tools. all: every enabled tool is listed. search: search_tools and call_tool plus the pinned tools; a write found by search runs only after the person confirms. auto (the default when absent): search when the enabled tools would exceed 40 tools or 32 KB of tools/list, else all.
+   */
+  discovery?: "all" | "search" | "auto";
+  /**
    * Environment variables the runtime needs for this folder (names only).
    */
   requiredEnv: string[];
@@ -502,6 +506,10 @@ export interface SvcTool {
   enabled: boolean;
   sortOrder: number;
   origin: "imported" | "manual";
+  /**
+   * In search mode (config.yaml discovery), list this tool directly beside search_tools and call_tool, and run it without asking the person first (a pinned tool was reviewed to be called directly).
+   */
+  pinned?: boolean;
   /**
    * Short descriptions for this tool: its description capped and each property's cut to the first sentence. Applied by the next svc import; without it descriptions are kept whole.
    */

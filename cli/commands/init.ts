@@ -6,6 +6,7 @@ import { runImport } from '../../generator/import/index.js';
 import { initialConfig, keepUserFiles, serverIdFrom } from '../../generator/init/index.js';
 import { renderEmptyFolder } from '../../generator/render/index.js';
 import type { Auth } from '../../schemas/types.js';
+import { AUTO_MAX_BYTES, AUTO_MAX_TOOLS } from '../../folder/discovery-mode.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
@@ -256,7 +257,10 @@ export const initCommand: Command = {
       if (result.authWarning) io.stderr(`warning: ${result.authWarning}\n`);
       if (!json) {
         io.stdout(
-          `Every tool arrives disabled: set \`enabled: true\` in ${dirArg}/Tools/<tool>.yaml, then \`svc serve ${dirArg}\`.\n`,
+          `Every tool arrives disabled: set \`enabled: true\` in ${dirArg}/Tools/<tool>.yaml, then \`svc serve ${dirArg}\`.\n` +
+            `Discovery is auto (config.yaml \`discovery\`): up to ${AUTO_MAX_TOOLS} enabled tools and ${AUTO_MAX_BYTES / 1024} KB of tools/list are listed one by one; ` +
+            `past that, clients get search_tools and call_tool, and a write found by search runs only after the person confirms. ` +
+            `\`svc validate ${dirArg}\` shows the mode and the size of tools/list.\n`,
         );
       }
       return EXIT.ok;

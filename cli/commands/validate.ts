@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { checkTools, loadFolder, readFolder } from '../../folder/index.js';
-import { compileConfig } from '../../runtime/loaded-config.js';
+import { compileConfig, type Discovery } from '../../runtime/loaded-config.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
@@ -12,6 +12,30 @@ function formatBytes(bytes: number): string {
   return kib < 1024
     ? `${kib.toFixed(1)} KiB (${bytes} bytes)`
     : `${(kib / 1024).toFixed(2)} MiB (${bytes} bytes)`;
+}
+
+function discoveryJson(d: Discovery | undefined) {
+  if (!d) return undefined;
+  return {
+    setting: d.setting,
+    mode: d.mode,
+    ...(d.reason ? { reason: d.reason } : {}),
+    toolsListBytes: d.listedBytes,
+    allToolsListBytes: d.allBytes,
+    servedTools: d.catalog.size,
+  };
+}
+
+/** One line a reviewer reads: the mode the folder gets, why, and what tools/list costs in it. */
+function describeDiscovery(d: Discovery, enabled: number): string {
+  const why = d.setting === 'auto' ? ` (discovery: auto — ${d.reason})` : ` (discovery: ${d.setting})`;
+  if (d.mode === 'all')
+    return `tools/list: ${formatBytes(d.listedBytes)} for the ${enabled} enabled tool${enabled === 1 ? '' : 's'}, each listed${why}`;
+  const pinned = [...d.catalog.values()].filter((t) => t.item.tool.pinned === true).length;
+  return (
+    `tools/list: ${formatBytes(d.listedBytes)} in search mode${why}: search_tools, call_tool and ${pinned} pinned tool${pinned === 1 ? '' : 's'}; ` +
+    `${d.catalog.size} tools found by search (${formatBytes(d.allBytes)} if each were listed)`
+  );
 }
 
 export const validateCommand: Command = {
@@ -27,7 +51,9 @@ Exit 1 when a problem is found; each problem names the file, the line and the fi
 Warnings (a stale tool; a problem in a tool that is not served, until it is enabled; a pattern
 with a backreference or lookaround, which svc does not check since patterns are matched in linear
 time) do not fail the check. Also reports the size of
-tools/list for the enabled tools (what every client loads; shorten it with \`svc import --compact\`).`,
+tools/list for the enabled tools (what every client loads; shorten it with \`svc import --compact\`)
+and the discovery mode the folder gets (config.yaml \`discovery: all | search | auto\`): in search
+mode clients get search_tools, call_tool and the tools marked \`pinned: true\`.`,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('validate', argv, { json: { type: 'boolean' } });
     try {
@@ -38,15 +64,15 @@ tools/list for the enabled tools (what every client loads; shorten it with \`svc
         ? checkTools(loaded.folder, { files, compile: true })
         : { errors: [], warnings: [] };
       const errors = loaded.ok ? checked.errors : loaded.errors;
-      // What a client receives from tools/list, as the runtime builds it: the enabled tools only.
-      const listBytes =
-        loaded.ok && errors.length === 0
-          ? Buffer.byteLength(JSON.stringify({ tools: compileConfig(loaded.folder, 1).toolList }))
-          : 0;
+      // What a client receives from tools/list, as the runtime builds it: the enabled tools only,
+      // or in search mode the meta-tools and the pinned tools.
+      const discovery =
+        loaded.ok && errors.length === 0 ? compileConfig(loaded.folder, 1).discovery : undefined;
+      const listBytes = discovery?.listedBytes ?? 0;
       if (values.json) {
         const warnings = checked.warnings.map((w) => w.toJSON());
         io.stdout(
-          `${JSON.stringify(errors.length === 0 && loaded.ok ? { ok: true, tools: loaded.folder.tools.length, toolsListBytes: listBytes, warnings } : { ok: false, errors: errors.map((e) => e.toJSON()), warnings }, null, 2)}\n`,
+          `${JSON.stringify(errors.length === 0 && loaded.ok ? { ok: true, tools: loaded.folder.tools.length, toolsListBytes: listBytes, discovery: discoveryJson(discovery), warnings } : { ok: false, errors: errors.map((e) => e.toJSON()), warnings }, null, 2)}\n`,
         );
       }
       for (const warning of checked.warnings) io.stderr(`warning: ${warning.describe()}\n`);
@@ -61,7 +87,7 @@ tools/list for the enabled tools (what every client loads; shorten it with \`svc
         io.stdout(
           `${dirArg} is valid: ${tools.length} tools (${enabled} enabled), ${skills.length} skills, ${prompts.length} prompts, ` +
             `${resources.length} resources, ${docs.length} docs, ${widgets.length} widgets\n` +
-            `tools/list: ${formatBytes(listBytes)} for the ${enabled} enabled tool${enabled === 1 ? '' : 's'}\n`,
+            `${describeDiscovery(discovery!, enabled)}\n`,
         );
       }
       return EXIT.ok;
