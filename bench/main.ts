@@ -3,10 +3,11 @@
  * ratios compare like with like. Medians throughout. Never part of `npm test`.
  *
  *   npm run bench                  all sections
- *   npm run bench -- import diff   only some (cli, import, runtime, diff, discovery, control, git)
+ *   npm run bench -- import diff   only some (cli, commands, import, runtime, diff, discovery, control, git)
  *   npm run bench -- runtime --quick  a short runtime run (fewer warm-up calls, one round)
  */
 import { runCliBench } from './cli-bench.js';
+import { runCommandsBench } from './commands-bench.js';
 import { runControlBench } from './control-bench.js';
 import { runDiffBench } from './diff-bench.js';
 import { runDiscoveryBench } from './discovery-bench.js';
@@ -16,6 +17,7 @@ import { runRuntimeBench } from './runtime-bench.js';
 
 const sections: Record<string, () => Promise<unknown>> = {
   cli: runCliBench,
+  commands: runCommandsBench,
   import: runImportBench,
   runtime: runRuntimeBench,
   diff: runDiffBench,
