@@ -147,14 +147,22 @@ export function createControlApp(opts: ControlAppOptions): Hono {
       return problem(c, 400, 'USAGE', 'path must stay inside the repository');
     const location = normaliseLocation(repository, opts.cwd);
     let files: Awaited<ReturnType<GitRepository['readFolder']>>;
+    let repo: GitRepository | undefined;
+    // A registration that fails leaves no cache behind (unless a registered server shares it).
+    const abandon = async () => {
+      if (!repo || (await store.listServers()).some((s) => s.repository === location)) return;
+      await repo.discard().catch(() => undefined);
+    };
     try {
-      const repo = await opts.repository({ repository: location });
+      repo = await opts.repository({ repository: location });
       files = await repo.readFolder(await repo.head(branch), path);
     } catch (error) {
+      await abandon();
       if (isSvcError(error)) return problem(c, 400, error.code, error.message);
       throw error;
     }
     if (files['config.yaml'] === undefined) {
+      await abandon();
       return problem(
         c,
         400,
@@ -164,6 +172,7 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     }
     const loaded = loadFolder(files);
     if (!loaded.ok) {
+      await abandon();
       return problem(
         c,
         400,
@@ -182,6 +191,7 @@ export function createControlApp(opts: ControlAppOptions): Hono {
         webhook_secret_sealed: opts.secrets.seal(webhookSecret),
       });
     } catch (error) {
+      await abandon();
       if (isSvcError(error) && error.code === 'USAGE') return problem(c, 409, 'CONFLICT', error.message);
       throw error;
     }

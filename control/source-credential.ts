@@ -6,6 +6,7 @@
  */
 import { SvcError } from '../core/svc-error.js';
 import type { GitAccess } from '../generator/import/source-reader.js';
+import type { AddressPolicy } from '../generator/sources/address-policy.js';
 import { givenGitAccess } from '../generator/sources/git-given-credential.js';
 import type { SecretBox } from './secret-box.js';
 
@@ -76,6 +77,10 @@ export function sourceGitAccess(
   serverId: string,
   credential: SourceCredential | undefined,
   cacheDir: string,
+  policy?: AddressPolicy,
 ): GitAccess {
-  return givenGitAccess(credential, { hint: sourceCredentialHint(serverId), cacheDir });
+  return {
+    ...givenGitAccess(credential, { hint: sourceCredentialHint(serverId), cacheDir }),
+    ...(policy ? { policy } : {}),
+  };
 }

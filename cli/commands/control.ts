@@ -19,7 +19,10 @@ runs import jobs and shows their status at /servers/<serverId>/imports.
   --keep-jobs <n>        finished import jobs kept per server, newest first (default SVC_CONTROL_KEEP_JOBS or 200)
 
 Tokens are printed once and stored hashed. Environment: SVC_CONTROL_KEY (base64 of 32 bytes,
-seals webhook secrets; the same on every replica), SVC_GIT_TOKEN (credential for https remotes).`;
+seals webhook secrets; the same on every replica), SVC_GIT_TOKEN (credential for https remotes),
+SVC_GIT_TOKEN_HOSTS (the comma-separated hosts SVC_GIT_TOKEN is sent to, over https only; without
+it the token is sent nowhere), SVC_CONTROL_ALLOW_PRIVATE=1 (repository and source URLs may reach
+loopback, private and link-local addresses; refused by default).`;
 
 const STORE_OPTIONS = {
   data: { type: 'string' },
@@ -44,7 +47,9 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
   const portText = values.port ?? io.env.SVC_CONTROL_PORT ?? '3100';
   if (!/^\d{1,5}$/.test(portText))
     throw new SvcError('USAGE', `svc control: --port must be a number, not "${portText}"`);
-  const { parseKeepJobs, startControl } = await import('../../control/index.js');
+  const { parseAllowPrivate, parseHostList, parseKeepJobs, startControl } = await import(
+    '../../control/index.js'
+  );
   const store = storeOptions(values, io);
   const keepJobs = parseKeepJobs(
     values['keep-jobs'] ?? io.env.SVC_CONTROL_KEEP_JOBS,
@@ -57,6 +62,8 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
     cwd: io.cwd,
     ...(io.env.SVC_CONTROL_KEY ? { controlKey: io.env.SVC_CONTROL_KEY } : {}),
     ...(io.env.SVC_GIT_TOKEN ? { gitToken: io.env.SVC_GIT_TOKEN } : {}),
+    gitTokenHosts: parseHostList(io.env.SVC_GIT_TOKEN_HOSTS),
+    allowPrivateAddresses: parseAllowPrivate(io.env.SVC_CONTROL_ALLOW_PRIVATE),
     keepJobs,
   });
   io.stdout(`svc control listening on ${running.url}\n`);

@@ -6,6 +6,7 @@
  */
 import { SvcError } from '../../core/svc-error.js';
 import type { Source } from '../../schemas/types.js';
+import type { AddressPolicy } from '../sources/address-policy.js';
 import type { RawFile } from '../sources/content-source.js';
 import { gitLocation } from '../sources/git-url.js';
 import { readOpenApiSource, type SourceText } from '../sources/index.js';
@@ -20,6 +21,8 @@ export interface GitAccess {
   /** What to set when the source needs a credential, as errors name it (default SVC_GIT_TOKEN). */
   credentialHint?: string;
   cacheDir?: string;
+  /** Checks every address a source URL leads to (the control service: no private addresses). */
+  policy?: AddressPolicy;
   /** A source naming a connection: its repository URL and credentials (the CLI opens the store). */
   credentials?: (source: GitSource) => Promise<{ url: string; username: string; token: string }>;
 }
@@ -81,7 +84,11 @@ export function planSource(source: Source, opts: PlanOptions): SourcePlan {
         try {
           const document = await readRawUrlSource(
             { ...git, rawUrlTemplate: git.rawUrlTemplate as string },
-            { cwd: opts.dir, ...(token ? { token } : {}) },
+            {
+              cwd: opts.dir,
+              ...(token ? { token } : {}),
+              ...(opts.git?.policy ? { policy: opts.git.policy } : {}),
+            },
           );
           return { document };
         } catch (error) {
@@ -96,7 +103,12 @@ export function planSource(source: Source, opts: PlanOptions): SourcePlan {
     location,
     ...(contentDir !== undefined ? { contentDir } : {}),
     toolsOnly: false,
-    read: async () => ({ document: await readOpenApiSource(location, { cwd: opts.dir }) }),
+    read: async () => ({
+      document: await readOpenApiSource(location, {
+        cwd: opts.dir,
+        ...(opts.git?.policy ? { policy: opts.git.policy } : {}),
+      }),
+    }),
   };
 }
 
@@ -147,6 +159,7 @@ function repoPlan(repo: GitSource, opts: PlanOptions): SourcePlan {
           ...(access.token ? { token: access.token } : {}),
           ...(access.username ? { username: access.username } : {}),
           ...(opts.git?.cacheDir ? { cacheDir: opts.git.cacheDir } : {}),
+          ...(opts.git?.policy ? { policy: opts.git.policy } : {}),
           ...(opts.git?.credentialHint ? { credentialHint: opts.git.credentialHint } : {}),
         },
       );
