@@ -36,6 +36,8 @@ export interface StartControlOptions {
   allowPrivateAddresses?: boolean;
   /** Tests: the address policy itself (wins over allowPrivateAddresses). */
   addressPolicy?: AddressPolicy;
+  /** Most bytes one answer of a repository's remote may bring (default 512 MiB). */
+  maxFetchBytes?: number;
   cwd?: string;
   /** How long a branch head is trusted before it is looked up again (default 5 s). */
   headRefreshMs?: number;
@@ -93,6 +95,7 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
         ...(opts.gitToken ? { gitToken: opts.gitToken } : {}),
         ...(opts.gitTokenHosts ? { gitTokenHosts: opts.gitTokenHosts } : {}),
         policy,
+        ...(opts.maxFetchBytes !== undefined ? { maxFetchBytes: opts.maxFetchBytes } : {}),
       }).then((opened) => ({
         ...opened,
         // Discarded: opened afresh (and its cache made again) the next time.

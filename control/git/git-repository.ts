@@ -248,6 +248,7 @@ function objectRepository(
       const { oid } = await git.readTree({ fs, gitdir, oid: commit, ...(clean ? { filepath: clean } : {}) });
       return oid;
     } catch (error) {
+      if (unsafeEntry(error)) throw unsafeEntry(error);
       throw new SvcError('FOLDER_NOT_FOUND', `no folder ${clean || '/'} at ${commit.slice(0, 7)}`, {
         place: { file: clean, url: location },
         cause: error,
@@ -255,19 +256,35 @@ function objectRepository(
     }
   }
 
+  /** isomorphic-git refuses a tree holding `..` or `.git`: said by name, not as an internal error. */
+  function unsafeEntry(error: unknown): SvcError | undefined {
+    const e = error as { code?: string; data?: { filepath?: string } };
+    if (e?.code !== 'UnsafeFilepathError') return undefined;
+    return new SvcError(
+      'FOLDER_INVALID',
+      `the repository's tree holds an entry named ${JSON.stringify(e.data?.filepath ?? '?')}, which svc refuses to read`,
+      { place: { url: location } },
+    );
+  }
+
   async function walkTree(
     treeOid: string,
     prefix: string,
     visit: (path: string, entry: TreeEntry, blob: Uint8Array) => Promise<void> | void,
   ): Promise<void> {
-    const { tree } = await git.readTree({ fs, gitdir, oid: treeOid });
+    let tree: TreeEntry[];
+    try {
+      tree = (await git.readTree({ fs, gitdir, oid: treeOid })).tree;
+    } catch (error) {
+      throw unsafeEntry(error) ?? error;
+    }
     for (const entry of tree) {
       const path = `${prefix}${entry.path}`;
       // A tree entry named `..`, `.git` or holding a slash would write outside the copy, or into git.
       if (unsafePathReason(entry.path) || entry.path.includes('/') || entry.path.toLowerCase() === '.git') {
         throw new SvcError(
           'FOLDER_INVALID',
-          `the repository's tree holds an entry named "${entry.path}" under "${prefix || '/'}", which svc refuses to read`,
+          `the repository's tree holds an entry named "${entry.path}", which svc refuses to read`,
           { place: { file: path, url: location } },
         );
       }

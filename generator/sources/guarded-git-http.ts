@@ -99,17 +99,19 @@ export function guardedGitHttp(opts: GuardedHttpOptions): HttpClient {
           response.destroy();
           throw tooLarge();
         }
+        // Read whole (isomorphic-git keeps packs in memory anyway), so an overflow is this error and
+        // not whatever isomorphic-git would make of a body cut short.
+        const chunks: Buffer[] = [];
         let total = 0;
-        async function* counted(): AsyncGenerator<Uint8Array> {
-          for await (const chunk of response as AsyncIterable<Buffer>) {
-            total += chunk.byteLength;
-            if (total > opts.maxBytes) {
-              response.destroy();
-              throw tooLarge();
-            }
-            yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        for await (const chunk of response as AsyncIterable<Buffer>) {
+          total += chunk.byteLength;
+          if (total > opts.maxBytes) {
+            response.destroy();
+            throw tooLarge();
           }
+          chunks.push(chunk);
         }
+        const whole = Buffer.concat(chunks, total);
         const responseHeaders: Record<string, string> = {};
         for (const [name, value] of Object.entries(response.headers)) {
           if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -120,7 +122,9 @@ export function guardedGitHttp(opts: GuardedHttpOptions): HttpClient {
           statusCode: response.statusCode ?? 0,
           statusMessage: response.statusMessage ?? '',
           headers: responseHeaders,
-          body: counted(),
+          body: (async function* () {
+            yield new Uint8Array(whole.buffer, whole.byteOffset, whole.byteLength);
+          })(),
         };
       }
     },
