@@ -284,7 +284,7 @@ function objectRepository(
       if (unsafePathReason(entry.path) || entry.path.includes('/') || entry.path.toLowerCase() === '.git') {
         throw new SvcError(
           'FOLDER_INVALID',
-          `the repository's tree holds an entry named "${entry.path}", which svc refuses to read`,
+          `the repository's tree holds an entry named ${JSON.stringify(entry.path)}, which svc refuses to read`,
           { place: { file: path, url: location } },
         );
       }
