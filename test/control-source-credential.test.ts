@@ -157,7 +157,7 @@ describe("a server's source credential", () => {
     expect(set.status).toBe(200);
     expect(set.json()).toEqual({
       serverId: 'pets',
-      sourceCredential: { set: true, updatedAt: expect.any(String) },
+      sourceCredential: { set: true, updatedAt: expect.any(String), url: sourceUrl },
     });
   });
 

@@ -23,6 +23,8 @@ export interface GitAccess {
   cacheDir?: string;
   /** Checks every address a source URL leads to (the control service: no private addresses). */
   policy?: AddressPolicy;
+  /** Throws when the token may not be sent to `url` (the control service's source credential scope). */
+  allowToken?: (url: string) => void;
   /** A source naming a connection: its repository URL and credentials (the CLI opens the store). */
   credentials?: (source: GitSource) => Promise<{ url: string; username: string; token: string }>;
 }
@@ -81,6 +83,7 @@ export function planSource(source: Source, opts: PlanOptions): SourcePlan {
           git.connection && opts.git?.credentials
             ? (await opts.git.credentials({ ...git, repository: url })).token
             : opts.git?.token;
+        if (token) opts.git?.allowToken?.(url);
         try {
           const document = await readRawUrlSource(
             { ...git, rawUrlTemplate: git.rawUrlTemplate as string },
@@ -145,6 +148,7 @@ function repoPlan(repo: GitSource, opts: PlanOptions): SourcePlan {
         }
         access = await opts.git.credentials(repo);
       }
+      if (access.token) opts.git?.allowToken?.(access.url);
       // Loaded only for a git source: other imports do not pay for isomorphic-git.
       const { readGitSource } = await import('../sources/git-source.js');
       const read = await readGitSource(
