@@ -65,6 +65,8 @@ export interface OpenRepositoryOptions {
 }
 
 const DEFAULT_MAX_FETCH_BYTES = 512 * 1024 * 1024;
+/** Most bytes a server folder read from git may hold (the snapshot is served from it). */
+export const MAX_FOLDER_BYTES = 64 * 1024 * 1024;
 
 /** Whether the service's own token may go to `url`: a listed host, over https or to loopback. */
 export function tokenAllowedFor(url: URL, hosts: readonly string[] | undefined): boolean {
@@ -338,7 +340,17 @@ function objectRepository(
     async readFolder(commit, path) {
       const files: FolderFiles = {};
       const decoder = new TextDecoder();
+      let total = 0;
       await walkTree(await treeAt(commit, path), '', (p, _entry, blob) => {
+        // A server folder is YAML and Markdown: one that is not stops here, not in memory.
+        total += blob.byteLength;
+        if (total > MAX_FOLDER_BYTES) {
+          throw new SvcError(
+            'FOLDER_INVALID',
+            `the folder ${path} at ${commit.slice(0, 7)} holds more than ${MAX_FOLDER_BYTES} bytes`,
+            { place: { file: p, url: location } },
+          );
+        }
         files[p] = decoder.decode(blob);
       });
       return files;
