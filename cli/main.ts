@@ -12,6 +12,7 @@ import { didYouMean } from './did-you-mean.js';
 import { EXIT } from './exit-codes.js';
 import { fail } from './fail.js';
 import { quietEpipe } from './quiet-epipe.js';
+import { terminalSafe } from './terminal-text.js';
 import { packageVersion } from './package-root.js';
 
 function commandRows(entries: readonly CommandEntry[]): string[] {
@@ -68,7 +69,13 @@ async function printHelp(io: CliIo, topic: readonly string[]): Promise<number> {
   return unknownCommand(io, topic.slice(0, 1));
 }
 
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
+  // Folder content (names, descriptions, paths) reaches the terminal: never as control sequences.
+  const io: CliIo = {
+    ...rawIo,
+    stdout: (t) => rawIo.stdout(terminalSafe(t)),
+    stderr: (t) => rawIo.stderr(terminalSafe(t)),
+  };
   const [first, ...rest] = argv;
   if (!first || first === 'help' || first === '--help' || first === '-h') return printHelp(io, rest);
   if (first === '--version' || first === '-v') {
@@ -122,7 +129,7 @@ if (isEntry()) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`internal error: ${String(error)}\n`);
+      process.stderr.write(terminalSafe(`internal error: ${String(error)}\n`));
       process.exit(EXIT.internal);
     },
   );

@@ -3,11 +3,10 @@
  * workspace API, the deploy-token snapshot the runtime polls, three webhook receivers and the
  * import status page. No listen and no process.env here: start-control.ts does the I/O.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { Webhooks } from '@octokit/webhooks';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { isSvcError } from '../core/svc-error.js';
 import { loadFolder } from '../folder/index.js';
@@ -23,10 +22,16 @@ import {
   sealSourceCredential,
   sourceUrlOf,
 } from './source-credential.js';
-import { renderLoginPage, renderStatusPage } from './status-page.js';
-import type { ControlStore, JobRow, ServerRow } from './store/control-store.js';
+import { type PageContext, renderLoginPage, renderServersPage, renderStatusPage } from './status-page.js';
+import type {
+  ControlStore,
+  DeployTokenInfo,
+  JobRow,
+  ServerRow,
+  WorkspaceTokenInfo,
+} from './store/control-store.js';
 import type { JobTrigger, Plan } from './store/schema.js';
-import { bearerToken } from './tokens.js';
+import { bearerToken, expiryFromDays } from './tokens.js';
 import {
   githubDecision,
   githubRepositoryUrls,
@@ -45,9 +50,46 @@ export interface ControlAppOptions {
   /** A job was queued: wake the worker. */
   onEnqueued?(): void;
   log?(event: string, fields: Record<string, unknown>): void;
+  /** How long a status-page sign-in lasts (default 12 hours). */
+  sessionTtlMs?: number;
+  /**
+   * The service runs behind a TLS-terminating proxy the operator trusts
+   * (SVC_CONTROL_TRUST_PROXY=1): `X-Forwarded-Proto: https` then counts as https for the
+   * cookies' `Secure` flag. Off by default, since any client can send that header.
+   */
+  trustProxy?: boolean;
 }
 
 const SESSION_COOKIE = 'svc_session';
+const LOGIN_CSRF_COOKIE = 'svc_login_csrf';
+const DEFAULT_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+const LOGIN_FORM_TTL_S = 60 * 60;
+/** Where a sign-in lands unless it came from a status page. */
+const HOME = '/servers';
+
+/** The CSRF token of a session's forms: derived from the session id, which only the cookie holds. */
+function sessionCsrf(sessionId: string): string {
+  return createHmac('sha256', sessionId).update('svc-control csrf v1').digest('base64url');
+}
+
+/** Headers every answer carries; pages add a CSP with a per-response nonce. */
+const SECURITY_HEADERS: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};
+function contentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    "connect-src 'self'",
+    "img-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
 
 type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 500;
 function problem(c: Context, status: ErrorStatus, code: string, message: string) {
@@ -70,6 +112,28 @@ export function jobJson(job: JobRow) {
   };
 }
 
+export function workspaceTokenJson(t: WorkspaceTokenInfo) {
+  return {
+    id: t.id,
+    name: t.name,
+    createdAt: t.created_at,
+    lastUsedAt: t.last_used_at,
+    expiresAt: t.expires_at,
+    revokedAt: t.revoked_at,
+  };
+}
+
+export function deployTokenJson(t: DeployTokenInfo) {
+  return {
+    id: t.id,
+    serverId: t.server_id,
+    name: t.name,
+    createdAt: t.created_at,
+    lastUsedAt: t.last_used_at,
+    revokedAt: t.revoked_at,
+  };
+}
+
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -84,7 +148,32 @@ export function newWebhookSecret(): string {
 export function createControlApp(opts: ControlAppOptions): Hono {
   const { store, snapshots } = opts;
   const log = opts.log ?? (() => undefined);
+  const sessionTtlMs = opts.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS;
   const app = new Hono();
+
+  app.use('*', async (c, next) => {
+    await next();
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
+  });
+
+  /** https as the client sees it: the request URL, or a trusted proxy's X-Forwarded-Proto. */
+  const viaHttps = (c: Context): boolean => {
+    if (new URL(c.req.url).protocol === 'https:') return true;
+    if (!opts.trustProxy) return false;
+    return c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() === 'https';
+  };
+  /** An HTML page with its CSP. */
+  const page = (
+    c: Context,
+    render: (ctx: PageContext) => string,
+    csrf: string | undefined,
+    status: 200 | 401 | 403 = 200,
+  ) => {
+    const nonce = randomBytes(16).toString('base64');
+    c.header('Content-Security-Policy', contentSecurityPolicy(nonce));
+    c.header('Cache-Control', 'no-store');
+    return c.html(render({ nonce, ...(csrf ? { csrf } : {}) }), status);
+  };
 
   app.onError((error, c) => {
     if (isSvcError(error)) {
@@ -104,15 +193,28 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     onError: (c) => problem(c, 413, 'TOO_LARGE', 'the request body is larger than 25 MB'),
   });
   app.use('/v1/*', limit);
-  app.use('/login', limit);
+  const formLimit = bodyLimit({
+    maxSize: 16 * 1024,
+    onError: (c) => problem(c, 413, 'TOO_LARGE', 'the form is larger than 16 KB'),
+  });
+  app.use('/login', formLimit);
+  app.use('/logout', formLimit);
 
-  // Workspace token: the bearer header, or (for the status page's GETs only) the session
-  // cookie set by /login. The cookie is SameSite=Strict and never authorizes a change.
+  // Workspace token: the bearer header, or (for the status page's GETs only) the session cookie
+  // set by /login, which holds an opaque session id (stored hashed, with an expiry), never the
+  // token. The cookie is SameSite=Strict and never authorizes a change.
   const requireWorkspace = async (c: Context, next: () => Promise<void>) => {
-    let token = bearerToken(c.req.header('authorization'));
-    if (!token && c.req.method === 'GET') token = getCookie(c, SESSION_COOKIE);
-    if (!token || !(await store.workspaceTokenValid(token))) {
-      if (c.req.method === 'GET' && c.req.path.startsWith('/servers/')) {
+    const token = bearerToken(c.req.header('authorization'));
+    let ok = token !== undefined && (await store.workspaceAuth(token)) !== undefined;
+    if (!token && c.req.method === 'GET') {
+      const session = getCookie(c, SESSION_COOKIE);
+      if (session && (await store.sessionAuth(session))) {
+        ok = true;
+        csrfOf.set(c.req.raw, sessionCsrf(session));
+      }
+    }
+    if (!ok) {
+      if (c.req.method === 'GET' && (c.req.path === HOME || c.req.path.startsWith('/servers/'))) {
         return c.redirect(`/login?next=${encodeURIComponent(c.req.path)}`, 303);
       }
       return problem(
@@ -124,6 +226,10 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     }
     await next();
   };
+  /** The session's CSRF token when the page was opened with the session cookie. */
+  const csrfOf = new WeakMap<Request, string>();
+  const pageCsrf = (c: Context): string | undefined => csrfOf.get(c.req.raw);
+
   app.use('/v1/servers', requireWorkspace);
   app.use('/v1/servers/*', async (c, next) => {
     // The snapshot takes a deploy token instead.
@@ -132,6 +238,7 @@ export function createControlApp(opts: ControlAppOptions): Hono {
   });
   app.use('/v1/deploy-tokens/*', requireWorkspace);
   app.use('/v1/workspace/*', requireWorkspace);
+  app.use(HOME, requireWorkspace);
   app.use('/servers/*', requireWorkspace);
 
   // Servers ---------------------------------------------------------------------------------
@@ -149,6 +256,8 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     ) {
       return problem(c, 400, 'USAGE', 'give {repository, branch, path} as strings');
     }
+    if ([repository, branch, path].some((v) => v.includes('\u0000')))
+      return problem(c, 400, 'USAGE', 'repository, branch and path must not contain a NUL byte');
     if (path.split('/').includes('..'))
       return problem(c, 400, 'USAGE', 'path must stay inside the repository');
     const location = normaliseLocation(repository, opts.cwd);
@@ -299,6 +408,48 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     return c.body(null, 204);
   });
 
+  app.get('/v1/servers/:serverId/deploy-tokens', async (c) => {
+    const server = await store.getServer(c.req.param('serverId'));
+    if (!server) return problem(c, 404, 'NOT_FOUND', 'no such server');
+    return c.json((await store.listDeployTokens(server.id)).map(deployTokenJson));
+  });
+
+  // Workspace tokens: listed (never their value), made with an optional expiry, revoked.
+  app.get('/v1/workspace/tokens', async (c) => {
+    await store.flushTouches();
+    return c.json((await store.listWorkspaceTokens()).map(workspaceTokenJson));
+  });
+
+  app.post('/v1/workspace/tokens', async (c) => {
+    const body = (await c.req.json().catch(() => ({}))) as Record<string, unknown>;
+    const name = body.name;
+    if (typeof name !== 'string' || !name.trim() || name.length > 200) {
+      return problem(
+        c,
+        400,
+        'USAGE',
+        'give {"name": "…"} (at most 200 characters) and optionally "expiresInDays"',
+      );
+    }
+    let expiresAt: string | undefined;
+    if (body.expiresInDays !== undefined) {
+      expiresAt = expiryFromDays(body.expiresInDays, Date.now());
+      if (!expiresAt)
+        return problem(c, 400, 'USAGE', 'expiresInDays is a whole number of days from 1 to 3650');
+    }
+    const created = await store.createWorkspaceToken(name.trim(), expiresAt ? { expiresAt } : {});
+    log('workspace_token_created', { id: created.id });
+    return c.json(created, 201);
+  });
+
+  app.delete('/v1/workspace/tokens/:id', async (c) => {
+    const id = c.req.param('id');
+    if (!(await store.revokeWorkspaceToken(id)))
+      return problem(c, 404, 'NOT_FOUND', 'no such workspace token');
+    log('workspace_token_revoked', { id });
+    return c.body(null, 204);
+  });
+
   app.put('/v1/workspace/plan', async (c) => {
     const body = (await c.req.json().catch(() => ({}))) as Record<string, unknown>;
     if (body.plan !== 'free' && body.plan !== 'paid')
@@ -422,38 +573,49 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     return c.json({ status: 'queued', jobIds: queued.map((q) => q.jobId) }, 202);
   };
 
+  /**
+   * GitHub signs with one secret per registered server. The delivery names its repository, so
+   * only the servers of that repository are candidates, and the HMAC of the body is computed once
+   * per distinct secret among them. An unknown repository gets the same answer as a wrong
+   * signature (and costs one HMAC too), so the hook does not tell which repositories exist.
+   *
+   * Dedupe: a delivery queues one job per server for each distinct *signed body*, whatever its
+   * X-GitHub-Delivery says: a replay under a new or missing delivery id is a duplicate, and a
+   * different body needs the secret. (GitHub's own redelivery resends the same body.)
+   */
   app.post('/v1/hooks/github', async (c) => {
     const raw = await c.req.text();
     const signature = c.req.header('x-hub-signature-256');
+    const badSignature = () => problem(c, 401, 'BAD_SIGNATURE', 'the signature does not match');
     if (!signature) return problem(c, 401, 'BAD_SIGNATURE', 'X-Hub-Signature-256 is missing');
+    const given = /^sha256=([0-9a-f]{64})$/i.exec(signature.trim())?.[1]?.toLowerCase();
+    if (!given) return badSignature();
     let payload: unknown;
     try {
       payload = JSON.parse(raw);
     } catch {
-      return problem(c, 400, 'USAGE', 'the body is not JSON');
+      return badSignature();
     }
     const urls = new Set(githubRepositoryUrls(payload));
     const candidates = (await store.listServers()).filter((s) =>
       urls.has(normaliseRepositoryUrl(s.repository)),
     );
-    if (candidates.length === 0) {
-      return c.json({ status: 'ignored', reason: 'no registered server tracks this repository' }, 200);
-    }
-    // Each server has its own secret; the delivery is from a hook configured with one of them.
-    const verified: ServerRow[] = [];
+    const bySecret = new Map<string, ServerRow[]>();
     for (const server of candidates) {
       const secret = openSecret(server);
       if (secret === undefined) continue;
-      if (await new Webhooks({ secret }).verify(raw, signature).catch(() => false)) verified.push(server);
+      bySecret.set(secret, [...(bySecret.get(secret) ?? []), server]);
     }
-    if (verified.length === 0) return problem(c, 401, 'BAD_SIGNATURE', 'the signature does not match');
-    return answer(
-      c,
-      verified,
-      githubDecision(c.req.header('x-github-event'), payload),
-      'github',
-      c.req.header('x-github-delivery'),
-    );
+    if (bySecret.size === 0) bySecret.set(randomBytes(32).toString('hex'), []);
+    const verified: ServerRow[] = [];
+    const givenBytes = Buffer.from(given, 'hex');
+    for (const [secret, servers] of bySecret) {
+      const expected = createHmac('sha256', secret).update(raw).digest();
+      if (timingSafeEqual(expected, givenBytes)) verified.push(...servers);
+    }
+    if (verified.length === 0) return badSignature();
+    const bodyDigest = createHash('sha256').update(raw).digest('base64url');
+    return answer(c, verified, githubDecision(c.req.header('x-github-event'), payload), 'github', bodyDigest);
   });
 
   app.post('/v1/hooks/gitlab/:serverId', async (c) => {
@@ -512,24 +674,83 @@ export function createControlApp(opts: ControlAppOptions): Hono {
 
   // Status page -------------------------------------------------------------------------------
 
-  app.get('/login', (c) => c.html(renderLoginPage(c.req.query('next') ?? '/')));
+  /** A status-page path to land on after signing in; anything else lands on the server list. */
+  const landing = (next: unknown): string =>
+    typeof next === 'string' && (next === HOME || /^\/servers\/[^/?#\\]+\/imports$/.test(next)) ? next : HOME;
+
+  /**
+   * The sign-in form with a fresh CSRF value, set as a short-lived SameSite=Strict cookie too:
+   * a POST /login counts only when the form's value equals the cookie's (double submit), so
+   * another site cannot sign a browser in with its own token.
+   */
+  const loginPage = (c: Context, next: string, error?: string, status: 200 | 401 | 403 = 200) => {
+    const csrf = randomBytes(32).toString('base64url');
+    setCookie(c, LOGIN_CSRF_COOKIE, csrf, {
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/login',
+      maxAge: LOGIN_FORM_TTL_S,
+      secure: viaHttps(c),
+    });
+    return page(c, (ctx) => renderLoginPage(next, ctx, error), csrf, status);
+  };
+
+  app.get('/', (c) => c.redirect(HOME, 303));
+  app.get('/login', (c) => loginPage(c, landing(c.req.query('next'))));
   app.post('/login', async (c) => {
     const form = await c.req.parseBody();
-    const token = typeof form.token === 'string' ? form.token.trim() : '';
-    const next =
-      typeof form.next === 'string' && /^\/servers\/[^/]+\/imports$/.test(form.next) ? form.next : '/';
-    if (!token || !(await store.workspaceTokenValid(token))) {
-      return c.html(renderLoginPage(next, 'That is not a workspace token of this service.'), 401);
+    const next = landing(form.next);
+    const expected = getCookie(c, LOGIN_CSRF_COOKIE);
+    if (typeof form.csrf !== 'string' || !expected || !safeEqual(form.csrf, expected)) {
+      return loginPage(
+        c,
+        next,
+        'The sign-in form expired or did not come from this page: sign in again.',
+        403,
+      );
     }
-    setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: 'Strict', path: '/' });
+    const token = typeof form.token === 'string' ? form.token.trim() : '';
+    const auth = token ? await store.workspaceAuth(token) : undefined;
+    if (!auth) {
+      return loginPage(c, next, 'That is not a live workspace token of this service.', 401);
+    }
+    const session = await store.createSession(auth.id, sessionTtlMs);
+    deleteCookie(c, LOGIN_CSRF_COOKIE, { path: '/login' });
+    setCookie(c, SESSION_COOKIE, session.id, {
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/',
+      maxAge: Math.floor(sessionTtlMs / 1000),
+      secure: viaHttps(c),
+    });
+    log('signed_in', { tokenId: auth.id });
     return c.redirect(next, 303);
+  });
+
+  // Sign-out ends the session on the server (the cookie alone is worth nothing after it).
+  app.post('/logout', async (c) => {
+    const session = getCookie(c, SESSION_COOKIE);
+    if (session) {
+      const form = await c.req.parseBody();
+      if (typeof form.csrf !== 'string' || !safeEqual(form.csrf, sessionCsrf(session))) {
+        return problem(c, 403, 'CSRF', 'the sign-out form did not come from this service');
+      }
+      await store.deleteSession(session);
+    }
+    deleteCookie(c, SESSION_COOKIE, { path: '/', secure: viaHttps(c) });
+    return c.redirect('/login', 303);
+  });
+
+  app.get(HOME, async (c) => {
+    const servers = await store.listServers();
+    return page(c, (ctx) => renderServersPage(servers, ctx), pageCsrf(c));
   });
 
   app.get('/servers/:serverId/imports', async (c) => {
     const server = await store.getServer(c.req.param('serverId'));
     if (!server) return problem(c, 404, 'NOT_FOUND', 'no such server');
-    const jobs = await store.listJobs(server.id);
-    return c.html(renderStatusPage(server, jobs.map(jobJson)));
+    const jobs = (await store.listJobs(server.id)).map(jobJson);
+    return page(c, (ctx) => renderStatusPage(server, jobs, ctx), pageCsrf(c));
   });
 
   return app;

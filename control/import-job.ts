@@ -5,8 +5,9 @@
  * `Svc-Import: true` trailer), and move the branch (push). The steps and the import's own
  * checklist are reported as they go, for the status page.
  *
- * Loop guard, as in the Action: a webhook-started job whose head commit is svc's own import
- * commit does nothing.
+ * Loop guard, as in the Action: a job started by a git host's merge event (GitHub, GitLab) whose
+ * head commit is svc's own import commit does nothing. A manual job or a signed generic delivery
+ * asks for an import ("the API changed") and always runs one.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -90,7 +91,10 @@ async function attemptJob(input: RunJobInput): Promise<JobOutcome> {
   let base: string;
   try {
     base = await input.repo.head(input.branch);
-    if (input.trigger !== 'manual' && isOwnCommit(await input.repo.readCommitMessage(base))) {
+    if (
+      (input.trigger === 'github' || input.trigger === 'gitlab') &&
+      isOwnCommit(await input.repo.readCommitMessage(base))
+    ) {
       set('fetch', 'complete', base);
       skipRest('import');
       return { status: 'Complete', summary: 'Skipped: the head commit is svc’s own re-import commit.' };

@@ -9,3 +9,4 @@ export {
 export { DEFAULT_KEEP_JOBS, parseKeepJobs } from './job-retention.js';
 export { parseAllowPrivate, parseHostList } from './control-env.js';
 export { ControlStore } from './store/control-store.js';
+export { expiryFromDays, parseTrustProxy } from './tokens.js';

@@ -6,7 +6,8 @@
  * SVC_CONTROL_PORT (3100), SVC_CONTROL_HOST (127.0.0.1), SVC_DATA_DIR (./.svc-control),
  * SVC_DATABASE_URL (postgres://…), SVC_CONTROL_KEY, SVC_GIT_TOKEN, SVC_GIT_TOKEN_HOSTS (the
  * comma-separated hosts SVC_GIT_TOKEN may go to), SVC_CONTROL_ALLOW_PRIVATE (1: repository and
- * source URLs may reach private addresses), SVC_CONTROL_KEEP_JOBS (200).
+ * source URLs may reach private addresses), SVC_CONTROL_KEEP_JOBS (200),
+ * SVC_CONTROL_TRUST_PROXY (1: trust X-Forwarded-Proto from the proxy in front).
  *
  * With arguments it is `svc control <arguments>` (the image has no other CLI), e.g.
  * `node control.mjs token workspace --name admin` prints a workspace token.
@@ -14,6 +15,7 @@
 import { isSvcError, SvcError } from '../core/svc-error.js';
 import { parseAllowPrivate, parseHostList } from './control-env.js';
 import { parseKeepJobs } from './job-retention.js';
+import { parseTrustProxy } from './tokens.js';
 import { startControl } from './start-control.js';
 
 async function main(): Promise<void> {
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
       gitTokenHosts: parseHostList(env.SVC_GIT_TOKEN_HOSTS),
       allowPrivateAddresses: parseAllowPrivate(env.SVC_CONTROL_ALLOW_PRIVATE),
       keepJobs: parseKeepJobs(env.SVC_CONTROL_KEEP_JOBS),
+      trustProxy: parseTrustProxy(env.SVC_CONTROL_TRUST_PROXY),
     });
   } catch (error) {
     const message = isSvcError(error) ? error.describe() : String((error as Error)?.message ?? error);

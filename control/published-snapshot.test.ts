@@ -82,11 +82,14 @@ describe('published snapshots', () => {
     repo.push({ [`${FOLDER}/config.yaml`]: config, 'specs/petstore.yaml': petstore('v1') }, 'restore');
   });
 
-  it('compares If-None-Match strongly', () => {
+  it('compares If-None-Match weakly (RFC 9110 13.1.2)', () => {
     expect(etagMatches('"abc"', '"abc"')).toBe(true);
     expect(etagMatches('"x", "abc"', '"abc"')).toBe(true);
     expect(etagMatches('*', '"abc"')).toBe(true);
-    expect(etagMatches('W/"abc"', '"abc"')).toBe(false);
+    expect(etagMatches('W/"abc"', '"abc"')).toBe(true);
+    expect(etagMatches('"x", W/"abc"', '"abc"')).toBe(true);
+    expect(etagMatches('W/"abd"', '"abc"')).toBe(false);
+    expect(etagMatches('"abc', '"abc"')).toBe(false);
     expect(etagMatches(undefined, '"abc"')).toBe(false);
   });
 });

@@ -100,9 +100,13 @@ export class PublishedSnapshots {
   }
 }
 
-/** RFC 9110 If-None-Match with strong comparison (weak validators never match a strong ETag). */
+/**
+ * RFC 9110 §13.1.2: If-None-Match uses the weak comparison, so `W/"x"` matches `"x"` (a proxy that
+ * weakens ETags must not turn every poll into a full answer).
+ */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((candidate) => candidate.trim() === etag);
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((candidate) => opaque(candidate) === opaque(etag));
 }

@@ -12,33 +12,49 @@ import { join } from 'node:path';
 import { SvcError } from '../core/svc-error.js';
 
 export interface SecretBox {
-  seal(plain: string): string;
-  open(sealed: string): string;
+  /**
+   * Seals `plain`. With `bindTo` (what the secret belongs to, e.g. a connection's id and field) it
+   * is sealed as `v2`, with `bindTo` as AES-GCM additional data: it then opens only for the same
+   * `bindTo`, so a sealed value moved to another record does not open there.
+   */
+  seal(plain: string, bindTo?: string): string;
+  /** Opens a `v1` value (unbound; `bindTo` is ignored) or a `v2` value sealed for `bindTo`. */
+  open(sealed: string, bindTo?: string): string;
+}
+
+/** Whether a sealed value is bound to what it belongs to (v2) or not yet (v1, older stores). */
+export function isBoundSeal(sealed: string): boolean {
+  return sealed.startsWith('v2.');
 }
 
 export function secretBox(key: Buffer): SecretBox {
   if (key.length !== 32) throw new SvcError('USAGE', 'the control key must be 32 bytes (base64)');
   return {
-    seal(plain) {
+    seal(plain, bindTo) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
+      if (bindTo !== undefined) cipher.setAAD(Buffer.from(bindTo, 'utf8'));
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
       return [
-        'v1',
+        bindTo !== undefined ? 'v2' : 'v1',
         iv.toString('base64'),
         cipher.getAuthTag().toString('base64'),
         body.toString('base64'),
       ].join('.');
     },
-    open(sealed) {
+    open(sealed, bindTo) {
       const [version, iv, tag, body] = sealed.split('.');
-      if (version !== 'v1' || !iv || !tag || body === undefined) {
+      if ((version !== 'v1' && version !== 'v2') || !iv || !tag || body === undefined) {
         throw new SvcError(
           'INTERNAL',
           'a stored secret (webhook secret or source credential) is not in the sealed format',
         );
       }
+      if (version === 'v2' && bindTo === undefined) {
+        throw new SvcError('INTERNAL', 'a stored secret is bound to its record, and was opened without it');
+      }
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
+      if (version === 'v2') decipher.setAAD(Buffer.from(bindTo!, 'utf8'));
       decipher.setAuthTag(Buffer.from(tag, 'base64'));
       try {
         return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString(
@@ -47,7 +63,9 @@ export function secretBox(key: Buffer): SecretBox {
       } catch (error) {
         throw new SvcError(
           'INTERNAL',
-          'a stored secret (webhook secret or source credential) cannot be opened with this control key',
+          version === 'v2'
+            ? 'a stored secret cannot be opened with this key for the record that holds it (another key, or a secret moved from another record)'
+            : 'a stored secret (webhook secret or source credential) cannot be opened with this control key',
           {
             cause: error,
           },

@@ -3,6 +3,7 @@
  * migrations, loads the key that seals webhook secrets, listens with @hono/node-server and
  * starts the import worker. The only place of the service that listens or reads the disk layout.
  */
+import { stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { chmod, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -46,6 +47,10 @@ export interface StartControlOptions {
   leaseMs?: number;
   /** Finished import jobs kept per server (SVC_CONTROL_KEEP_JOBS, default 200). */
   keepJobs?: number;
+  /** How long a status-page sign-in lasts (default 12 hours). */
+  sessionTtlMs?: number;
+  /** SVC_CONTROL_TRUST_PROXY: X-Forwarded-Proto from the proxy in front decides `Secure` cookies. */
+  trustProxy?: boolean;
   /** false: serve the API only (no import worker in this process). */
   worker?: boolean;
   logger?: Logger;
@@ -67,6 +72,32 @@ export async function openControlStore(opts: {
   return new ControlStore({ db: opened.db, kind: opened.kind });
 }
 
+/**
+ * The key file is gone but servers' webhook secrets (and source credentials) were sealed with it:
+ * a new key would silently make every one unreadable, so refuse and say how to recover.
+ */
+async function refuseNewKeyOverSecrets(dataDir: string, store: ControlStore): Promise<void> {
+  const file = join(dataDir, 'secret.key');
+  try {
+    await stat(file);
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const servers = await store.listServers();
+  if (servers.length === 0) return;
+  throw new SvcError(
+    'USAGE',
+    `the control key ${file} is missing, but ${servers.length} registered server(s) have webhook secrets sealed with it (${servers
+      .slice(0, 5)
+      .map((s) => s.id)
+      .join(
+        ', ',
+      )}${servers.length > 5 ? ', …' : ''}); svc will not make a new key, which would make them unreadable. Restore secret.key from a backup of the data directory, or give the key as SVC_CONTROL_KEY`,
+    { place: { file } },
+  );
+}
+
 export async function startControl(opts: StartControlOptions): Promise<RunningControl> {
   const dataDir = resolve(opts.cwd ?? process.cwd(), opts.dataDir);
   const logger = opts.logger ?? jsonLineLogger({});
@@ -78,7 +109,14 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
     dataDir,
     ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
   });
-  const secrets = secretBox(await loadControlKey(dataDir, opts.controlKey));
+  let secrets: ReturnType<typeof secretBox>;
+  try {
+    if (!opts.controlKey?.trim()) await refuseNewKeyOverSecrets(dataDir, store);
+    secrets = secretBox(await loadControlKey(dataDir, opts.controlKey));
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const policy =
     opts.addressPolicy ??
     addressPolicy({
@@ -134,6 +172,8 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
     cwd: opts.cwd ?? process.cwd(),
     onEnqueued: () => worker?.wake(),
     log,
+    ...(opts.sessionTtlMs !== undefined ? { sessionTtlMs: opts.sessionTtlMs } : {}),
+    ...(opts.trustProxy ? { trustProxy: true } : {}),
   });
   const host = opts.host ?? '127.0.0.1';
   const server = serve({ fetch: app.fetch, port: opts.port ?? 3100, hostname: host });

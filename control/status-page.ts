@@ -3,7 +3,8 @@
  * a small inline script (no framework) polls the JSON API every second, keeps the list current,
  * shows the step checklist of a running job and, once it ends, the per-endpoint diff from the
  * job's import report. Everything shown is escaped (hono/html on the server, textContent in the
- * browser).
+ * browser). The inline style and script carry the response's CSP nonce (control-app.ts sets the
+ * policy); state-changing forms carry a CSRF token.
  */
 import { html, raw } from 'hono/html';
 import type { ServerRow } from './store/control-store.js';
@@ -27,25 +28,40 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}th,td{text-align
 code{font-size:12px}ul.checklist{list-style:none;padding:0}ul.checklist li::before{content:attr(data-mark) " ";}
 pre{white-space:pre-wrap;background:#f6f8fa;padding:.75rem}`;
 
+/** What every page needs from the request: the CSP nonce and, for a signed-in page, the CSRF token. */
+export interface PageContext {
+  nonce: string;
+  /** The CSRF token of the sign-in or of the session (sign-out form). */
+  csrf?: string;
+}
+
+const signOut = (page: PageContext) =>
+  page.csrf
+    ? html`<form method="post" action="/logout" id="logout"><input type="hidden" name="csrf" value="${page.csrf}"><button type="submit">Sign out</button></form>`
+    : '';
+
+// Job ids are UUIDv7: their first characters are the time, shared by jobs queued together, so
+// the whole id is shown.
 function jobRow(job: JobView) {
   return html`<tr data-job-id="${job.jobId}" data-status="${job.status}">
-<td><a href="?job=${job.jobId}">${job.jobId.slice(0, 8)}</a></td><td class="${job.status}">${job.status}</td>
+<td><a href="?job=${job.jobId}"><code>${job.jobId}</code></a></td><td class="${job.status}">${job.status}</td>
 <td>${job.trigger}</td><td>${job.createdAt}</td><td>${job.finishedAt ?? ''}</td>
 <td>${job.commit ? html`<code>${job.commit.slice(0, 7)}</code>` : ''}</td><td>${job.summary ?? job.error ?? ''}</td></tr>`;
 }
 
-export function renderStatusPage(server: ServerRow, jobs: JobView[]): string {
+export function renderStatusPage(server: ServerRow, jobs: JobView[], page: PageContext): string {
   const api = `/v1/servers/${encodeURIComponent(server.id)}/imports`;
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Imports · ${server.id}</title><style>${raw(STYLE)}</style></head>
-<body>
+<html lang="en"><head><meta charset="utf-8"><title>Imports · ${server.id}</title><style nonce="${page.nonce}">${raw(STYLE)}</style></head>
+<body>${signOut(page)}
+<p><a href="/servers">All servers</a></p>
 <h1>Imports of <code>${server.id}</code></h1>
 <p>${server.repository} · branch <code>${server.branch}</code> · folder <code>${server.path}</code></p>
 <table><thead><tr><th>Job</th><th>Status</th><th>Trigger</th><th>Queued</th><th>Finished</th><th>Commit</th><th>Summary</th></tr></thead>
 <tbody id="jobs">${jobs.length ? jobs.map(jobRow) : html`<tr><td colspan="7">No import yet.</td></tr>`}</tbody></table>
 <section id="job" data-status=""><h2 id="job-title"></h2><ul class="checklist" id="steps"></ul><ul class="checklist" id="rows"></ul>
 <div id="diff"></div></section>
-<script type="module">
+<script type="module" nonce="${page.nonce}">
 const api = ${raw(JSON.stringify(api))};
 const $ = (id) => document.getElementById(id);
 const el = (tag, text, attrs = {}) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); return e; };
@@ -56,7 +72,7 @@ function renderList(jobs) {
   if (!jobs.length) { const tr = el('tr'); tr.append(el('td', 'No import yet.', { colspan: '7' })); body.append(tr); return; }
   for (const j of jobs) {
     const tr = el('tr', undefined, { 'data-job-id': j.jobId, 'data-status': j.status });
-    const link = el('a', j.jobId.slice(0, 8), { href: '?job=' + j.jobId });
+    const link = el('a', undefined, { href: '?job=' + j.jobId }); link.append(el('code', j.jobId));
     const cells = [link, el('span', j.status, { class: j.status }), j.trigger, j.createdAt, j.finishedAt ?? '', j.commit ? el('code', j.commit.slice(0, 7)) : '', j.summary ?? j.error ?? ''];
     for (const c of cells) { const td = el('td'); td.append(c); tr.append(td); }
     body.append(tr);
@@ -98,7 +114,7 @@ async function tick() {
       const job = jobs.find((j) => j.jobId === wanted) ?? jobs[0];
       if (job) {
         $('job').dataset.status = job.status; $('job').dataset.jobId = job.jobId;
-        $('job-title').textContent = 'Job ' + job.jobId.slice(0, 8) + ': ' + job.status;
+        $('job-title').textContent = 'Job ' + job.jobId + ': ' + job.status;
         renderChecklist(job);
         if (job.status === 'Complete' || job.status === 'Failed') await renderDiff(job); else { shownReportFor = ''; $('diff').replaceChildren(); }
       }
@@ -110,10 +126,27 @@ tick();
 </body></html>`.toString();
 }
 
-export function renderLoginPage(next: string, error?: string): string {
+/** The registered servers, each linking to its status page: where a sign-in lands by default. */
+export function renderServersPage(servers: ServerRow[], page: PageContext): string {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>svc control · sign in</title><style>${raw(STYLE)}</style></head>
+<html lang="en"><head><meta charset="utf-8"><title>svc control · servers</title><style nonce="${page.nonce}">${raw(STYLE)}</style></head>
+<body>${signOut(page)}<h1>Servers</h1>
+<table><thead><tr><th>Server</th><th>Repository</th><th>Branch</th><th>Folder</th></tr></thead><tbody id="servers">
+${
+  servers.length
+    ? servers.map(
+        (s) =>
+          html`<tr data-server-id="${s.id}"><td><a href="/servers/${encodeURIComponent(s.id)}/imports"><code>${s.id}</code></a></td><td>${s.repository}</td><td><code>${s.branch}</code></td><td><code>${s.path}</code></td></tr>`,
+      )
+    : html`<tr><td colspan="4">No server is registered yet (POST /v1/servers).</td></tr>`
+}</tbody></table></body></html>`.toString();
+}
+
+/** The sign-in form; `page.csrf` is the value of the sign-in CSRF cookie set with it. */
+export function renderLoginPage(next: string, page: PageContext, error?: string): string {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>svc control · sign in</title><style nonce="${page.nonce}">${raw(STYLE)}</style></head>
 <body><h1>svc control</h1>${error ? html`<p class="Failed" role="alert">${error}</p>` : ''}
 <form method="post" action="/login"><label>Workspace token <input name="token" type="password" autocomplete="off" required></label>
-<input type="hidden" name="next" value="${next}"><button type="submit">Sign in</button></form></body></html>`.toString();
+<input type="hidden" name="next" value="${next}"><input type="hidden" name="csrf" value="${page.csrf ?? ''}"><button type="submit">Sign in</button></form></body></html>`.toString();
 }

@@ -136,8 +136,46 @@ describe('checkTools', () => {
       toolFile({ output: '  type: object\n  properties:\n    n: { $ref: "https://elsewhere.test/s.json" }' }),
       true,
     );
-    expect(r.errors.map((e) => e.place.field)).toEqual(['/outputSchema']);
+    expect(r.errors.map((e) => e.place.field)).toEqual(['/outputSchema/properties/n/$ref']);
     expect(r.errors[0]!.message).toMatch(/cannot be compiled/);
+  });
+
+  it('refuses a remote $ref without compiling (what serve checks), as validate does, naming file and field', () => {
+    const tool = toolFile({
+      input: '  type: object\n  properties:\n    q: { $ref: "https://elsewhere.test/s.json#/q" }',
+    });
+    for (const compile of [false, true]) {
+      const r = check(tool, compile);
+      expect(r.errors.map((e) => [e.place.file, e.place.field, e.place.line])).toEqual([
+        ['Tools/t.yaml', '/inputSchema/properties/q/$ref', 20],
+      ]);
+      expect(r.errors[0]!.message).toMatch(
+        /"https:\/\/elsewhere.test\/s.json#\/q" points outside this schema; remote references are never fetched/,
+      );
+    }
+    // A $ref naming a $id declared inside the schema is no remote reference.
+    const local = toolFile({
+      input:
+        '  type: object\n  properties:\n    q: { $ref: "urn:x:q" }\n  $defs:\n    q: { $id: "urn:x:q", type: string }',
+    });
+    expect(check(local, true).errors).toEqual([]);
+  });
+
+  it('warns, naming file and field, about a pattern the linear-time engine cannot run, and serves the tool', () => {
+    const tool = toolFile({
+      input: '  type: object\n  properties:\n    q: { type: string, pattern: "^(a+)\\\\1$" }',
+    });
+    for (const compile of [false, true]) {
+      const r = check(tool, compile);
+      expect(r.errors).toEqual([]);
+      expect(r.warnings.map((w) => [w.place.file, w.place.field, w.message])).toEqual([
+        [
+          'Tools/t.yaml',
+          '/inputSchema/properties/q/pattern',
+          expect.stringMatching(/uses a backreference \(\\1\).*not checked against it/),
+        ],
+      ]);
+    }
   });
 
   it('warns about a stale tool, naming it', () => {

@@ -8,8 +8,10 @@
  *
  * Compiling a schema costs milliseconds (Ajv generates code), too slow for booting a folder of a
  * thousand tools, so the default check is the cheap part: the meta-schema (unknown types,
- * malformed keywords), local `$ref`s that must resolve, and `pattern`s that must be regular
- * expressions. `svc validate` also compiles every schema ({ compile: true }); the runtime
+ * malformed keywords), `$ref`s that must resolve inside the schema (a remote one is refused by
+ * both), and `pattern`s that must be regular expressions (matched in linear time: see
+ * linear-pattern.ts; one the linear engine cannot run is skipped, with a warning).
+ * `svc validate` also compiles every schema ({ compile: true }); the runtime
  * compiles a tool's schemas on its first call, through the same cache (compileToolSchema).
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -17,6 +19,7 @@ import addFormatsModule from 'ajv-formats';
 import { isPlainObject } from '../core/is-plain-object.js';
 import { SvcError } from '../core/svc-error.js';
 import { definedOnly } from './error-place.js';
+import { linearPattern, linearRegExp } from './linear-pattern.js';
 import type { FolderFiles, FolderModel, ToolItem } from './model.js';
 import { lineOfPointer, parseYaml } from './yaml-file.js';
 
@@ -45,6 +48,8 @@ function sharedAjv(): Ajv2020 {
       validateSchema: false,
       addUsedSchema: false,
       logger: false,
+      // Patterns come from API descriptions: matched in linear time, never by backtracking.
+      code: { regExp: linearRegExp },
     });
     (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
   }
@@ -179,10 +184,15 @@ function resolvePointer(root: unknown, ref: string): boolean {
   return valueAt(root, pointer) !== undefined;
 }
 
-/** Local `$ref`s that point nowhere and `pattern`s that are not regular expressions, as [pointer, message]. */
-function brokenRefsAndPatterns(root: object): [string, string][] {
+/**
+ * Local `$ref`s that point nowhere, `$ref`s that leave the schema (nothing remote is ever fetched)
+ * and `pattern`s that are not regular expressions, as [pointer, message]. Patterns the linear-time
+ * engine cannot run go to `unchecked`: they are skipped when arguments are validated.
+ */
+function brokenRefsAndPatterns(root: object, unchecked: [string, string][] = []): [string, string][] {
   const out: [string, string][] = [];
   const anchors = new Set<string>();
+  const ids = new Set<string>();
   const refs: [string, string][] = [];
   const walk = (node: unknown, pointer: string, depth: number) => {
     if (depth > 128 || out.length >= MAX_SCHEMA_PROBLEMS) return;
@@ -192,6 +202,7 @@ function brokenRefsAndPatterns(root: object): [string, string][] {
     }
     if (!isPlainObject(node)) return;
     if (typeof node.$anchor === 'string') anchors.add(node.$anchor);
+    if (typeof node.$id === 'string') ids.add(node.$id.split('#')[0]!);
     if (typeof node.$ref === 'string') refs.push([`${pointer}/$ref`, node.$ref]);
     const patterns: [string, unknown][] = [[`${pointer}/pattern`, node.pattern]];
     if (isPlainObject(node.patternProperties))
@@ -203,7 +214,14 @@ function brokenRefsAndPatterns(root: object): [string, string][] {
         new RegExp(pattern, 'u');
       } catch {
         out.push([where, `pattern ${JSON.stringify(pattern)} is not a valid regular expression`]);
+        continue;
       }
+      const linear = linearPattern(pattern);
+      if ('unsupported' in linear)
+        unchecked.push([
+          where,
+          `pattern ${JSON.stringify(pattern)} uses ${linear.unsupported}, which svc does not run (only linear-time patterns are checked); arguments are not checked against it and the upstream API decides`,
+        ]);
     }
     for (const [k, v] of Object.entries(node))
       if (k !== 'enum' && k !== 'const' && k !== 'default' && k !== 'examples' && k !== 'example')
@@ -211,7 +229,16 @@ function brokenRefsAndPatterns(root: object): [string, string][] {
   };
   walk(root, '', 0);
   for (const [where, ref] of refs) {
-    if (!ref.startsWith('#')) continue; // a URI: only a full compile can tell
+    if (!ref.startsWith('#')) {
+      // A reference to another document: the runtime never fetches one, so it can never resolve,
+      // unless it names a `$id` declared inside this very schema.
+      if (!ids.has(ref.split('#')[0]!))
+        out.push([
+          where,
+          `$ref ${JSON.stringify(ref)} points outside this schema; remote references are never fetched (inline the definition under $defs and use "#/$defs/…")`,
+        ]);
+      continue;
+    }
     const ok = ref === '#' || ref.startsWith('#/') ? resolvePointer(root, ref) : anchors.has(ref.slice(1));
     if (!ok) out.push([where, `$ref ${JSON.stringify(ref)} points to nothing in this schema`]);
   }
@@ -223,6 +250,7 @@ function checkSchema(
   schema: object,
   compile: boolean,
   problem: (message: string, field: string) => void,
+  notice: (message: string, field: string) => void,
 ): void {
   const meta = metaProblem(schema);
   if (meta) {
@@ -232,7 +260,10 @@ function checkSchema(
     );
     return;
   }
-  const broken = brokenRefsAndPatterns(schema);
+  const unchecked: [string, string][] = [];
+  const broken = brokenRefsAndPatterns(schema, unchecked);
+  for (const [field, message] of unchecked.slice(0, MAX_SCHEMA_PROBLEMS))
+    notice(`the ${which}: ${message}`, `/${which}${field}`);
   for (const [field, message] of broken)
     problem(`the ${which} cannot be compiled: ${message}`, `/${which}${field}`);
   if (broken.length > 0) return;
@@ -310,8 +341,12 @@ export function checkTools(folder: FolderModel, options: CheckToolsOptions = {})
           ),
         );
     };
-    checkSchema('inputSchema', item.tool.inputSchema, compile, problem);
-    if (item.tool.outputSchema) checkSchema('outputSchema', item.tool.outputSchema, compile, problem);
+    const notice = (message: string, field: string) => {
+      const place = definedOnly({ file: item.file, field, line: lineOf(item.file, field) });
+      warnings.push(new SvcError('FOLDER_INVALID', `tool ${item.tool.name}: ${message}`, { place }));
+    };
+    checkSchema('inputSchema', item.tool.inputSchema, compile, problem, notice);
+    if (item.tool.outputSchema) checkSchema('outputSchema', item.tool.outputSchema, compile, problem, notice);
     checkPathTemplate(item, problem);
     if (item.tool.stale === true) {
       const { method, path } = item.tool.endpoint;

@@ -72,8 +72,9 @@ describe('the folder lock', () => {
     const dir = join(base, 'server');
     const pid = sleep30();
     await writeFile(lockPathOf(dir), `${JSON.stringify({ pid, start: 'x:1', host: 'ci-runner-7' })}\n`);
+    // Refused, and the message says how to get out: the exact file, and when deleting it is safe.
     await expect(writeFolder(dir, files)).rejects.toMatchObject({
-      message: `another svc process (pid ${pid} on host ci-runner-7) is writing this folder; its lock is ${lockPathOf(dir)}`,
+      message: `another svc process (pid ${pid} on host ci-runner-7) is writing this folder; its lock is ${lockPathOf(dir)}. svc cannot check that process from here; once no svc command is running on ci-runner-7 for this folder (pid ${pid} there is gone), delete ${lockPathOf(dir)} and run the command again`,
     });
     await writeFile(
       lockPathOf(dir),
@@ -84,7 +85,27 @@ describe('the folder lock', () => {
       await expect(writeFolder(dir, files)).rejects.toMatchObject({
         message: expect.stringContaining(`(pid ${pid} ${other})`),
       });
+      await expect(writeFolder(dir, files)).rejects.toMatchObject({
+        message: expect.stringContaining(`delete ${lockPathOf(dir)} and run the command again`),
+      });
     }
+  });
+
+  test('an older svc’s lock naming a live process that started before it says how to clear it', async () => {
+    const dir = join(base, 'server');
+    // This test process started before the lock below was written, and stays alive.
+    await writeFile(lockPathOf(dir), `${process.pid}\n`);
+    await expect(writeFolder(dir, files)).rejects.toMatchObject({
+      code: 'WRITE_FAILED',
+      message: expect.stringContaining(
+        `(pid ${process.pid}, by an older svc that recorded no start time) is writing this folder; its lock is ${lockPathOf(dir)}. svc cannot check that process from here; once pid ${process.pid} is not an svc command writing this folder (ps -p ${process.pid}), delete ${lockPathOf(dir)} and run the command again`,
+      ),
+    });
+    // The lock is left as it was, and deleting it as told lets the write through.
+    expect(await readFile(lockPathOf(dir), 'utf8')).toBe(`${process.pid}\n`);
+    await rm(lockPathOf(dir));
+    await writeFolder(dir, files);
+    expect(await readFile(join(dir, 'README.md'), 'utf8')).toBe('# v2\n');
   });
 
   test('a lock just created and not yet written is respected; one left empty for long is taken over', async () => {

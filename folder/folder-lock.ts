@@ -6,7 +6,9 @@
  * or a reboot), or, for a lock that recorded no start time, when the process naming it started
  * after the lock was written. A lock held by a live writer is never taken, nor one written on
  * another host or in another pid namespace (a container sharing the folder): its pid cannot be
- * checked from here.
+ * checked from here. Such a lock, and an older svc's lock naming a live process that started
+ * before it, is never taken over (a timeout cannot tell a long write from a dead one); the refusal
+ * says which file to delete, and when that is safe.
  *
  * The lock is written whole in a candidate file and then hard-linked into place, so a writer
  * killed while taking it leaves either no lock or a complete one, never an empty file that
@@ -27,7 +29,15 @@ export interface FolderLock {
   release(): Promise<void>;
 }
 
-export type LockAttempt = { ok: true; lock: FolderLock } | { ok: false; path: string; holder: string };
+export type LockAttempt =
+  | { ok: true; lock: FolderLock }
+  | {
+      ok: false;
+      path: string;
+      holder: string;
+      /** For a holder svc cannot check from here: how to clear the lock by hand, and when it is safe. */
+      remedy?: string;
+    };
 
 interface LockRecord {
   pid: number;
@@ -39,7 +49,14 @@ interface LockRecord {
   pidns?: string;
 }
 
-type Inspection = { live: true; holder: string } | { live: false; reason: string; text: string };
+type Inspection =
+  | { live: true; holder: string; remedy?: string }
+  | { live: false; reason: string; text: string };
+
+/** What to do about a lock svc cannot judge from here: delete it, once nothing is writing. */
+function remedyFor(path: string, when: string): string {
+  return `svc cannot check that process from here; once ${when}, delete ${path} and run the command again`;
+}
 
 /** An unreadable lock this young is one whose writer has created it but not yet written it. */
 const FRESH_MS = 5000;
@@ -101,7 +118,9 @@ export async function tryLockFolder(target: string, notice: (message: string) =>
     if (mine !== undefined) return { ok: true, lock: { path, release: () => release(path, mine) } };
     const seen = await inspect(path);
     if (seen === undefined) continue;
-    if (seen.live) return { ok: false, path, holder: seen.holder };
+    if (seen.live) {
+      return { ok: false, path, holder: seen.holder, ...(seen.remedy ? { remedy: seen.remedy } : {}) };
+    }
     if (await takeOver(path, seen.text)) notice(`took over the stale lock ${path}: ${seen.reason}`);
   }
   return { ok: false, path, holder: 'another svc process (the lock kept changing hands)' };
@@ -157,9 +176,23 @@ async function inspect(path: string): Promise<Inspection | undefined> {
   const since = record.since ? `, writing since ${record.since}` : '';
   const local = here();
   if (record.host !== undefined && record.host !== local.host)
-    return { live: true, holder: `pid ${pid} on host ${record.host}${since}` };
+    return {
+      live: true,
+      holder: `pid ${pid} on host ${record.host}${since}`,
+      remedy: remedyFor(
+        path,
+        `no svc command is running on ${record.host} for this folder (pid ${pid} there is gone)`,
+      ),
+    };
   if (record.pidns !== undefined && local.pidns !== undefined && record.pidns !== local.pidns)
-    return { live: true, holder: `pid ${pid} in another pid namespace (a container?)${since}` };
+    return {
+      live: true,
+      holder: `pid ${pid} in another pid namespace (a container?)${since}`,
+      remedy: remedyFor(
+        path,
+        `no svc command is running for this folder in the other container or pid namespace (pid ${pid} there is gone)`,
+      ),
+    };
   if (!isAlive(pid)) return { live: false, reason: `pid ${pid} is no longer running`, text };
   const now = processStart(pid);
   if (record.start !== undefined && now !== undefined && record.start !== now.token) {
@@ -174,6 +207,15 @@ async function inspect(path: string): Promise<Inspection | undefined> {
       live: false,
       reason: `pid ${pid} started after the lock was written, so it is not the writer`,
       text,
+    };
+  }
+  if (record.start === undefined) {
+    // An older svc's lock (a bare pid) naming a live process that started before the lock was
+    // written: it may be the writer, or a reused pid svc cannot tell apart.
+    return {
+      live: true,
+      holder: `pid ${pid}, by an older svc that recorded no start time${since}`,
+      remedy: remedyFor(path, `pid ${pid} is not an svc command writing this folder (ps -p ${pid})`),
     };
   }
   return { live: true, holder: `pid ${pid}${since}` };

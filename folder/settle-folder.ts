@@ -60,7 +60,7 @@ export async function settleFolder(dir: string, notice: (message: string) => voi
     if (Date.now() > deadline) {
       throw new SvcError(
         'FOLDER_INVALID',
-        `${dir} is being rewritten by another svc process (${attempt.holder}), which did not finish within ${SWAP_WAIT_MS / 1000} s; its lock is ${attempt.path}`,
+        `${dir} is being rewritten by another svc process (${attempt.holder}), which did not finish within ${SWAP_WAIT_MS / 1000} s; its lock is ${attempt.path}${attempt.remedy ? `. ${attempt.remedy}` : ''}`,
         { place: { file: dir } },
       );
     }

@@ -101,7 +101,7 @@ export async function withFolderLock<T>(
   });
   if (!attempt.ok) {
     throw failed(
-      `another svc process (${attempt.holder}) is writing this folder; its lock is ${attempt.path}`,
+      `another svc process (${attempt.holder}) is writing this folder; its lock is ${attempt.path}${attempt.remedy ? `. ${attempt.remedy}` : ''}`,
       dir,
     );
   }

@@ -8,7 +8,8 @@
  * only ever answer what the SDK would have answered, never refuse what the SDK would serve.
  *
  * Rules mirrored (node_modules/@modelcontextprotocol/server, v2.4):
- * - envelope: a JSON-RPC 2.0 request object (id a string or integer, no other members);
+ * - envelope: a JSON-RPC 2.0 request object (id a string or safe integer, no other members);
+ *   arguments without an own `__proto__` key (the SDK's copy drops it);
  * - 2026-07-28 (createMcpHandler → classifyInboundRequest → validateStandardRequestHeaders):
  *   Content-Type application/json; a well-formed `_meta` envelope claiming 2026-07-28;
  *   MCP-Protocol-Version and Mcp-Method headers present and equal to the body; Mcp-Name equal
@@ -82,7 +83,8 @@ function hotRequest(body: unknown): RpcRequest | undefined {
   if (!isPlainObject(body)) return undefined;
   const { jsonrpc, id, method, params } = body;
   if (jsonrpc !== '2.0' || (method !== 'tools/call' && method !== 'tools/list')) return undefined;
-  if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) return undefined;
+  // The SDK's schema takes safe integers only: an id beyond 2^53 is its to refuse (HTTP 400).
+  if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) return undefined;
   for (const key in body) {
     if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return undefined;
   }
@@ -96,6 +98,9 @@ function hotRequest(body: unknown): RpcRequest | undefined {
     if (method === 'tools/call') {
       if (typeof params.name !== 'string') return undefined;
       if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
+      // JSON.parse makes a "__proto__" key an own property; the SDK's schema copy drops it. The
+      // SDK serves such a call, so both paths see the same arguments.
+      if (params.arguments !== undefined && Object.hasOwn(params.arguments, '__proto__')) return undefined;
     } else if (params.cursor !== undefined && typeof params.cursor !== 'string') return undefined;
   } else if (method === 'tools/call') return undefined;
   return { id, method, params };

@@ -10,6 +10,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { compileToolSchema, isServed } from '../folder/check-tools.js';
 import type { FolderModel, ToolItem, WidgetItem } from '../folder/model.js';
 import { serverTitle } from '../folder/server-title.js';
+import { advertisedOutputSchema } from './advertised-output-schema.js';
 import { isTextMediaType, mediaTypeEssence } from './media-type.js';
 
 export const WIDGET_MIME = 'text/html;profile=mcp-app';
@@ -189,7 +190,7 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
       annotations,
     };
     if (t.title) listed.title = t.title;
-    if (t.outputSchema) listed.outputSchema = t.outputSchema as ListedTool['outputSchema'];
+    if (t.outputSchema) listed.outputSchema = advertisedOutputSchema(t.outputSchema);
     if (t.widget && enabledWidgets.has(t.widget)) {
       const uri = widgetUri(serverId, t.widget);
       listed._meta = { ui: { resourceUri: uri }, 'ui/resourceUri': uri, 'openai/outputTemplate': uri };

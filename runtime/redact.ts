@@ -7,7 +7,9 @@
  * echoing upstream can plausibly write back: raw and re-cased, percent-encoded (with the very
  * encoder that builds the URL), form-encoded, JSON- and HTML-escaped, hex, base64 and base64url at
  * every byte alignment (so `Basic base64(user:secret)` and `Bearer …` wrappers are caught too), and
- * UTF-16 in either byte order. Every form is computed once, when the redactor is made; per text,
+ * UTF-16 in either byte order; and, since an upstream may encode a whole URL or JSON document
+ * (a pagination cursor, a JWT segment), base64 and hex of the secret as the runtime writes it in a
+ * query string and as JSON escapes it (wrappedForms). Every form is computed once, when the redactor is made; per text,
  * one pass of two regular expressions, plus a decoded reading when the text shows a hint of one
  * (percent-escapes, decoded up to three times; entities; JSON escapes; base64 cut into lines;
  * UTF-16 read as UTF-8). Decoded values (JSON strings, binary bodies) are checked with the helpers
@@ -91,6 +93,30 @@ export function textForms(secret: string): string[] {
   ];
 }
 
+/**
+ * The secret as it sits inside a larger text that an upstream may encode whole (base64, base64url
+ * or hex of the request URL, as a pagination cursor does; a JWT-style segment of a JSON document):
+ * raw, as the runtime itself writes it into a query string (encodeStrict, with either case of hex
+ * digits; form and encodeURIComponent spellings), and JSON-escaped. Each is searched in base64 at
+ * every alignment and in hex, so the encoding of the whole query string or URL is caught too.
+ */
+export function wrappedForms(secret: string): string[] {
+  const strict = encodeStrict(secret);
+  const json = JSON.stringify(secret).slice(1, -1);
+  const forms = [
+    secret,
+    strict,
+    strict.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+    strict.replace(/%20/g, '+'),
+    encodeURIComponent(secret),
+    new URLSearchParams({ k: secret }).toString().slice(2),
+    json,
+    json.replace(/\//g, '\\/'),
+    jsonUnicodeEscape(secret, false),
+  ];
+  return [...new Set(forms)];
+}
+
 function utf16Forms(secret: string): string[] {
   const little = Buffer.from(secret, 'utf16le');
   const big = Buffer.from(little).swap16();
@@ -117,7 +143,10 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
     if (!secret) continue;
     anyCase.push(...textForms(secret));
     // base64 is case-sensitive; a case-blind match of a short core would hit ordinary words.
-    exact.push(...base64Cores(utf8.encode(secret)));
+    for (const form of wrappedForms(secret)) {
+      exact.push(...base64Cores(utf8.encode(form)));
+      anyCase.push(Buffer.from(form, 'utf8').toString('hex'));
+    }
     wide.push(...utf16Forms(secret));
   }
   const folded = alternation(anyCase, 'gi');

@@ -65,6 +65,9 @@ function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** Below this length an upstream secret is warned about: redacting it mangles ordinary text. */
+export const MIN_SECRET_CHARS = 8;
+
 function checkBootConfig(folder: FolderModel, env: RuntimeEnv, logger: Logger): void {
   const auth = folder.config.auth;
   const secretModes = ['api_key', 'bearer', 'basic'];
@@ -81,6 +84,12 @@ function checkBootConfig(folder: FolderModel, env: RuntimeEnv, logger: Logger): 
       'SVC_UPSTREAM_USER is not set and SVC_UPSTREAM_SECRET is not "user:password": basic auth needs a user name',
       { place: { file: 'config.yaml', field: 'SVC_UPSTREAM_USER' } },
     );
+  }
+  if (env.upstreamSecret && [...env.upstreamSecret].length < MIN_SECRET_CHARS) {
+    // The redactor still replaces it everywhere: no secret reaching a client beats readable results.
+    logger.log('warn', 'short_secret', {
+      message: `SVC_UPSTREAM_SECRET is shorter than ${MIN_SECRET_CHARS} characters. Redaction still replaces it in every form it knows (any letter case, percent-, JSON-, HTML-escaped, hex, base64) wherever it appears in a result, an error or a log line, inside words too, so results and logs will show [REDACTED] in ordinary text. Use a longer credential if the API allows one.`,
+    });
   }
   if (auth.mode === 'user_oauth') {
     logger.log('warn', 'user_oauth_unsupported', {

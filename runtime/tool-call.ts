@@ -5,6 +5,7 @@
  * error, never an upstream call.
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { UNMATCHED } from './advertised-output-schema.js';
 import type { CancelSignal } from './call-cancel.js';
 import type { CompiledTool, LoadedConfig } from './loaded-config.js';
 import type { Logger } from './logger.js';
@@ -95,11 +96,13 @@ export async function callTool(
 }
 
 /**
- * A tool that declares an outputSchema promises structuredContent matching it: clients (the
- * official SDK among them) throw when it is missing or does not match, and the agent then gets
- * nothing. So structuredContent goes out only when it validates; otherwise the text goes out
- * alone, marked isError (without the flag the same clients throw for the missing content), with
- * a first line saying why. Each such case is logged, with the schema path, never the value.
+ * A tool that declares an outputSchema advertises it or the UNMATCHED marker
+ * (advertised-output-schema.ts), and every successful result keeps that promise: clients (the
+ * official SDK among them) throw when structuredContent is missing or does not match. So the
+ * upstream's JSON object goes out as structuredContent only when it validates against the
+ * declared schema; otherwise the marker does, the text goes out with a first line saying why,
+ * and the call stays a success (a model told "error" may repeat a call that is not idempotent).
+ * Each such case is logged, with the schema path, never the value.
  */
 function checkStructured(tool: CompiledTool, result: ToolCallResult, deps: ToolCallDeps): ToolCallResult {
   if (result.isError) return result;
@@ -116,16 +119,15 @@ function checkStructured(tool: CompiledTool, result: ToolCallResult, deps: ToolC
       .join('; ');
   reason = deps.redact(reason);
   deps.logger.log('warn', 'structured_content_dropped', { tool: tool.listed.name, reason });
-  const { structuredContent: _dropped, ...rest } = result;
   return {
-    ...rest,
+    ...result,
     content: [
       {
         type: 'text',
-        text: `The upstream answer does not match this tool's output schema (${reason}); it follows as text only.`,
+        text: `The upstream answer does not match this tool's output schema (${reason}); it follows as text.`,
       },
       ...result.content,
     ],
-    isError: true,
+    structuredContent: { ...UNMATCHED },
   };
 }

@@ -14,6 +14,7 @@ import {
   type TransportResponse,
   type UpstreamTransport,
 } from './upstream-transport.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { isJsonMediaType, isTextMediaType, mediaTypeEssence } from './media-type.js';
 
 export type ContentBlock =
@@ -80,7 +81,7 @@ function readText(
   redact: Redactor,
   structured: boolean,
   charset: string | undefined,
-): { text: string; json?: unknown } {
+): { text: string; json?: unknown; tooDeep?: true } {
   const raw = decodeBody(bytes, charset);
   // Without a secret, a body is parsed only when structuredContent may be built from it.
   const wanted = redact !== noRedaction || (structured && (isJsonMediaType(type) || type === ''));
@@ -88,6 +89,9 @@ function readText(
   if (wanted && (isJsonMediaType(type) || first === '{' || first === '[' || first === '"')) {
     try {
       const parsed: unknown = JSON.parse(raw);
+      // Nested deeper than any message the runtime accepts: walking, validating or serialising it
+      // would overflow the stack (an HTTP 500). It goes on as text, and the caller says why.
+      if (exceedsJsonDepth(parsed)) return { text: redact(raw), tooDeep: true };
       const safe = redact === noRedaction ? parsed : redactValue(redact, parsed);
       return { text: safe === parsed ? redact(raw) : JSON.stringify(safe), json: safe };
     } catch {
@@ -224,9 +228,12 @@ export async function callUpstream(
     return { status, result: toolError(`Upstream returned HTTP ${status}${reason}${detail}`) };
   }
 
-  if (!isTextType(type) && bytesHoldSecret(options.redact, bytes))
+  // An image or audio body goes out as base64 bytes, beyond text redaction, whatever its text-ness:
+  // an SVG is XML text, yet it is returned as an image block, so it is searched as bytes too.
+  const media = type.startsWith('image/') || type.startsWith('audio/');
+  if ((media || !isTextType(type)) && bytesHoldSecret(options.redact, bytes))
     return { status, result: withheld(bytes, type) };
-  if (type.startsWith('image/') || type.startsWith('audio/')) {
+  if (media) {
     const data = Buffer.from(bytes).toString('base64');
     const kind = type.startsWith('image/') ? 'image' : 'audio';
     return { status, result: { content: [{ type: kind, data, mimeType: type }] } };
@@ -245,7 +252,27 @@ export async function callUpstream(
       },
     };
   }
-  const { text, json } = readText(bytes, type, options.redact, options.structured, charsetOf(response));
+  const { text, json, tooDeep } = readText(
+    bytes,
+    type,
+    options.redact,
+    options.structured,
+    charsetOf(response),
+  );
+  // A tool without an outputSchema promised no data: its text goes out as any text does.
+  if (tooDeep && options.structured) {
+    const note = `The upstream answer (HTTP ${status}) is JSON nested more than ${MAX_JSON_DEPTH} levels deep, deeper than this server passes on as data; it follows as text only.`;
+    return {
+      status,
+      result: {
+        content: [
+          { type: 'text', text: note },
+          { type: 'text', text },
+        ],
+        isError: true,
+      },
+    };
+  }
   if (text === '')
     return { status, result: { content: [{ type: 'text', text: `HTTP ${status} (empty body)` }] } };
   const result: ToolCallResult = { content: [{ type: 'text', text }] };

@@ -117,6 +117,29 @@ describe('YAML that GitHub and users load', () => {
     });
   }
 
+  // The action sends source-token on push: a workflow on every branch's push would hand it to any
+  // branch's config.yaml. Every documented workflow limits push to named branches, and the
+  // source-token section says why.
+  for (const example of examples) {
+    const on = (strictParse(example) as { on?: unknown } | null)?.on;
+    if (on === undefined) continue;
+    it(`the workflow at ${example.name} limits on.push to the tracked branch`, () => {
+      expect(on === 'push' || (Array.isArray(on) && on.includes('push')), 'a bare `on: push`').toBe(false);
+      const push = (on as { push?: { branches?: unknown } })?.push;
+      if (push === undefined) return;
+      const branches = push?.branches;
+      expect(Array.isArray(branches), `${example.name}: on.push.branches`).toBe(true);
+      for (const branch of branches as string[])
+        expect(branch, `${example.name}: a branch glob`).not.toMatch(/\*/);
+    });
+  }
+
+  it('docs/github-action.md tells users to limit on: push to the tracked branch', () => {
+    const text = readFileSync(join(root, 'docs/github-action.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(text).toContain('limit `on: push` to the tracked branch');
+    expect(text).toMatch(/bare `on: push`/);
+  });
+
   it('the workflows pass only declared inputs to this action', () => {
     const declared = Object.keys(actionYaml().inputs);
     for (const path of workflowFiles) {

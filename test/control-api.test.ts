@@ -5,7 +5,9 @@
  * three webhook receivers (signatures, merges only, duplicate deliveries).
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,7 +118,8 @@ describe('svc control API', () => {
     expect(Object.keys(snapshot.files).some((f) => f.startsWith('.svc/'))).toBe(false);
     const cached = await api(url, { token, headers: { 'if-none-match': etag } });
     expect(cached.status).toBe(304);
-    expect((await api(url, { token, headers: { 'if-none-match': `W/${etag}` } })).status).toBe(200);
+    // Weak comparison: a proxy that weakened the ETag still gets a 304.
+    expect((await api(url, { token, headers: { 'if-none-match': `W/${etag}` } })).status).toBe(304);
     expect((await api(url, { token: '' })).status).toBe(401);
     expect((await api(url, { token: pat })).status).toBe(401);
     expect((await api('/v1/servers/other/export/snapshot', { token })).status).toBe(404);
@@ -202,7 +205,8 @@ describe('svc control API', () => {
     };
     expect(detail.report.endpoints.length).toBeGreaterThan(0);
     expect(detail.markdown).toContain('#');
-    // The loop guard: a hook on the service's own commit does nothing.
+    // A second signed delivery ("the API changed") while the branch head is svc's own commit
+    // imports again: the loop guard is for git hosts' merge events, not for a request to import.
     const id2 = `msg_${randomUUID()}`;
     const again = await fetch(`${control.url}/v1/hooks/generic/pets`, {
       method: 'POST',
@@ -213,13 +217,21 @@ describe('svc control API', () => {
         'webhook-signature': new StandardWebhook(secret).sign(id2, timestamp, body),
       },
     });
-    const own = await waitForJob(((await again.json()) as { jobIds: string[] }).jobIds[0]!);
-    expect(own).toMatchObject({ status: 'Complete', summary: expect.stringMatching(/own re-import commit/) });
+    expect(again.status).toBe(202);
+    const secondId = ((await again.json()) as { jobIds: string[] }).jobIds[0]!;
+    const second = await waitForJob(secondId);
+    expect(second).toMatchObject({ status: 'Complete', trigger: 'generic' });
+    expect(second.summary).not.toMatch(/own re-import commit/);
+    const steps = (second.progress as { steps: { step: string; status: string }[] }).steps;
+    expect(steps.find((s) => s.step === 'import')?.status).toBe('complete');
     expect(repo.log()).toHaveLength(before + 1);
   });
 
   it('GitHub: verifies X-Hub-Signature-256 and queues only a merge into the tracked branch', async () => {
-    const send = (payload: unknown, opts: { key?: string; delivery?: string; event?: string } = {}) => {
+    const send = (
+      payload: unknown,
+      opts: { key?: string; delivery?: string | null; event?: string } = {},
+    ) => {
       const body = JSON.stringify(payload);
       const sig = `sha256=${createHmac('sha256', opts.key ?? secret)
         .update(body)
@@ -230,7 +242,7 @@ describe('svc control API', () => {
         headers: {
           'content-type': 'application/json',
           'x-github-event': opts.event ?? 'pull_request',
-          'x-github-delivery': opts.delivery ?? randomUUID(),
+          ...(opts.delivery === null ? {} : { 'x-github-delivery': opts.delivery ?? randomUUID() }),
           'x-hub-signature-256': sig,
         },
       });
@@ -251,9 +263,50 @@ describe('svc control API', () => {
     const queued = await send(pr(true), { delivery });
     expect(queued.status).toBe(202);
     expect((await send(pr(true), { delivery })).status).toBe(200);
+    // A replay of the same signed body under a new or missing X-GitHub-Delivery queues nothing.
+    const replayed = await send(pr(true), { delivery: randomUUID() });
+    expect(replayed.status).toBe(200);
+    expect(await replayed.json()).toMatchObject({ status: 'duplicate' });
+    const anonymous = await send(pr(true), { delivery: null });
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.json()).toMatchObject({ status: 'duplicate' });
     const jobs = (await (await api('/v1/servers/pets/imports')).json()) as { trigger: string }[];
     expect(jobs).toHaveLength(jobsBefore + 1);
     expect(jobs[0]?.trigger).toBe('github');
+    // A new merge (a different signed body) queues again.
+    const next = await send({ ...pr(true), number: 2 });
+    expect(next.status).toBe(202);
+    // The loop guard stays for a git host's merge event: the head is svc's own commit here.
+    const { jobIds } = (await queued.json()) as { jobIds: string[] };
+    expect(await waitForJob(jobIds[0]!)).toMatchObject({
+      status: 'Complete',
+      summary: expect.stringMatching(/own re-import commit/),
+    });
+  });
+
+  it('GitHub: an unknown repository is answered like a wrong signature', async () => {
+    const body = (clone_url: string) => ({
+      action: 'closed',
+      pull_request: { merged: true, base: { ref: 'main' } },
+      repository: { clone_url },
+    });
+    const post = (payload: unknown, key: string) => {
+      const text = JSON.stringify(payload);
+      return fetch(`${control.url}/v1/hooks/github`, {
+        method: 'POST',
+        body: text,
+        headers: {
+          'x-github-event': 'pull_request',
+          'x-github-delivery': randomUUID(),
+          'x-hub-signature-256': `sha256=${createHmac('sha256', key).update(text).digest('hex')}`,
+        },
+      });
+    };
+    const wrong = await post(body(repo.bare), 'not the secret');
+    const unknown = await post(body('https://git.example.invalid/nobody/nothing.git'), secret);
+    expect(unknown.status).toBe(wrong.status);
+    expect(await unknown.json()).toEqual(await wrong.json());
+    expect(wrong.status).toBe(401);
   });
 
   it('GitLab: X-Gitlab-Token must equal the server secret; only merges queue', async () => {
@@ -301,6 +354,31 @@ describe('svc control API', () => {
     expect((await signed(secret)).status).toBe(202);
   });
 
+  it('the documented shell recipe for signing a generic delivery is accepted', async () => {
+    const doc = readFileSync(new URL('../docs/control-service.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('### Signing a generic delivery'));
+    const recipe = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(recipe).toContain('openssl dgst');
+    // The service runs in this process: run the recipe without blocking it.
+    const runRecipe = (webhookSecret: string) =>
+      promisify(execFile)('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', recipe!], {
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          SVC_WEBHOOK_SECRET: webhookSecret,
+          SVC_HOOK_URL: `${control.url}/v1/hooks/generic/pets`,
+        },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+    const run = await runRecipe(secret);
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'queued', jobIds: [expect.any(String)] });
+    await waitForJob((JSON.parse(run.stdout) as { jobIds: string[] }).jobIds[0]!);
+    // The same recipe with another secret is refused.
+    const wrong = await runRecipe(`whsec_${Buffer.alloc(32, 7).toString('base64')}`);
+    expect(JSON.parse(wrong.stdout)).toMatchObject({ error: { code: 'BAD_SIGNATURE' } });
+  });
+
   it('a failing import records the failed step and the error, and commits nothing', async () => {
     repo.push({ 'specs/petstore.yaml': 'openapi: 3.0.3\npaths: [\n' }, 'a broken spec');
     const before = repo.log().length;
@@ -316,6 +394,101 @@ describe('svc control API', () => {
     expect(JSON.stringify(job)).not.toContain(tmpdir());
     expect(repo.log()).toHaveLength(before);
     repo.push({ 'specs/petstore.yaml': petstore('v2') }, 'fix the spec');
+  });
+
+  it('lists, expires and revokes workspace tokens; lists deploy tokens; writes last use', async () => {
+    const made = await api('/v1/workspace/tokens', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'temp', expiresInDays: 1 }),
+    });
+    expect(made.status).toBe(201);
+    const temp = (await made.json()) as { id: string; token: string; expiresAt: string };
+    expect(temp.token).toMatch(/^svc_pat_/);
+    expect(Date.parse(temp.expiresAt) - Date.now()).toBeGreaterThan(23 * 3600_000);
+    expect((await api('/v1/servers', { token: temp.token })).status).toBe(200);
+    const list = (await (await api('/v1/workspace/tokens')).json()) as Record<string, unknown>[];
+    expect(JSON.stringify(list)).not.toContain(temp.token);
+    expect(list.find((t) => t.id === temp.id)).toMatchObject({
+      name: 'temp',
+      expiresAt: temp.expiresAt,
+      revokedAt: null,
+      lastUsedAt: expect.stringMatching(/^\d{4}-/),
+    });
+    // The token this test suite uses is listed with its last use too.
+    expect(list.some((t) => t.name === 'ci' && typeof t.lastUsedAt === 'string')).toBe(true);
+    expect(
+      (await api('/v1/workspace/tokens', { method: 'POST', body: '{"name":"x","expiresInDays":0}' })).status,
+    ).toBe(400);
+    expect((await api(`/v1/workspace/tokens/${temp.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await api('/v1/servers', { token: temp.token })).status).toBe(401);
+    expect((await api(`/v1/workspace/tokens/${randomUUID()}`, { method: 'DELETE' })).status).toBe(404);
+    // An expired token is refused.
+    const old = await control.store.createWorkspaceToken('old', { expiresAt: '2001-01-01T00:00:00.000Z' });
+    expect((await api('/v1/servers', { token: old.token })).status).toBe(401);
+
+    const deploys = (await (await api('/v1/servers/pets/deploy-tokens')).json()) as Record<string, unknown>[];
+    expect(deploys.length).toBeGreaterThan(0);
+    expect(deploys[0]).toEqual({
+      id: expect.any(String),
+      serverId: 'pets',
+      name: expect.any(String),
+      createdAt: expect.any(String),
+      lastUsedAt: expect.anything(),
+      revokedAt: null,
+    });
+    expect((await api('/v1/servers/nope/deploy-tokens')).status).toBe(404);
+
+    // The CLI lists both kinds and revokes either.
+    const cliList = await svc(['control', 'token', 'list', '--data', data], { cwd: data });
+    expect(cliList.code).toBe(0);
+    expect(cliList.stdout).toMatch(/^KIND\s+ID\s+NAME/);
+    expect(cliList.stdout).toContain(temp.id);
+    expect(cliList.stdout).toContain(String(deploys[0]!.id));
+    expect(cliList.stdout).not.toContain('svc_pat_');
+  });
+
+  it('the CLI makes an expiring workspace token and revokes it', async () => {
+    const made = await svc(
+      ['control', 'token', 'workspace', '--name', 'cli', '--expires-in', '7', '--data', data],
+      {
+        cwd: data,
+      },
+    );
+    expect(made.code).toBe(0);
+    const token = made.stdout.trim();
+    const id = /workspace token id (\S+), expires/.exec(made.stderr)?.[1];
+    expect(id).toBeDefined();
+    expect((await api('/v1/servers', { token })).status).toBe(200);
+    const revoked = await svc(['control', 'token', 'revoke', id!, '--data', data], { cwd: data });
+    expect(revoked.code).toBe(0);
+    expect((await api('/v1/servers', { token })).status).toBe(401);
+    const missing = await svc(['control', 'token', 'revoke', 'nope', '--data', data], { cwd: data });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('no workspace or deploy token has the id "nope"');
+    const bad = await svc(
+      ['control', 'token', 'workspace', '--name', 'x', '--expires-in', 'soon', '--data', data],
+      {
+        cwd: data,
+      },
+    );
+    expect(bad.code).not.toBe(0);
+  });
+
+  it('answers a NUL byte in an id or a name with 404/400, never 500', async () => {
+    expect((await api('/v1/servers/pe%00ts/imports')).status).toBe(404);
+    expect((await api('/v1/servers/pets/imports/x%00y')).status).toBe(404);
+    expect((await api('/v1/deploy-tokens/x%00y', { method: 'DELETE' })).status).toBe(404);
+    expect((await api('/v1/workspace/tokens/x%00y', { method: 'DELETE' })).status).toBe(404);
+    const named = await api('/v1/servers/pets/deploy-tokens', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'a\u0000b' }),
+    });
+    expect(named.status).toBe(400);
+    const registered = await api('/v1/servers', {
+      method: 'POST',
+      body: JSON.stringify({ repository: repo.bare, branch: 'ma\u0000in', path: FOLDER }),
+    });
+    expect(registered.status).toBe(400);
   });
 
   it('jobs survive a restart: a Pending job and one whose worker died mid-run are both completed', async () => {

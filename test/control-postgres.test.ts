@@ -82,6 +82,14 @@ describe.skipIf(missing !== undefined)('two control replicas on PostgreSQL', () 
     });
     expect(snap.status).toBe(200);
     expect(snap.headers.get('etag')).toMatch(/^"/);
+    // A NUL byte in an id or a name: 404/400 as on SQLite, not PostgreSQL's "invalid byte sequence" as a 500.
+    expect((await call(b.url, '/v1/servers/pe%00ts/imports')).status).toBe(404);
+    expect((await call(b.url, '/v1/servers/pets/imports/a%00b')).status).toBe(404);
+    expect((await call(b.url, '/v1/deploy-tokens/a%00b', { method: 'DELETE' })).status).toBe(404);
+    expect(
+      (await call(b.url, '/v1/servers/pets/deploy-tokens', { method: 'POST', body: '{"name":"a\\u0000b"}' }))
+        .status,
+    ).toBe(400);
 
     // A generic webhook verified by the other replica.
     const id = `msg_${randomUUID()}`;

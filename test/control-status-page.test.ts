@@ -61,16 +61,29 @@ describe.skipIf(chromiumMissing !== undefined)('import status page in Chromium',
     const page = await browser.newPage();
     const statusUrl = `${web.url}/servers/pets/imports`;
     // Without a session the page asks for the workspace token.
-    await page.goto(statusUrl);
+    const login = await page.goto(statusUrl);
     expect(new URL(page.url()).pathname).toBe('/login');
+    const headers = login!.headers();
+    expect(headers['content-security-policy']).toContain("default-src 'none'");
+    expect(headers['x-frame-options']).toBe('DENY');
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['referrer-policy']).toBe('no-referrer');
     await page.fill('input[name=token]', 'svc_pat_wrong');
     await page.click('button[type=submit]');
-    await expect(page.locator('[role=alert]').textContent()).resolves.toMatch(/not a workspace token/);
+    await expect(page.locator('[role=alert]').textContent()).resolves.toMatch(/not a live workspace token/);
     await page.goto(statusUrl);
     await page.fill('input[name=token]', pat);
     await page.click('button[type=submit]');
     await page.waitForURL(statusUrl);
     await expect(page.locator('#jobs').textContent()).resolves.toContain('No import yet.');
+    // The cookie is an opaque session id with an expiry, not the token.
+    const session = (await browser.cookies(web.url)).find((c) => c.name === 'svc_session');
+    expect(session).toBeDefined();
+    expect(session!.value).not.toContain(pat);
+    expect(session!.httpOnly).toBe(true);
+    expect(session!.sameSite).toBe('Strict');
+    expect(session!.expires).toBeGreaterThan(Date.now() / 1000);
+    expect(session!.expires).toBeLessThanOrEqual(Date.now() / 1000 + 12 * 3600 + 5);
 
     repo.push({ 'specs/petstore.yaml': petstore('v2') }, 'petstore v2');
     const body = '{}';
@@ -125,9 +138,64 @@ describe.skipIf(chromiumMissing !== undefined)('import status page in Chromium',
       ]),
     );
     await expect(page.locator('#job-title').textContent()).resolves.toMatch(/Complete/);
-    const commit = await page.locator(`#jobs tr[data-job-id="${jobId}"] code`).textContent();
+    const commit = await page.locator(`#jobs tr[data-job-id="${jobId}"] td:nth-child(6) code`).textContent();
     expect(repo.log()[0]).toContain('Svc-Import: true');
     expect(commit).toMatch(/^[0-9a-f]{7}$/);
+    // The whole job id is shown: UUIDv7 ids of jobs queued together share their first characters.
+    await expect(page.locator(`#jobs tr[data-job-id="${jobId}"] a`).textContent()).resolves.toBe(jobId);
+    await expect(page.locator('#job-title').textContent()).resolves.toContain(jobId!);
     await page.close();
   }, 90_000);
+
+  it('signs in to the server list, signs out, and refuses a forged sign-in or sign-out', async () => {
+    const context = await launchChromium(root);
+    try {
+      const page = await context.newPage();
+      // Signing in without a page to return to lands on the server list (it was a 404).
+      await page.goto(`${web.url}/login`);
+      await page.fill('input[name=token]', pat);
+      await page.click('button[type=submit]');
+      await page.waitForURL(`${web.url}/servers`);
+      await page.waitForSelector('#servers tr[data-server-id="pets"] a');
+      await page.click('#servers tr[data-server-id="pets"] a');
+      await page.waitForURL(`${web.url}/servers/pets/imports`);
+      const cookie = (await context.cookies(web.url)).find((c) => c.name === 'svc_session')!.value;
+
+      // A sign-out form without the session's CSRF token (as another site would post) is refused.
+      const forged = await fetch(`${web.url}/logout`, {
+        method: 'POST',
+        headers: { cookie: `svc_session=${cookie}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'csrf=forged',
+        redirect: 'manual',
+      });
+      expect(forged.status).toBe(403);
+      await page.reload();
+      expect(new URL(page.url()).pathname).toBe('/servers/pets/imports');
+
+      await page.click('#logout button[type=submit]');
+      await page.waitForURL(`${web.url}/login`);
+      expect((await context.cookies(web.url)).some((c) => c.name === 'svc_session')).toBe(false);
+      await page.goto(`${web.url}/servers/pets/imports`);
+      expect(new URL(page.url()).pathname).toBe('/login');
+      // The old cookie value is dead on the server too.
+      const replay = await fetch(`${web.url}/servers/pets/imports`, {
+        headers: { cookie: `svc_session=${cookie}` },
+        redirect: 'manual',
+      });
+      expect(replay.status).toBe(303);
+
+      // A sign-in posted without the form's CSRF value (login CSRF) sets no session.
+      const blind = await fetch(`${web.url}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: pat }).toString(),
+        redirect: 'manual',
+      });
+      expect(blind.status).toBe(403);
+      expect(blind.headers.getSetCookie().some((c) => c.startsWith('svc_session='))).toBe(false);
+      await page.close();
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });

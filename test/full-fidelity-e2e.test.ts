@@ -178,8 +178,11 @@ describe('svc validate and the runtime', () => {
     const properties = create.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(create.inputSchema.required).toEqual(['AccountSid']);
     expect(properties.body).toMatchObject({ type: 'object', required: ['To'] });
-    expect(create.outputSchema).toMatchObject({
-      properties: { price: { type: ['object', 'null'], properties: { amount: { type: 'string' } } } },
+    // The declared output schema, advertised beside the marker of an answer in another shape.
+    expect(create.outputSchema?.$defs).toMatchObject({
+      declaredOutput: {
+        properties: { price: { type: ['object', 'null'], properties: { amount: { type: 'string' } } } },
+      },
     });
     const upload = tools.find((t) => t.name === 'UploadMedia')!;
     expect((upload.inputSchema.properties as Record<string, unknown>).file).toMatchObject({

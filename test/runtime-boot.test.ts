@@ -128,6 +128,30 @@ describe('auth modes arrive upstream as configured', () => {
   });
 });
 
+describe('a very short upstream secret', () => {
+  it('warns at boot, saying redaction then hits ordinary text, and still never returns the secret', async () => {
+    const { runtime, logger } = await boot((await folderWith(API_KEY_HEADER)).dir, {
+      SVC_UPSTREAM_SECRET: 'Qz7',
+    });
+    const warning = logger.records.find((r) => r.event === 'short_secret');
+    expect(warning?.level).toBe('warn');
+    expect(String(warning?.message)).toMatch(/shorter than 8 characters.*inside words too/);
+    const result = await (await client(runtime.url)).callTool({
+      name: 'echo_get',
+      arguments: { id: 'aqz7b', trace: 'QZ7' },
+    });
+    expect(text(result)).not.toMatch(/qz7/i);
+    expect(text(result)).toContain('a[REDACTED]b');
+  });
+
+  it('does not warn from 8 characters on', async () => {
+    const { logger } = await boot((await folderWith(API_KEY_HEADER)).dir, {
+      SVC_UPSTREAM_SECRET: 'Qz7Qz7Qz',
+    });
+    expect(logger.records.some((r) => r.event === 'short_secret')).toBe(false);
+  });
+});
+
 describe('upstream through an injected fetch (the alternative transport)', () => {
   it('sends, caps, times out and redacts like the built-in client', async () => {
     const { runtime } = await boot(

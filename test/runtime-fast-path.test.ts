@@ -210,6 +210,21 @@ const MODERN_CASES: Case[] = [
   { name: 'arguments an array', ...modern(call('echo_get', [1, 2])) },
   { name: 'name a number', ...modern({ ...call('echo_get', {}), params: { name: 5, _meta: META } }) },
   { name: 'id a fraction', ...modern({ ...call('echo_get', { id: 'a' }), id: 1.5 }) },
+  // Integers beyond 2^53 are refused by the SDK's schema (not a safe integer): so by both.
+  { name: 'id beyond 2^53', ...modern({ ...call('echo_get', { id: 'a' }), id: 2 ** 53 + 2 }) },
+  { name: 'id -(2^53)', ...modern({ ...call('echo_get', { id: 'a' }), id: -(2 ** 53) }) },
+  { name: 'id 2^53 - 1', ...modern({ ...call('echo_get', { id: 'a' }), id: 2 ** 53 - 1 }, {}, true) },
+  // JSON.parse makes "__proto__" an own key; an object copy by assignment would make it the prototype.
+  {
+    name: 'top-level __proto__ argument',
+    ...modern(call('echo_get', { id: 'a' })),
+    body: `{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"echo_get","arguments":{"__proto__":{"id":"polluted"}},"_meta":${JSON.stringify(META)}}}`,
+  },
+  {
+    name: 'top-level __proto__ beside a valid argument',
+    ...modern(call('echo_get', { id: 'a' })),
+    body: `{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"echo_get","arguments":{"id":"x","__proto__":{"trace":"t"}},"_meta":${JSON.stringify(META)}}}`,
+  },
   { name: 'id null', ...modern({ ...call('echo_get', { id: 'a' }), id: null }) },
   { name: 'jsonrpc 1.0', ...modern({ ...call('echo_get', { id: 'a' }), jsonrpc: '1.0' }) },
   { name: 'extra member', ...modern({ ...call('echo_get', { id: 'a' }), extra: true }) },
@@ -296,6 +311,18 @@ const LEGACY_CASES: Case[] = [
     name: 'id a fraction',
     headers: LEGACY_HEADERS,
     body: legacyCall('echo_get', { id: 'x' }, 2.5),
+    hot: false,
+  },
+  {
+    name: 'id beyond 2^53',
+    headers: LEGACY_HEADERS,
+    body: legacyCall('echo_get', { id: 'x' }, 2 ** 53 + 2),
+    hot: false,
+  },
+  {
+    name: 'top-level __proto__ argument',
+    headers: LEGACY_HEADERS,
+    body: '{"jsonrpc":"2.0","id":24,"method":"tools/call","params":{"name":"echo_get","arguments":{"__proto__":{"id":"polluted"}}}}',
     hot: false,
   },
   {

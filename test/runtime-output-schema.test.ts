@@ -1,7 +1,8 @@
 /**
  * structuredContent goes out only when it matches the tool's outputSchema. The official MCP
  * client validates it and throws on a mismatch (or on its absence), leaving the agent with
- * nothing; the runtime must instead hand over the text, flagged, and log why. Real upstream on
+ * nothing; the runtime must instead hand over the text as a success (issue 17: an upstream 2xx
+ * is no error), with the marker its advertised schema allows, and log why. Real upstream on
  * 127.0.0.1, startRuntime, the SDK's own client in both protocol eras.
  */
 import type { Client } from '@modelcontextprotocol/client';
@@ -17,6 +18,7 @@ const BODIES: Record<string, { type: string; body: string }> = {
   missing: { type: 'application/json', body: '{"name":"ok"}' },
   array: { type: 'application/json', body: '[1,2,3]' },
   text: { type: 'text/plain', body: 'just words' },
+  deep: { type: 'application/json', body: `{"count":1,"deep":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}` },
 };
 
 let upstream: EchoUpstream;
@@ -106,18 +108,38 @@ describe.each(['modern', 'legacy'] as const)('%s official client', (era) => {
     await client?.close();
   });
 
+  it('answers an upstream JSON nested 5,000 levels deep with an isError result, not HTTP 500', async () => {
+    const result = await client.callTool({ name: 'shaped', arguments: { shape: 'deep' } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    const texts = (result.content as Content[]).map((c) => c.text ?? '');
+    expect(texts[0]).toMatch(/nested more than 256 levels deep/);
+    expect(texts[1]).toBe(BODIES.deep!.body);
+  });
+
   it('passes structuredContent that matches the schema', async () => {
     const result = await client.callTool({ name: 'shaped', arguments: { shape: 'good' } });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({ count: 3, name: 'ok' });
   });
 
+  it('advertises the declared schema, or the marker of an answer in another shape', async () => {
+    const { tools } = await client.listTools();
+    const schema = tools.find((t) => t.name === 'shaped')!.outputSchema as Record<string, unknown>;
+    expect(schema).toMatchObject({
+      type: 'object',
+      anyOf: [{ $ref: '#/$defs/declaredOutput' }, { properties: { unmatched: { const: true } } }],
+      $defs: { declaredOutput: { required: ['count'], properties: { count: { type: 'integer' } } } },
+    });
+  });
+
+  // Issue 17: a 2xx stays a success (a model told "error" may repeat a call that is not idempotent).
   it.each(['wrongType', 'missing', 'array', 'text'])(
-    'hands over the text of a %s answer instead of making the client throw',
+    'hands over the text of a %s answer as a success, without making the client throw',
     async (shape) => {
       const result = await client.callTool({ name: 'shaped', arguments: { shape } });
-      expect(result.structuredContent).toBeUndefined();
-      expect(result.isError).toBe(true);
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual({ unmatched: true });
       const texts = (result.content as Content[]).map((c) => c.text ?? '');
       expect(texts[0]).toMatch(/does not match this tool's output schema/);
       expect(texts.slice(1).join('')).toBe(BODIES[shape]!.body);

@@ -144,6 +144,14 @@ const KINDS: Record<string, Kind> = {
     body: Buffer.concat([Buffer.from([7]), utf16be(e), Buffer.from([9])]),
   }),
   audio: (e) => ({ status: 200, type: 'audio/wav', body: Buffer.concat([utf8('RIFF'), utf8(e)]) }),
+  // SVG is XML text, yet it leaves as an image block (base64): it must be searched all the same.
+  svg: (e) => ({
+    status: 200,
+    type: 'image/svg+xml',
+    body: utf8(
+      `<svg xmlns="http://www.w3.org/2000/svg"><text>${e.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`)}</text></svg>`,
+    ),
+  }),
   error500: (e) => ({ status: 500, type: 'application/json', body: utf8(`{"error":"${jsonEscapeAll(e)}"}`) }),
   error400Text: (e) => ({ status: 400, type: 'text/plain', body: utf8(`bad key ${e}`) }),
   // The media type is upstream-controlled too and lands in mimeType and messages.
@@ -162,6 +170,37 @@ const KINDS: Record<string, Kind> = {
     type: 'application/json',
     body: utf8(JSON.stringify({ url: req.url })),
   }),
+  // A pagination cursor or opaque token that encodes the whole request URL or query string.
+  urlCursorBase64: (_e, req) => ({
+    status: 200,
+    type: 'application/json',
+    body: utf8(JSON.stringify({ next: b64(req.url ?? '') })),
+  }),
+  urlCursorBase64Url: (_e, req) => ({
+    status: 200,
+    type: 'text/plain',
+    body: utf8(`next=${utf8(req.url ?? '').toString('base64url')}`),
+  }),
+  urlCursorHex: (_e, req) => ({
+    status: 200,
+    type: 'application/json',
+    body: utf8(JSON.stringify({ next: utf8(req.url ?? '').toString('hex') })),
+  }),
+  urlQueryBase64: (_e, req) => ({
+    status: 200,
+    type: 'application/json',
+    body: utf8(JSON.stringify({ q: b64((req.url ?? '').split('?')[1] ?? '') })),
+  }),
+  // A JWT-style token whose payload is a JSON document holding the (JSON-escaped) secret.
+  urlJwt: (_e, req) => {
+    const secret = receivedSecret(req, new URL(req.url ?? '/', 'http://x'));
+    const segment = (v: unknown) => utf8(JSON.stringify(v)).toString('base64url');
+    return {
+      status: 200,
+      type: 'application/json',
+      body: utf8(JSON.stringify({ token: `${segment({ alg: 'none' })}.${segment({ key: secret })}.` })),
+    };
+  },
   urlEchoError: (_e, req) => ({ status: 404, type: 'text/plain', body: utf8(`no route for ${req.url}`) }),
   headersEcho: (_e, req) => ({
     status: 200,
@@ -255,8 +294,14 @@ function forbidden(secret: string): string[] {
  * read as UTF-8) taken out, plus the decoded bytes of any base64 blob, read as bytes, UTF-8 and UTF-16.
  */
 function visibleStrings(value: unknown, out: string[] = []): string[] {
-  if (typeof value === 'string') out.push(value, value.replace(/\r?\n/g, ''), value.replace(/\0/g, ''));
-  else if (Array.isArray(value)) for (const item of value) visibleStrings(item, out);
+  if (typeof value === 'string') {
+    out.push(value, value.replace(/\r?\n/g, ''), value.replace(/\0/g, ''));
+    // What a client could decode: each run of base64/base64url or hex characters, read from its start.
+    for (const run of value.match(/[A-Za-z0-9+/_-]{8,}/g) ?? [])
+      out.push(Buffer.from(run, 'base64').toString('latin1'));
+    for (const run of value.match(/(?:[0-9a-fA-F]{2}){4,}/g) ?? [])
+      out.push(Buffer.from(run, 'hex').toString('latin1'));
+  } else if (Array.isArray(value)) for (const item of value) visibleStrings(item, out);
   else if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
       out.push(key);
@@ -368,6 +413,48 @@ describe('the secrets from the issue, every encoding in every body', () => {
       expect(JSON.stringify(refused)).not.toContain('"data"');
       const clean = await client.callTool({ name: 'leak', arguments: { enc: 'raw', kind: 'urlEcho' } });
       expect(clean.isError).toBeFalsy();
+    });
+  });
+});
+
+describe('encodings of the request URL and of JSON holding the secret (issue 16)', () => {
+  // Secrets whose query-string and JSON spellings differ from the raw one.
+  const SECRETS: [AuthMode, string][] = [
+    ['query', 'S3cr3t/Tok+en=XyZ_9'],
+    ['query', 'pa"ss\\w0rd/K3y!'],
+    ['bearer', 'pa"ss\\w0rd/K3y!'],
+    ['header', 'Qx"9\\zz+Tok=abc'],
+  ];
+  it.each(SECRETS)(
+    '%s auth, secret %s: cursors and token segments come back redacted',
+    async (mode, secret) => {
+      await withRuntime(mode, secret, async (client, lines) => {
+        for (const kind of [
+          'urlCursorBase64',
+          'urlCursorBase64Url',
+          'urlCursorHex',
+          'urlQueryBase64',
+          'urlJwt',
+        ]) {
+          for (const tool of ['leak', 'leak_structured']) {
+            const result = await callAndCheck(client, secret, tool, 'raw', kind);
+            if (mode === 'query' || kind === 'urlJwt')
+              expect(JSON.stringify(result), kind).toContain('[REDACTED]');
+          }
+        }
+        for (const line of lines) expectNoLeak(secret, 'a log line', line);
+      });
+    },
+  );
+
+  it('withholds an SVG image that holds the secret, in any encoding, and passes a clean one', async () => {
+    await withRuntime('bearer', 'S3cr3t/Tok+en=XyZ_9', async (client) => {
+      for (const enc of ['raw', 'htmlDecimal', 'base64']) {
+        const refused = await client.callTool({ name: 'leak', arguments: { enc, kind: 'svg' } });
+        expect(refused.isError, enc).toBe(true);
+        expect(JSON.stringify(refused)).toMatch(/withheld/);
+        expect(JSON.stringify(refused)).not.toContain('"data"');
+      }
     });
   });
 });

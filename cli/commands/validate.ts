@@ -24,8 +24,9 @@ the rules between files (unique tool names, widgets that exist), then what makes
 its input and output schemas compile, every required name is a declared property, every
 {var} of the endpoint path has a path location. The same checks gate what \`svc serve\` loads.
 Exit 1 when a problem is found; each problem names the file, the line and the field.
-Warnings (a stale tool; a problem in a tool that is not served, until it is enabled) do not
-fail the check. Also reports the size of
+Warnings (a stale tool; a problem in a tool that is not served, until it is enabled; a pattern
+with a backreference or lookaround, which svc does not check since patterns are matched in linear
+time) do not fail the check. Also reports the size of
 tools/list for the enabled tools (what every client loads; shorten it with \`svc import --compact\`).`,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('validate', argv, { json: { type: 'boolean' } });

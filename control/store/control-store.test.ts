@@ -99,6 +99,69 @@ for (const [name, make, skip] of backends) {
       expect(await a.revokeDeployToken('nope')).toBe(false);
     });
 
+    it('lists, expires and revokes workspace tokens, and writes when they were last used', async () => {
+      const live = await a.createWorkspaceToken('live');
+      const expired = await a.createWorkspaceToken('old', { expiresAt: '2000-01-01T00:00:00.000Z' });
+      const later = await a.createWorkspaceToken('later', { expiresAt: '2999-01-01T00:00:00.000Z' });
+      expect(await b.workspaceTokenValid(live.token)).toBe(true);
+      expect(await b.workspaceTokenValid(expired.token)).toBe(false);
+      expect(await b.workspaceTokenValid(later.token)).toBe(true);
+      await b.flushTouches();
+      const listed = await a.listWorkspaceTokens();
+      expect(JSON.stringify(listed)).not.toContain('token_hash');
+      const byId = new Map(listed.map((t) => [t.id, t]));
+      expect(byId.get(live.id)).toMatchObject({ name: 'live', expires_at: null, revoked_at: null });
+      expect(byId.get(live.id)?.last_used_at).toMatch(/^\d{4}-/);
+      expect(byId.get(expired.id)?.last_used_at).toBeNull();
+      expect(byId.get(later.id)?.expires_at).toBe('2999-01-01T00:00:00.000Z');
+
+      const session = await a.createSession(live.id, 60_000);
+      expect(await b.sessionAuth(session.id)).toEqual({ tokenId: live.id, expiresAt: session.expiresAt });
+      expect(await b.sessionAuth(`${session.id}x`)).toBeUndefined();
+      const stored = await a.db.selectFrom('sessions').selectAll().execute();
+      expect(JSON.stringify(stored)).not.toContain(session.id);
+      const stale = await a.createSession(live.id, -1);
+      expect(await b.sessionAuth(stale.id)).toBeUndefined();
+      const ended = await a.createSession(live.id, 60_000);
+      await b.deleteSession(ended.id);
+      expect(await a.sessionAuth(ended.id)).toBeUndefined();
+
+      expect(await a.revokeWorkspaceToken(live.id)).toBe(true);
+      expect(await b.workspaceTokenValid(live.token)).toBe(false);
+      expect(await b.sessionAuth(session.id)).toBeUndefined();
+      expect(await a.revokeWorkspaceToken(live.id)).toBe(true);
+      expect(await a.revokeWorkspaceToken('nope')).toBe(false);
+      expect((await a.listWorkspaceTokens()).find((t) => t.id === live.id)?.revoked_at).toMatch(/^\d{4}-/);
+    });
+
+    it('lists deploy tokens per server without their hashes', async () => {
+      const made = await a.createDeployToken('pets', 'listed');
+      const listed = await b.listDeployTokens('pets');
+      expect(listed.find((t) => t.id === made.id)).toMatchObject({ server_id: 'pets', name: 'listed' });
+      expect(JSON.stringify(listed)).not.toContain('token_hash');
+      expect(await b.listDeployTokens('nope')).toEqual([]);
+    });
+
+    it('finds nothing for an id with a NUL byte and refuses to store one (no database error)', async () => {
+      const nul = 'pe\u0000ts';
+      expect(await a.getServer(nul)).toBeUndefined();
+      expect(await a.getJob(nul)).toBeUndefined();
+      expect(await a.listJobs(nul)).toEqual([]);
+      expect(await a.getDeployToken(nul)).toBeUndefined();
+      expect(await a.revokeDeployToken(nul)).toBe(false);
+      expect(await a.revokeWorkspaceToken(nul)).toBe(false);
+      await expect(a.createDeployToken('pets', nul)).rejects.toMatchObject({ code: 'USAGE' });
+      await expect(a.createWorkspaceToken(nul)).rejects.toMatchObject({ code: 'USAGE' });
+      await expect(
+        a.addServer({ id: nul, repository: '/r', branch: 'main', path: '.', webhook_secret_sealed: 'x' }),
+      ).rejects.toMatchObject({ code: 'USAGE' });
+      await expect(
+        a.enqueueJob({ serverId: 'pets', trigger: 'generic', deliveryId: nul }),
+      ).rejects.toMatchObject({
+        code: 'USAGE',
+      });
+    });
+
     it('keeps one sealed source credential per server: set, replaced, deleted', async () => {
       expect(await a.sourceCredential('pets')).toBeUndefined();
       await a.setSourceCredential('pets', 'v1.first');

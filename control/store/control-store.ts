@@ -4,7 +4,7 @@
  * claimed under a lease so that two replicas never run one job at the same time, and a job
  * whose worker died (lease expired) is claimed again.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { SvcError } from '../../core/svc-error.js';
 import { DEPLOY_TOKEN_PREFIX, hashToken, newToken, WORKSPACE_TOKEN_PREFIX } from '../tokens.js';
@@ -17,12 +17,30 @@ import type {
   JobTrigger,
   Plan,
   ServerTable,
+  WorkspaceTokenTable,
 } from './schema.js';
 import { newJobId } from './job-id.js';
 
 export type ServerRow = Selectable<ServerTable>;
 export type DeployTokenRow = Selectable<DeployTokenTable>;
 export type JobRow = Selectable<ImportJobTable>;
+/** A token as listed: everything but its hash. */
+export type WorkspaceTokenInfo = Omit<Selectable<WorkspaceTokenTable>, 'token_hash'>;
+export type DeployTokenInfo = Omit<DeployTokenRow, 'token_hash'>;
+
+/**
+ * PostgreSQL refuses a NUL byte in text ("invalid byte sequence"), which came back as a 500 while
+ * SQLite simply found nothing. Ids with one are never stored, so a lookup finds nothing on both,
+ * and a value to be stored is refused with USAGE (400).
+ */
+const hasNul = (value: string | null | undefined) => value?.includes('\u0000') ?? false;
+function refuseNul(fields: Record<string, string | null | undefined>): void {
+  for (const [field, value] of Object.entries(fields)) {
+    if (hasNul(value)) {
+      throw new SvcError('USAGE', `${field} must not contain a NUL byte`, { place: { field } });
+    }
+  }
+}
 
 const WORKSPACE_ID = 'default';
 /** A self-hosted workspace may export unless someone sets it to free. */
@@ -54,7 +72,11 @@ export class ControlStore {
   readonly db: Kysely<ControlDatabase>;
   readonly kind: DatabaseKind;
   private readonly now: () => number;
-  private readonly touched = new Map<string, string>();
+  /** Last-use times not yet written, per table and token id. */
+  private readonly touched = new Map<
+    string,
+    { table: 'deploy_tokens' | 'workspace_tokens'; id: string; at: string }
+  >();
   private readonly flushTimer: NodeJS.Timeout;
 
   constructor(opts: ControlStoreOptions) {
@@ -97,28 +119,114 @@ export class ControlStore {
       .execute();
   }
 
-  async createWorkspaceToken(name: string): Promise<{ id: string; token: string }> {
+  /** A new workspace token, shown once; `expiresAt` (ISO time) makes it stop working then. */
+  async createWorkspaceToken(
+    name: string,
+    opts: { expiresAt?: string } = {},
+  ): Promise<{ id: string; token: string; expiresAt: string | null }> {
+    refuseNul({ name });
     const token = newToken(WORKSPACE_TOKEN_PREFIX);
     const id = randomUUID();
+    const expiresAt = opts.expiresAt ?? null;
     await this.db
       .insertInto('workspace_tokens')
-      .values({ id, name, token_hash: hashToken(token), created_at: this.iso(), last_used_at: null })
+      .values({
+        id,
+        name,
+        token_hash: hashToken(token),
+        created_at: this.iso(),
+        last_used_at: null,
+        expires_at: expiresAt,
+        revoked_at: null,
+      })
       .execute();
-    return { id, token };
+    return { id, token, expiresAt };
   }
 
-  async workspaceTokenValid(token: string): Promise<boolean> {
+  /** The id of a live (not revoked, not expired) workspace token; records the use. */
+  async workspaceAuth(token: string): Promise<{ id: string } | undefined> {
     const row = await this.db
       .selectFrom('workspace_tokens')
       .select('id')
       .where('token_hash', '=', hashToken(token))
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', this.iso())]))
       .executeTakeFirst();
-    return row !== undefined;
+    if (row) this.touch('workspace_tokens', row.id);
+    return row;
+  }
+
+  async workspaceTokenValid(token: string): Promise<boolean> {
+    return (await this.workspaceAuth(token)) !== undefined;
+  }
+
+  listWorkspaceTokens(): Promise<WorkspaceTokenInfo[]> {
+    return this.db
+      .selectFrom('workspace_tokens')
+      .select(['id', 'name', 'created_at', 'last_used_at', 'expires_at', 'revoked_at'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Revokes a workspace token and ends its sessions; false when there is no token of this id. */
+  async revokeWorkspaceToken(id: string): Promise<boolean> {
+    if (hasNul(id)) return false;
+    const exists = await this.db
+      .selectFrom('workspace_tokens')
+      .select('id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!exists) return false;
+    await this.db
+      .updateTable('workspace_tokens')
+      .set({ revoked_at: this.iso() })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute();
+    await this.db.deleteFrom('sessions').where('token_id', '=', id).execute();
+    return true;
+  }
+
+  // Status-page sessions ----------------------------------------------------------------------
+
+  /** Opens a session for a workspace token; the id is returned once and stored as its sha256. */
+  async createSession(tokenId: string, ttlMs: number): Promise<{ id: string; expiresAt: string }> {
+    const id = randomBytes(32).toString('base64url');
+    const expiresAt = this.iso(this.now() + ttlMs);
+    // Sessions past their time are deleted as new ones are opened.
+    await this.db.deleteFrom('sessions').where('expires_at', '<=', this.iso()).execute();
+    await this.db
+      .insertInto('sessions')
+      .values({ id_hash: hashToken(id), token_id: tokenId, created_at: this.iso(), expires_at: expiresAt })
+      .execute();
+    return { id, expiresAt };
+  }
+
+  /** A live session (not expired, its token neither revoked nor expired); records the token's use. */
+  async sessionAuth(id: string): Promise<{ tokenId: string; expiresAt: string } | undefined> {
+    const now = this.iso();
+    const row = await this.db
+      .selectFrom('sessions as s')
+      .innerJoin('workspace_tokens as t', 't.id', 's.token_id')
+      .select(['s.token_id as tokenId', 's.expires_at as expiresAt'])
+      .where('s.id_hash', '=', hashToken(id))
+      .where('s.expires_at', '>', now)
+      .where('t.revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', now)]))
+      .executeTakeFirst();
+    if (row) this.touch('workspace_tokens', row.tokenId);
+    return row;
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('id_hash', '=', hashToken(id)).execute();
   }
 
   // Servers ---------------------------------------------------------------------------------
 
   async addServer(row: Omit<ServerRow, 'created_at'>): Promise<void> {
+    refuseNul({ 'server.id': row.id, repository: row.repository, branch: row.branch, path: row.path });
     try {
       await this.db
         .insertInto('servers')
@@ -138,7 +246,8 @@ export class ControlStore {
     return this.db.selectFrom('servers').selectAll().orderBy('id').execute();
   }
 
-  getServer(id: string): Promise<ServerRow | undefined> {
+  async getServer(id: string): Promise<ServerRow | undefined> {
+    if (hasNul(id)) return undefined;
     return this.db.selectFrom('servers').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
@@ -179,6 +288,7 @@ export class ControlStore {
   // Deploy tokens ---------------------------------------------------------------------------
 
   async createDeployToken(serverId: string, name: string): Promise<{ id: string; token: string }> {
+    refuseNul({ serverId, name });
     const token = newToken(DEPLOY_TOKEN_PREFIX);
     const id = randomUUID();
     await this.db
@@ -198,6 +308,7 @@ export class ControlStore {
 
   /** True when a token with this id existed and was not already revoked. */
   async revokeDeployToken(id: string): Promise<boolean> {
+    if (hasNul(id)) return false;
     const result = await this.db
       .updateTable('deploy_tokens')
       .set({ revoked_at: this.iso() })
@@ -273,21 +384,37 @@ export class ControlStore {
     };
   }
 
-  getDeployToken(id: string): Promise<DeployTokenRow | undefined> {
+  async getDeployToken(id: string): Promise<DeployTokenRow | undefined> {
+    if (hasNul(id)) return undefined;
     return this.db.selectFrom('deploy_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The deploy tokens of one server (or of all), oldest first, without their hashes. */
+  listDeployTokens(serverId?: string): Promise<DeployTokenInfo[]> {
+    let query = this.db
+      .selectFrom('deploy_tokens')
+      .select(['id', 'server_id', 'name', 'created_at', 'revoked_at', 'last_used_at'])
+      .orderBy('created_at')
+      .orderBy('id');
+    if (serverId !== undefined) query = query.where('server_id', '=', serverId);
+    return query.execute();
   }
 
   /** Records a use; written with the next flush (polls are frequent, the time is informative). */
   touchDeployToken(id: string): void {
-    this.touched.set(id, this.iso());
+    this.touch('deploy_tokens', id);
+  }
+
+  private touch(table: 'deploy_tokens' | 'workspace_tokens', id: string): void {
+    this.touched.set(`${table}:${id}`, { table, id, at: this.iso() });
   }
 
   async flushTouches(): Promise<void> {
     if (this.touched.size === 0) return;
-    const batch = [...this.touched];
+    const batch = [...this.touched.values()];
     this.touched.clear();
-    for (const [id, at] of batch) {
-      await this.db.updateTable('deploy_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
+    for (const { table, id, at } of batch) {
+      await this.db.updateTable(table).set({ last_used_at: at }).where('id', '=', id).execute();
     }
   }
 
@@ -299,6 +426,7 @@ export class ControlStore {
     trigger: JobTrigger;
     deliveryId?: string;
   }): Promise<{ jobId: string; duplicate: boolean }> {
+    refuseNul({ serverId: input.serverId, deliveryId: input.deliveryId });
     const id = newJobId(this.now());
     const inserted = await this.db
       .insertInto('import_jobs')
@@ -332,7 +460,8 @@ export class ControlStore {
     return { jobId: earlier.id, duplicate: true };
   }
 
-  listJobs(serverId: string, limit = 50): Promise<JobRow[]> {
+  async listJobs(serverId: string, limit = 50): Promise<JobRow[]> {
+    if (hasNul(serverId)) return [];
     return this.db
       .selectFrom('import_jobs')
       .selectAll()
@@ -343,7 +472,8 @@ export class ControlStore {
       .execute();
   }
 
-  getJob(id: string): Promise<JobRow | undefined> {
+  async getJob(id: string): Promise<JobRow | undefined> {
+    if (hasNul(id)) return undefined;
     return this.db.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirst();
   }
 

@@ -84,6 +84,21 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0003-token-lifecycle': {
+    async up(db: Kysely<unknown>) {
+      // One column per statement: SQLite's ALTER TABLE adds one at a time.
+      await db.schema.alterTable('workspace_tokens').addColumn('expires_at', 'text').execute();
+      await db.schema.alterTable('workspace_tokens').addColumn('revoked_at', 'text').execute();
+      await db.schema
+        .createTable('sessions')
+        .addColumn('id_hash', 'text', (c) => c.primaryKey())
+        .addColumn('token_id', 'text', (c) => c.notNull().references('workspace_tokens.id'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('sessions_token').on('sessions').column('token_id').execute();
+    },
+  },
 };
 
 /** Every migration, in the order they run. */

@@ -21,6 +21,20 @@ export interface WorkspaceTokenTable {
   token_hash: string;
   created_at: string;
   last_used_at: string | null;
+  /** After this time the token is refused; null: no expiry. */
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+/**
+ * A status-page sign-in: the cookie holds a random session id, stored here only as its sha256,
+ * tied to the workspace token it was opened with (revoking the token ends its sessions).
+ */
+export interface SessionTable {
+  id_hash: string;
+  token_id: string;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface ServerTable {
@@ -80,6 +94,7 @@ export interface SourceCredentialTable {
 export interface ControlDatabase {
   workspace: WorkspaceTable;
   workspace_tokens: WorkspaceTokenTable;
+  sessions: SessionTable;
   servers: ServerTable;
   deploy_tokens: DeployTokenTable;
   import_jobs: ImportJobTable;
