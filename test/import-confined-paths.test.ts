@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify } from 'yaml';
 import { createTestRepo, type TestRepo } from '../action/testing/git-repo.js';
 import { configYaml } from '../action/testing/server-folder.js';
+import { svcEngine } from '../action/src/svc-engine.js';
 import type { RunningControl } from '../control/index.js';
 import { runImport } from '../generator/import/index.js';
 import type { SvcConfig } from '../schemas/types.js';
@@ -141,6 +142,10 @@ describe('a re-import in a checkout (the Action, CI)', () => {
       const climbed = await runImport({ dir, dryRun: true });
       expect(climbed.status).toBe('failed');
       expect(climbed.error?.place.field).toBe('source.location');
+      // The Action's merge mode re-imports through the same orchestrator.
+      const action = await svcEngine.reimport({ dir, dryRun: false });
+      expect(action.status).toBe('failed');
+      expect(action.error).toContain('source.location');
 
       symlinkSync(host, join(repo.dir, 'specs', 'linked'));
       pushSource({ kind: 'openapi', location: '../../specs/linked/openapi.yaml' });
