@@ -13,6 +13,7 @@ import { pinnedLookup } from './private-address-resolve.js';
 
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
+const IDLE_TIMEOUT_MS = 120_000;
 
 export interface GuardedHttpOptions {
   policy: AddressPolicy;
@@ -45,6 +46,10 @@ function send(
       agent: false,
       ...(signal ? { signal } : {}),
     });
+    // A remote that stops answering (or drips nothing) fails the operation instead of holding it.
+    req.setTimeout(IDLE_TIMEOUT_MS, () =>
+      req.destroy(Object.assign(new Error('the remote stopped answering'), { code: 'ETIMEDOUT' })),
+    );
     req.on('response', resolve);
     req.on('error', reject);
     req.end(body);
