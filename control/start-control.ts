@@ -102,6 +102,11 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
   const dataDir = resolve(opts.cwd ?? process.cwd(), opts.dataDir);
   const logger = opts.logger ?? jsonLineLogger({});
   const log = (event: string, fields: Record<string, unknown>) => logger.log('info', event, fields);
+  if (opts.gitToken && !opts.gitTokenHosts?.length) {
+    logger.log('warn', 'git_token_unused', {
+      message: 'SVC_GIT_TOKEN is set but SVC_GIT_TOKEN_HOSTS is not: the token is sent to no host',
+    });
+  }
   // The database, the key, the caches and the jobs' work trees: the service's alone.
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await chmod(dataDir, 0o700);

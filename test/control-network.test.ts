@@ -164,7 +164,13 @@ describe('private addresses', () => {
 
 describe('SVC_GIT_TOKEN', () => {
   it('is sent to no host unless SVC_GIT_TOKEN_HOSTS lists it', async () => {
-    const c = await control({ gitToken: TOKEN, allowPrivateAddresses: true });
+    const events: string[] = [];
+    const c = await control({
+      gitToken: TOKEN,
+      allowPrivateAddresses: true,
+      logger: { log: (level, event) => events.push(`${level} ${event}`) },
+    });
+    expect(events).toContain('warn git_token_unused');
     const answer = await register(c, repositoryUrl);
     expect(answer.status).toBe(400);
     expect(answer.body.error?.message).toContain('SVC_GIT_TOKEN_HOSTS');
