@@ -15,7 +15,13 @@ import type { ImportReport } from '../schemas/types.js';
 import { type GitRepository, normaliseLocation } from './git/git-repository.js';
 import { etagMatches, type PublishedSnapshots } from './published-snapshot.js';
 import type { SecretBox } from './secret-box.js';
-import { parseSourceCredential, sealSourceCredential } from './source-credential.js';
+import { credentialScope } from '../generator/sources/credential-scope.js';
+import {
+  parseSourceCredential,
+  type SourceCredential,
+  sealSourceCredential,
+  sourceUrlOf,
+} from './source-credential.js';
 import { type PageContext, renderLoginPage, renderServersPage, renderStatusPage } from './status-page.js';
 import type {
   ControlStore,
@@ -256,14 +262,22 @@ export function createControlApp(opts: ControlAppOptions): Hono {
       return problem(c, 400, 'USAGE', 'path must stay inside the repository');
     const location = normaliseLocation(repository, opts.cwd);
     let files: Awaited<ReturnType<GitRepository['readFolder']>>;
+    let repo: GitRepository | undefined;
+    // A registration that fails leaves no cache behind (unless a registered server shares it).
+    const abandon = async () => {
+      if (!repo || (await store.listServers()).some((s) => s.repository === location)) return;
+      await repo.discard().catch(() => undefined);
+    };
     try {
-      const repo = await opts.repository({ repository: location });
+      repo = await opts.repository({ repository: location });
       files = await repo.readFolder(await repo.head(branch), path);
     } catch (error) {
+      await abandon();
       if (isSvcError(error)) return problem(c, 400, error.code, error.message);
       throw error;
     }
     if (files['config.yaml'] === undefined) {
+      await abandon();
       return problem(
         c,
         400,
@@ -273,6 +287,7 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     }
     const loaded = loadFolder(files);
     if (!loaded.ok) {
+      await abandon();
       return problem(
         c,
         400,
@@ -291,6 +306,7 @@ export function createControlApp(opts: ControlAppOptions): Hono {
         webhook_secret_sealed: opts.secrets.seal(webhookSecret),
       });
     } catch (error) {
+      await abandon();
       if (isSvcError(error) && error.code === 'USAGE') return problem(c, 409, 'CONFLICT', error.message);
       throw error;
     }
@@ -335,9 +351,31 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     const server = await store.getServer(c.req.param('serverId'));
     if (!server) return problem(c, 404, 'NOT_FOUND', 'no such server');
     const body = (await c.req.json().catch(() => undefined)) as unknown;
-    let credential: ReturnType<typeof parseSourceCredential>;
+    let credential: SourceCredential;
     try {
-      credential = parseSourceCredential(body);
+      const given = parseSourceCredential(body);
+      // Bound to one URL prefix, sealed with it: the one given, else the source config.yaml
+      // names now. A later config.yaml pointing elsewhere does not take the token along.
+      let url = given.url;
+      if (url === undefined) {
+        const repo = await opts.repository(server);
+        const files = await repo.readFolder(await repo.head(server.branch), server.path);
+        const loaded = loadFolder(files);
+        url = loaded.ok ? sourceUrlOf(loaded.folder.config.source) : undefined;
+        if (url === undefined) {
+          return problem(
+            c,
+            400,
+            'USAGE',
+            `the folder's source on ${server.branch} is not a git repository or raw URL this service can read: give "url", the URL prefix the token is for`,
+          );
+        }
+      }
+      credential = {
+        token: given.token,
+        ...(given.username !== undefined ? { username: given.username } : {}),
+        scope: credentialScope(url, 'url'),
+      };
     } catch (error) {
       if (isSvcError(error)) return problem(c, 400, error.code, error.message);
       throw error;
@@ -346,8 +384,11 @@ export function createControlApp(opts: ControlAppOptions): Hono {
       server.id,
       sealSourceCredential(opts.secrets, credential),
     );
-    log('source_credential_set', { serverId: server.id });
-    return c.json({ serverId: server.id, sourceCredential: { set: true, updatedAt } }, 200);
+    log('source_credential_set', { serverId: server.id, url: credential.scope });
+    return c.json(
+      { serverId: server.id, sourceCredential: { set: true, updatedAt, url: credential.scope } },
+      200,
+    );
   });
 
   app.delete('/v1/servers/:serverId/source-credential', async (c) => {

@@ -119,6 +119,8 @@ async function attemptJob(input: RunJobInput): Promise<JobOutcome> {
     const dir = join(scratch, ...input.path.split('/').filter(Boolean));
     const result = await runImport({
       dir,
+      // config.yaml is whoever pushed to the branch: its paths stay inside the repository's tree.
+      confineTo: scratch,
       now: input.now,
       ...(input.sourceAccess ? { git: input.sourceAccess } : {}),
       onProgress: (rows) => {

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type AddressPolicy, addressPolicy } from '../generator/sources/address-policy.js';
 import type { GitRepository } from './git/git-repository.js';
 import { type JobProgress, runImportJob } from './import-job.js';
 import { DEFAULT_KEEP_JOBS } from './job-retention.js';
@@ -20,6 +21,8 @@ export interface ImportWorkerOptions {
   secrets?: SecretBox;
   /** Where the sources' git repositories are cached (default `<workRoot>/../source-cache`). */
   sourceCacheDir?: string;
+  /** Which addresses the sources' URLs may lead to (default: public addresses only). */
+  policy?: AddressPolicy;
   leaseMs?: number;
   pollMs?: number;
   /** Finished jobs kept per server, newest first (default 200); older ones are deleted. */
@@ -45,6 +48,7 @@ export function createImportWorker(opts: ImportWorkerOptions): ImportWorker {
   const now = opts.now ?? (() => new Date());
   const log = opts.log ?? (() => undefined);
   const sourceCacheDir = opts.sourceCacheDir ?? join(opts.workRoot, '..', 'source-cache');
+  const policy = opts.policy ?? addressPolicy();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let loop: Promise<void> | undefined;
@@ -103,7 +107,7 @@ export function createImportWorker(opts: ImportWorkerOptions): ImportWorker {
       }
       try {
         outcome = await runImportJob({
-          sourceAccess: sourceGitAccess(server.id, credential, sourceCacheDir),
+          sourceAccess: sourceGitAccess(server.id, credential, sourceCacheDir, policy),
           repo: await opts.repository(server),
           branch: server.branch,
           path: server.path,
@@ -195,7 +199,7 @@ export function createImportWorker(opts: ImportWorkerOptions): ImportWorker {
   return {
     owner,
     start() {
-      void mkdir(opts.workRoot, { recursive: true }).then(kick);
+      void mkdir(opts.workRoot, { recursive: true, mode: 0o700 }).then(kick);
     },
     wake: kick,
     async stop() {

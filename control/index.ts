@@ -7,5 +7,6 @@ export {
   startControl,
 } from './start-control.js';
 export { DEFAULT_KEEP_JOBS, parseKeepJobs } from './job-retention.js';
+export { parseAllowPrivate, parseHostList } from './control-env.js';
 export { ControlStore } from './store/control-store.js';
 export { expiryFromDays, parseTrustProxy } from './tokens.js';

@@ -4,13 +4,16 @@
  * runtime's: 0 after a clean shutdown, 78 (EX_CONFIG) for a wrong environment, 1 otherwise.
  *
  * SVC_CONTROL_PORT (3100), SVC_CONTROL_HOST (127.0.0.1), SVC_DATA_DIR (./.svc-control),
- * SVC_DATABASE_URL (postgres://…), SVC_CONTROL_KEY, SVC_GIT_TOKEN, SVC_CONTROL_KEEP_JOBS (200),
+ * SVC_DATABASE_URL (postgres://…), SVC_CONTROL_KEY, SVC_GIT_TOKEN, SVC_GIT_TOKEN_HOSTS (the
+ * comma-separated hosts SVC_GIT_TOKEN may go to), SVC_CONTROL_ALLOW_PRIVATE (1: repository and
+ * source URLs may reach private addresses), SVC_CONTROL_KEEP_JOBS (200),
  * SVC_CONTROL_TRUST_PROXY (1: trust X-Forwarded-Proto from the proxy in front).
  *
  * With arguments it is `svc control <arguments>` (the image has no other CLI), e.g.
  * `node control.mjs token workspace --name admin` prints a workspace token.
  */
 import { isSvcError, SvcError } from '../core/svc-error.js';
+import { parseAllowPrivate, parseHostList } from './control-env.js';
 import { parseKeepJobs } from './job-retention.js';
 import { parseTrustProxy } from './tokens.js';
 import { startControl } from './start-control.js';
@@ -42,6 +45,8 @@ async function main(): Promise<void> {
       ...(env.SVC_DATABASE_URL?.trim() ? { databaseUrl: env.SVC_DATABASE_URL.trim() } : {}),
       ...(env.SVC_CONTROL_KEY?.trim() ? { controlKey: env.SVC_CONTROL_KEY.trim() } : {}),
       ...(env.SVC_GIT_TOKEN?.trim() ? { gitToken: env.SVC_GIT_TOKEN.trim() } : {}),
+      gitTokenHosts: parseHostList(env.SVC_GIT_TOKEN_HOSTS),
+      allowPrivateAddresses: parseAllowPrivate(env.SVC_CONTROL_ALLOW_PRIVATE),
       keepJobs: parseKeepJobs(env.SVC_CONTROL_KEEP_JOBS),
       trustProxy: parseTrustProxy(env.SVC_CONTROL_TRUST_PROXY),
     });

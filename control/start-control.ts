@@ -5,6 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { chmod, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { jsonLineLogger, type Logger } from '../runtime/logger.js';
@@ -16,6 +17,7 @@ import { loadControlKey, secretBox } from './secret-box.js';
 import { ControlStore } from './store/control-store.js';
 import { openDatabase } from './store/open-database.js';
 import { SvcError } from '../core/svc-error.js';
+import { type AddressPolicy, addressPolicy } from '../generator/sources/address-policy.js';
 
 export interface StartControlOptions {
   port?: number;
@@ -26,6 +28,17 @@ export interface StartControlOptions {
   controlKey?: string;
   /** SVC_GIT_TOKEN: credential for https git remotes. */
   gitToken?: string;
+  /** SVC_GIT_TOKEN_HOSTS: the only hosts SVC_GIT_TOKEN is sent to (over https; http to loopback). */
+  gitTokenHosts?: readonly string[];
+  /**
+   * SVC_CONTROL_ALLOW_PRIVATE=1: repository and source URLs may lead to loopback, private and
+   * link-local addresses (default: refused, at every redirect).
+   */
+  allowPrivateAddresses?: boolean;
+  /** Tests: the address policy itself (wins over allowPrivateAddresses). */
+  addressPolicy?: AddressPolicy;
+  /** Most bytes one answer of a repository's remote may bring (default 512 MiB). */
+  maxFetchBytes?: number;
   cwd?: string;
   /** How long a branch head is trusted before it is looked up again (default 5 s). */
   headRefreshMs?: number;
@@ -89,6 +102,14 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
   const dataDir = resolve(opts.cwd ?? process.cwd(), opts.dataDir);
   const logger = opts.logger ?? jsonLineLogger({});
   const log = (event: string, fields: Record<string, unknown>) => logger.log('info', event, fields);
+  if (opts.gitToken && !opts.gitTokenHosts?.length) {
+    logger.log('warn', 'git_token_unused', {
+      message: 'SVC_GIT_TOKEN is set but SVC_GIT_TOKEN_HOSTS is not: the token is sent to no host',
+    });
+  }
+  // The database, the key, the caches and the jobs' work trees: the service's alone.
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await chmod(dataDir, 0o700);
   const store = await openControlStore({
     dataDir,
     ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
@@ -101,14 +122,31 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
     await store.close();
     throw error;
   }
+  const policy =
+    opts.addressPolicy ??
+    addressPolicy({
+      allowPrivate: opts.allowPrivateAddresses === true,
+      allowHint: 'SVC_CONTROL_ALLOW_PRIVATE=1',
+    });
   const repos = new Map<string, Promise<GitRepository>>();
   const repository = (server: { repository: string }): Promise<GitRepository> => {
     let repo = repos.get(server.repository);
     if (!repo) {
-      repo = openRepository(server.repository, {
+      const key = server.repository;
+      repo = openRepository(key, {
         cacheDir: join(dataDir, 'git-cache'),
         ...(opts.gitToken ? { gitToken: opts.gitToken } : {}),
-      });
+        ...(opts.gitTokenHosts ? { gitTokenHosts: opts.gitTokenHosts } : {}),
+        policy,
+        ...(opts.maxFetchBytes !== undefined ? { maxFetchBytes: opts.maxFetchBytes } : {}),
+      }).then((opened) => ({
+        ...opened,
+        // Discarded: opened afresh (and its cache made again) the next time.
+        async discard() {
+          repos.delete(key);
+          await opened.discard();
+        },
+      }));
       repo.catch(() => repos.delete(server.repository));
       repos.set(server.repository, repo);
     }
@@ -124,6 +162,7 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
           workRoot: join(dataDir, 'work'),
           secrets,
           sourceCacheDir: join(dataDir, 'source-cache'),
+          policy,
           ...(opts.leaseMs !== undefined ? { leaseMs: opts.leaseMs } : {}),
           ...(opts.workerPollMs !== undefined ? { pollMs: opts.workerPollMs } : {}),
           ...(opts.keepJobs !== undefined ? { keepJobs: opts.keepJobs } : {}),

@@ -77,6 +77,8 @@ beforeAll(async () => {
   control = await startControl({
     port: 0,
     dataDir: join(root, 'control'),
+    // The git server is on loopback.
+    allowPrivateAddresses: true,
     workerPollMs: 500,
     logger: { log() {} },
   });

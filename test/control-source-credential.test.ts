@@ -107,6 +107,8 @@ beforeAll(async () => {
   source.commit({ 'openapi/petstore.yaml': fixture('petstore-v2.yaml') }, 'v2');
 
   ({ data, pat, control } = await startTestControl('svc-control-source-cred-data-', {
+    // The source's git server is on loopback.
+    allowPrivateAddresses: true,
     logger: { log: (level, event, fields) => logs.push(JSON.stringify({ level, event, fields })) },
   }));
   const created = await api('/v1/servers', {
@@ -155,7 +157,7 @@ describe("a server's source credential", () => {
     expect(set.status).toBe(200);
     expect(set.json()).toEqual({
       serverId: 'pets',
-      sourceCredential: { set: true, updatedAt: expect.any(String) },
+      sourceCredential: { set: true, updatedAt: expect.any(String), url: sourceUrl },
     });
   });
 
@@ -216,6 +218,7 @@ describe("a server's source credential", () => {
       port: 0,
       dataDir: data,
       controlKey: randomBytes(32).toString('base64'),
+      allowPrivateAddresses: true,
       headRefreshMs: 0,
       workerPollMs: 200,
       logger: { log: (level, event, fields) => logs.push(JSON.stringify({ level, event, fields })) },

@@ -199,7 +199,7 @@ describe('git sources', () => {
 
   test('a token kept as a connection (sealed) reads the repository without SVC_GIT_TOKEN', async () => {
     const config = { SVC_CONFIG_DIR: join(root, 'svc-config'), SVC_CACHE_DIR: join(root, 'cache-t') };
-    const connected = await svc(['git', 'connect', 'token', '--id', 'host'], {
+    const connected = await svc(['git', 'connect', 'token', '--id', 'host', '--url', server.url], {
       cwd: root,
       env: { ...config, SVC_GIT_TOKEN: TOKEN },
     });
@@ -234,7 +234,7 @@ describe('git sources', () => {
     }))
       expect(text.includes(TOKEN), path).toBe(false);
     const listed = await svc(['git', 'connections'], { cwd: root, env: config });
-    expect(listed.stdout).toBe('host  provider=token  username=x-access-token\n');
+    expect(listed.stdout).toBe(`host  provider=token  username=x-access-token  url=${server.url}\n`);
   });
 
   test('a URL with credentials is refused before anything is written', async () => {
@@ -320,7 +320,7 @@ describe('other git (raw URL)', () => {
     const config = { SVC_CONFIG_DIR: join(root, 'svc-config') };
     expect(
       (
-        await svc(['git', 'connect', 'token', '--id', 'raw'], {
+        await svc(['git', 'connect', 'token', '--id', 'raw', '--url', `${raw.url}/raw`], {
           cwd: root,
           env: { ...config, SVC_GIT_TOKEN: TOKEN_RAW },
         })

@@ -24,7 +24,10 @@ runs import jobs and shows their status at /servers/<serverId>/imports.
 Tokens are printed once and stored hashed; \`token list\` shows ids, names, last use, expiry and
 revocation (never a token), \`token revoke\` takes a workspace or a deploy token id. Environment:
 SVC_CONTROL_KEY (base64 of 32 bytes, seals webhook secrets; the same on every replica),
-SVC_GIT_TOKEN (credential for https remotes), SVC_CONTROL_TRUST_PROXY=1 (behind a TLS proxy
+SVC_GIT_TOKEN (credential for https remotes), SVC_GIT_TOKEN_HOSTS (the comma-separated hosts
+SVC_GIT_TOKEN is sent to, over https only; without it the token is sent nowhere),
+SVC_CONTROL_ALLOW_PRIVATE=1 (repository and source URLs may reach loopback, private and
+link-local addresses; refused by default), SVC_CONTROL_TRUST_PROXY=1 (behind a TLS proxy
 you run: its X-Forwarded-Proto: https makes the sign-in cookies Secure).`;
 
 const STORE_OPTIONS = {
@@ -50,7 +53,9 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
   const portText = values.port ?? io.env.SVC_CONTROL_PORT ?? '3100';
   if (!/^\d{1,5}$/.test(portText))
     throw new SvcError('USAGE', `svc control: --port must be a number, not "${portText}"`);
-  const { parseKeepJobs, parseTrustProxy, startControl } = await import('../../control/index.js');
+  const { parseAllowPrivate, parseHostList, parseKeepJobs, parseTrustProxy, startControl } = await import(
+    '../../control/index.js'
+  );
   const store = storeOptions(values, io);
   const keepJobs = parseKeepJobs(
     values['keep-jobs'] ?? io.env.SVC_CONTROL_KEEP_JOBS,
@@ -63,6 +68,8 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
     cwd: io.cwd,
     ...(io.env.SVC_CONTROL_KEY ? { controlKey: io.env.SVC_CONTROL_KEY } : {}),
     ...(io.env.SVC_GIT_TOKEN ? { gitToken: io.env.SVC_GIT_TOKEN } : {}),
+    gitTokenHosts: parseHostList(io.env.SVC_GIT_TOKEN_HOSTS),
+    allowPrivateAddresses: parseAllowPrivate(io.env.SVC_CONTROL_ALLOW_PRIVATE),
     keepJobs,
     trustProxy: parseTrustProxy(io.env.SVC_CONTROL_TRUST_PROXY),
   });

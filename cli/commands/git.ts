@@ -13,6 +13,7 @@ import {
   type GitlabConnection,
   svcConfigDir,
 } from '../../generator/sources/git-connections.js';
+import { credentialScope } from '../../generator/sources/credential-scope.js';
 import type { Command, CliIo } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
@@ -22,7 +23,7 @@ const usage = `Usage:
   svc git connect github [--id <id>] [--api-url <url>] [--git-url <url>] [--private-key-file <pem>]
   svc git connect gitlab --client-id <id> [--instance <url>] [--git-url <url>] [--id <id>]
                          [--browser [--redirect-port <port>]]
-  svc git connect token --id <id> [--username <name>]
+  svc git connect token --id <id> --url <https://host/prefix> [--username <name>]
   svc git connections [--json]
   svc git disconnect <id>
   svc git repos [--connection <id>] [--json]
@@ -48,6 +49,8 @@ disconnect: folders that imported through it keep their document; their next imp
   connection is gone.
 connect token: an access token for any other git host or raw URL, from SVC_GIT_TOKEN (sent as
   Basic <username>:<token> over git, default username x-access-token; as Bearer to a raw URL).
+  --url is where the token may go: sources under that URL prefix only (https; http only to a
+  loopback host); a config.yaml naming the connection with a repository elsewhere is refused.
   Use it with \`svc init … --connection <id> --git <url>\` or \`--raw-url <template>\`.
 repos: the repositories a connection can read: a GitHub App installation's, or the GitLab
   projects the grant's user is a member of (read through the rotating refresh token). With
@@ -60,7 +63,12 @@ async function storeOf(io: CliIo): Promise<ConnectionStore> {
 /** What `svc git connections` shows of a connection: never a secret. */
 function describe(c: GitConnection): Record<string, string> {
   if (c.provider === 'token')
-    return { id: c.id, provider: 'token', username: c.username ?? 'x-access-token' };
+    return {
+      id: c.id,
+      provider: 'token',
+      username: c.username ?? 'x-access-token',
+      url: c.urlPrefix ?? '(none: connect it again with --url)',
+    };
   return c.provider === 'github'
     ? { id: c.id, provider: 'github', app: c.appId, installation: c.installationId, api: c.apiUrl }
     : { id: c.id, provider: 'gitlab', instance: c.instance, client: c.clientId };
@@ -131,6 +139,7 @@ async function connect(argv: string[], io: CliIo): Promise<number> {
     instance: { type: 'string' },
     'client-id': { type: 'string' },
     username: { type: 'string' },
+    url: { type: 'string' },
     browser: { type: 'boolean' },
     'redirect-port': { type: 'string' },
   });
@@ -184,9 +193,17 @@ async function connect(argv: string[], io: CliIo): Promise<number> {
     connection = gitlab;
   } else if (provider === 'token') {
     if (!values.id) throw new SvcError('USAGE', 'svc git connect token: --id <id> is required');
+    if (!values.url) {
+      throw new SvcError(
+        'USAGE',
+        'svc git connect token: --url <https://host/prefix> is required: the token is sent only to sources under it',
+        { place: { field: '--url' } },
+      );
+    }
     connection = {
       id: values.id,
       provider: 'token',
+      urlPrefix: credentialScope(values.url, '--url'),
       ...(values.username ? { username: values.username } : {}),
       token: store.seal(required(io, 'SVC_GIT_TOKEN')),
     };

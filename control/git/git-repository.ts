@@ -10,12 +10,14 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import git, { type TreeEntry } from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
 import { SvcError } from '../../core/svc-error.js';
+import { unsafePathReason } from '../../folder/folder-paths.js';
 import type { FolderFiles } from '../../folder/model.js';
+import { type AddressPolicy, addressPolicy } from '../../generator/sources/address-policy.js';
+import { gitFailureReason, guardedGitHttp } from '../../generator/sources/guarded-git-http.js';
 
 export interface GitRepository {
   /** The repository as registered (absolute path or URL). */
@@ -42,6 +44,8 @@ export interface GitRepository {
   /** Moves `branch` from `base` to `commit` (a push for a remote); BRANCH_MOVED when it moved meanwhile. */
   publish(branch: string, base: string, commit: string): Promise<void>;
   readCommitMessage(commit: string): Promise<string>;
+  /** Deletes what the service keeps of the repository (a remote's cache); nothing for a local one. */
+  discard(): Promise<void>;
 }
 
 export interface OpenRepositoryOptions {
@@ -49,6 +53,36 @@ export interface OpenRepositoryOptions {
   cacheDir: string;
   /** A token for https git hosts (sent as x-access-token basic auth when the host asks). */
   gitToken?: string;
+  /**
+   * The hosts (`host` or `host:port`, SVC_GIT_TOKEN_HOSTS) `gitToken` may be sent to: only these,
+   * only over https (http for a loopback host, as tests use), never after a redirect elsewhere.
+   */
+  gitTokenHosts?: readonly string[];
+  /** Which addresses a remote may be reached at (default: public addresses only). */
+  policy?: AddressPolicy;
+  /** Most bytes one answer of a remote may bring (default 512 MiB). */
+  maxFetchBytes?: number;
+}
+
+const DEFAULT_MAX_FETCH_BYTES = 512 * 1024 * 1024;
+/** Most bytes a server folder read from git may hold (the snapshot is served from it). */
+export const MAX_FOLDER_BYTES = 64 * 1024 * 1024;
+
+/** Whether the service's own token may go to `url`: a listed host, over https or to loopback. */
+export function tokenAllowedFor(url: URL, hosts: readonly string[] | undefined): boolean {
+  if (!hosts || hosts.length === 0) return false;
+  const host = url.host.toLowerCase();
+  const listed = hosts.some((h) => {
+    const want = h.trim().toLowerCase();
+    return want !== '' && (want === host || want === url.hostname.toLowerCase());
+  });
+  if (!listed) return false;
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url));
+}
+
+function isLoopback(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
 export class BranchMovedError extends SvcError {
@@ -81,7 +115,8 @@ export function isRemoteLocation(repository: string): boolean {
 }
 
 function gitFailed(message: string, location: string, cause: unknown): SvcError {
-  const detail = cause instanceof Error ? cause.message : String(cause);
+  // Never the remote's own words: a git error quotes the start of whatever answered.
+  const detail = typeof cause === 'string' ? cause : gitFailureReason(cause);
   return new SvcError('GIT_FAILED', `${message}: ${detail}`, { place: { url: location }, cause });
 }
 
@@ -97,15 +132,20 @@ export async function openRepository(
       });
     }
     const name = createHash('sha256').update(repository).digest('hex').slice(0, 24);
-    const gitdir = join(resolve(opts.cacheDir), `${name}.git`);
+    const cacheDir = resolve(opts.cacheDir);
+    const gitdir = join(cacheDir, `${name}.git`);
     if (!fs.existsSync(join(gitdir, 'HEAD'))) {
-      await mkdir(gitdir, { recursive: true });
+      await mkdir(cacheDir, { recursive: true, mode: 0o700 });
+      await mkdir(gitdir, { recursive: true, mode: 0o700 });
       await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
     }
     await git.addRemote({ fs, gitdir, remote: 'origin', url: repository, force: true });
-    const onAuth = opts.gitToken
-      ? () => ({ username: 'x-access-token', password: opts.gitToken })
-      : undefined;
+    const http = guardedGitHttp({
+      policy: opts.policy ?? addressPolicy(),
+      maxBytes: opts.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES,
+    });
+    const token = opts.gitToken && tokenAllowedFor(url, opts.gitTokenHosts) ? opts.gitToken : undefined;
+    const onAuth = token ? () => ({ username: 'x-access-token', password: token }) : undefined;
     // Fetch and push name the same remote branch on both sides, with the same credentials.
     const remoteBranch = (branch: string) => ({
       fs,
@@ -126,9 +166,16 @@ export async function openRepository(
               depth: 1,
               tags: false,
             });
-            if (!fetched.fetchHead) throw new Error(`no branch ${branch}`);
+            if (!fetched.fetchHead) throw new SvcError('GIT_FAILED', `no branch ${branch}`);
             return fetched.fetchHead;
           } catch (error) {
+            if ((error as { code?: string })?.code === 'HttpError' && !token && opts.gitToken) {
+              throw gitFailed(
+                `cannot fetch ${branch}`,
+                repository,
+                `${gitFailureReason(error)} (SVC_GIT_TOKEN is sent only to the hosts in SVC_GIT_TOKEN_HOSTS, over https)`,
+              );
+            }
             throw gitFailed(`cannot fetch ${branch}`, repository, error);
           }
         });
@@ -151,10 +198,20 @@ export async function openRepository(
               .filter(Boolean)
               .join('; ');
             if (/fast-forward|fetch first|stale/i.test(reason)) throw new BranchMovedError(branch);
-            throw gitFailed(`the push of ${branch} was refused`, repository, reason || result.error);
+            throw gitFailed(
+              `the push of ${branch} was refused`,
+              repository,
+              // The remote's reason, on one short line.
+              (reason || String(result.error ?? 'refused'))
+                .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+                .slice(0, 200),
+            );
           }
           void base;
         });
+      },
+      async discard() {
+        await serialized(gitdir, () => rm(gitdir, { recursive: true, force: true }));
       },
     });
   }
@@ -178,13 +235,14 @@ export async function openRepository(
         await git.writeRef({ fs, gitdir, ref: `refs/heads/${branch}`, value: commit, force: true });
       });
     },
+    async discard() {},
   });
 }
 
 function objectRepository(
   location: string,
   gitdir: string,
-  transport: Pick<GitRepository, 'head' | 'publish'>,
+  transport: Pick<GitRepository, 'head' | 'publish' | 'discard'>,
 ): GitRepository {
   async function treeAt(commit: string, path: string): Promise<string> {
     const clean = path.replace(/^\/+|\/+$/g, '');
@@ -192,6 +250,7 @@ function objectRepository(
       const { oid } = await git.readTree({ fs, gitdir, oid: commit, ...(clean ? { filepath: clean } : {}) });
       return oid;
     } catch (error) {
+      if (unsafeEntry(error)) throw unsafeEntry(error);
       throw new SvcError('FOLDER_NOT_FOUND', `no folder ${clean || '/'} at ${commit.slice(0, 7)}`, {
         place: { file: clean, url: location },
         cause: error,
@@ -199,14 +258,38 @@ function objectRepository(
     }
   }
 
+  /** isomorphic-git refuses a tree holding `..` or `.git`: said by name, not as an internal error. */
+  function unsafeEntry(error: unknown): SvcError | undefined {
+    const e = error as { code?: string; data?: { filepath?: string } };
+    if (e?.code !== 'UnsafeFilepathError') return undefined;
+    return new SvcError(
+      'FOLDER_INVALID',
+      `the repository's tree holds an entry named ${JSON.stringify(e.data?.filepath ?? '?')}, which svc refuses to read`,
+      { place: { url: location } },
+    );
+  }
+
   async function walkTree(
     treeOid: string,
     prefix: string,
     visit: (path: string, entry: TreeEntry, blob: Uint8Array) => Promise<void> | void,
   ): Promise<void> {
-    const { tree } = await git.readTree({ fs, gitdir, oid: treeOid });
+    let tree: TreeEntry[];
+    try {
+      tree = (await git.readTree({ fs, gitdir, oid: treeOid })).tree;
+    } catch (error) {
+      throw unsafeEntry(error) ?? error;
+    }
     for (const entry of tree) {
       const path = `${prefix}${entry.path}`;
+      // A tree entry named `..`, `.git` or holding a slash would write outside the copy, or into git.
+      if (unsafePathReason(entry.path) || entry.path.includes('/') || entry.path.toLowerCase() === '.git') {
+        throw new SvcError(
+          'FOLDER_INVALID',
+          `the repository's tree holds an entry named ${JSON.stringify(entry.path)}, which svc refuses to read`,
+          { place: { file: path, url: location } },
+        );
+      }
       if (entry.type === 'tree') await walkTree(entry.oid, `${path}/`, visit);
       else if (entry.type === 'blob' && entry.mode !== '120000') {
         const { blob } = await git.readBlob({ fs, gitdir, oid: entry.oid });
@@ -253,10 +336,21 @@ function objectRepository(
     remote: isRemoteLocation(location),
     head: transport.head,
     publish: transport.publish,
+    discard: transport.discard,
     async readFolder(commit, path) {
       const files: FolderFiles = {};
       const decoder = new TextDecoder();
+      let total = 0;
       await walkTree(await treeAt(commit, path), '', (p, _entry, blob) => {
+        // A server folder is YAML and Markdown: one that is not stops here, not in memory.
+        total += blob.byteLength;
+        if (total > MAX_FOLDER_BYTES) {
+          throw new SvcError(
+            'FOLDER_INVALID',
+            `the folder ${path} at ${commit.slice(0, 7)} holds more than ${MAX_FOLDER_BYTES} bytes`,
+            { place: { file: p, url: location } },
+          );
+        }
         files[p] = decoder.decode(blob);
       });
       return files;

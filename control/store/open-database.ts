@@ -2,7 +2,7 @@
  * Opens the control database: embedded SQLite (@libsql/client) under the data directory by
  * default, or PostgreSQL when a postgres:// URL is given. Migrations run before it is returned.
  */
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createClient } from '@libsql/client';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -55,8 +55,13 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<OpenedDat
     return { db, kind: 'postgres', describe: `postgres://${url.host}${url.pathname}` };
   }
   const dir = resolve(opts.dataDir);
-  await mkdir(dir, { recursive: true });
+  // Tokens' hashes, sealed secrets and job reports: the owner's alone (SQLite gives its -wal and
+  // -shm files the database file's mode).
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
   const file = join(dir, 'control.db');
+  await writeFile(file, '', { flag: 'a', mode: 0o600 });
+  await chmod(file, 0o600);
   const client = createClient({ url: `file:${file}` });
   // WAL lets `svc control token …` write while a running service reads; the busy timeout makes
   // a second process wait for the writer instead of failing with SQLITE_BUSY.

@@ -47,6 +47,7 @@ import { readContentDir } from '../sources/content-source.js';
 import { apiBaseUrlOf, swaggerUrlOf } from '../sources/app-builder-urls.js';
 import { type BuildToolsOptions, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../tools/index.js';
 import { appendRecord } from './append-record.js';
+import { confinePath, repositoryRoot } from './confine-paths.js';
 import { patchYaml } from './patch-yaml.js';
 import { recordableLocation } from './recordable-location.js';
 import { type GitAccess, planSource, type SourcePlan, type SourceRead } from './source-reader.js';
@@ -80,6 +81,11 @@ export interface ImportOptions {
    * are cached (outside the folder).
    */
   git?: GitAccess;
+  /**
+   * Where the paths config.yaml names must stay (after symbolic links): by default the git work
+   * tree holding `dir`; false for none. A control-service job names its scratch copy of the tree.
+   */
+  confineTo?: string | false;
   /** Injectable clock for deterministic tests. */
   now?: () => Date;
   onProgress?: (rows: ChecklistRow[]) => void;
@@ -314,6 +320,18 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     if (opts.contentDir !== undefined && opts.contentDir !== source.contentDir)
       given.contentDir = opts.contentDir;
     if (Object.keys(given).length > 0) config = { ...config, source: { ...source, ...given } };
+  }
+  // Paths written in a config.yaml that came from the repository stay inside it.
+  const root = opts.confineTo ?? repositoryRoot(opts.dir);
+  if (root && !opts.config && source.kind === 'openapi') {
+    try {
+      if (!opts.location && source.location && !/^https?:\/\//i.test(source.location))
+        await confinePath({ root, dir: opts.dir, value: source.location, field: 'source.location' });
+      if (opts.contentDir === undefined && source.contentDir !== undefined)
+        await confinePath({ root, dir: opts.dir, value: source.contentDir, field: 'source.contentDir' });
+    } catch (error) {
+      return failed(asSvcError(error), 'tools');
+    }
   }
   statusLog.push({ status: 'processing', at: now().toISOString() });
   checklist.processing(['tools']);

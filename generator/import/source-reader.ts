@@ -6,6 +6,7 @@
  */
 import { SvcError } from '../../core/svc-error.js';
 import type { Source } from '../../schemas/types.js';
+import type { AddressPolicy } from '../sources/address-policy.js';
 import type { RawFile } from '../sources/content-source.js';
 import { gitLocation } from '../sources/git-url.js';
 import { readOpenApiSource, type SourceText } from '../sources/index.js';
@@ -20,6 +21,10 @@ export interface GitAccess {
   /** What to set when the source needs a credential, as errors name it (default SVC_GIT_TOKEN). */
   credentialHint?: string;
   cacheDir?: string;
+  /** Checks every address a source URL leads to (the control service: no private addresses). */
+  policy?: AddressPolicy;
+  /** Throws when the token may not be sent to `url` (the control service's source credential scope). */
+  allowToken?: (url: string) => void;
   /** A source naming a connection: its repository URL and credentials (the CLI opens the store). */
   credentials?: (source: GitSource) => Promise<{ url: string; username: string; token: string }>;
 }
@@ -78,10 +83,15 @@ export function planSource(source: Source, opts: PlanOptions): SourcePlan {
           git.connection && opts.git?.credentials
             ? (await opts.git.credentials({ ...git, repository: url })).token
             : opts.git?.token;
+        if (token) opts.git?.allowToken?.(url);
         try {
           const document = await readRawUrlSource(
             { ...git, rawUrlTemplate: git.rawUrlTemplate as string },
-            { cwd: opts.dir, ...(token ? { token } : {}) },
+            {
+              cwd: opts.dir,
+              ...(token ? { token } : {}),
+              ...(opts.git?.policy ? { policy: opts.git.policy } : {}),
+            },
           );
           return { document };
         } catch (error) {
@@ -96,7 +106,12 @@ export function planSource(source: Source, opts: PlanOptions): SourcePlan {
     location,
     ...(contentDir !== undefined ? { contentDir } : {}),
     toolsOnly: false,
-    read: async () => ({ document: await readOpenApiSource(location, { cwd: opts.dir }) }),
+    read: async () => ({
+      document: await readOpenApiSource(location, {
+        cwd: opts.dir,
+        ...(opts.git?.policy ? { policy: opts.git.policy } : {}),
+      }),
+    }),
   };
 }
 
@@ -133,6 +148,7 @@ function repoPlan(repo: GitSource, opts: PlanOptions): SourcePlan {
         }
         access = await opts.git.credentials(repo);
       }
+      if (access.token) opts.git?.allowToken?.(access.url);
       // Loaded only for a git source: other imports do not pay for isomorphic-git.
       const { readGitSource } = await import('../sources/git-source.js');
       const read = await readGitSource(
@@ -147,6 +163,7 @@ function repoPlan(repo: GitSource, opts: PlanOptions): SourcePlan {
           ...(access.token ? { token: access.token } : {}),
           ...(access.username ? { username: access.username } : {}),
           ...(opts.git?.cacheDir ? { cacheDir: opts.git.cacheDir } : {}),
+          ...(opts.git?.policy ? { policy: opts.git.policy } : {}),
           ...(opts.git?.credentialHint ? { credentialHint: opts.git.credentialHint } : {}),
         },
       );

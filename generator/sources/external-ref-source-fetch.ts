@@ -17,6 +17,8 @@ export interface RefFetchOptions {
   check(url: URL, redirectedFrom: URL | undefined): Promise<readonly ResolvedAddress[]>;
   maxBytes: number;
   timeoutMs: number;
+  /** Sent to the first URL's origin only (a raw URL's Bearer token), never after a redirect elsewhere. */
+  headers?: Record<string, string>;
 }
 
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
@@ -28,7 +30,8 @@ export async function fetchExternalRef(start: URL, opts: RefFetchOptions): Promi
   const deadline = AbortSignal.timeout(opts.timeoutMs);
   for (let hop = 0; ; hop++) {
     const addresses = await opts.check(url, from);
-    const response = await get(url, addresses, deadline, opts.timeoutMs);
+    const headers = url.origin === start.origin ? (opts.headers ?? {}) : {};
+    const response = await get(url, addresses, deadline, opts.timeoutMs, headers);
     const location = response.headers.location;
     if (REDIRECT.has(response.statusCode ?? 0) && location) {
       response.destroy();
@@ -71,12 +74,13 @@ function get(
   addresses: readonly ResolvedAddress[],
   deadline: AbortSignal,
   timeoutMs: number,
+  headers: Record<string, string> = {},
 ): Promise<IncomingMessage> {
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const req = request(url, {
       method: 'GET',
-      headers: { accept: 'application/json, application/yaml, text/yaml, */*' },
+      headers: { accept: 'application/json, application/yaml, text/yaml, */*', ...headers },
       lookup: pinnedLookup(addresses) as never,
       // One connection per hop: a pooled socket could belong to an address checked for another URL.
       agent: false,

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
 import { SvcError } from '../../core/svc-error.js';
+import { inScope, shownUrl } from './credential-scope.js';
 import { withFileLock } from './file-lock.js';
 import type {
   ConnectionStore,
@@ -30,7 +31,22 @@ export async function connectionCredentials(
   repository: string,
 ): Promise<GitCredentials> {
   if (connection.provider === 'token') {
-    // The source names the repository by its URL (or is a raw URL): only the token comes from here.
+    // The source names the repository by its URL (or is a raw URL): only the token comes from here,
+    // and only for the URLs it was given for.
+    if (!connection.urlPrefix) {
+      throw new SvcError(
+        'USAGE',
+        `the token connection "${connection.id}" is bound to no URL (it was made by an older svc), so its token is sent nowhere; make it again: SVC_GIT_TOKEN=… svc git connect token --id ${connection.id} --url <https://host/prefix>`,
+        { place: { field: 'source.connection' } },
+      );
+    }
+    if (!inScope(repository, connection.urlPrefix)) {
+      throw new SvcError(
+        'USAGE',
+        `the token connection "${connection.id}" is for ${connection.urlPrefix}, not ${shownUrl(repository)}: its token is not sent there`,
+        { place: { field: 'source.repository' } },
+      );
+    }
     return {
       url: repository,
       username: connection.username ?? 'x-access-token',

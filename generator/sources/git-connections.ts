@@ -56,6 +56,11 @@ export interface TokenConnection {
   provider: 'token';
   /** Basic user name sent with the token over git (default x-access-token); raw URLs get Bearer. */
   username?: string;
+  /**
+   * The URL prefix the token may be sent to (credential-scope.ts). Absent only in a connection made
+   * by an older svc: such a connection is refused until it is made again with --url.
+   */
+  urlPrefix?: string;
   /** Sealed. */
   token: string;
 }

@@ -22,7 +22,9 @@ import {
   readContentTree,
   type TreeEntry,
 } from './content-source.js';
+import type { AddressPolicy } from './address-policy.js';
 import { withFileLock } from './file-lock.js';
+import { guardedGitHttp } from './guarded-git-http.js';
 import { checkGitUrl } from './git-url.js';
 import { DEFAULT_MAX_SOURCE_BYTES, type SourceText } from './openapi-source.js';
 
@@ -53,6 +55,8 @@ export interface ReadGitOptions {
   maxBytes?: number;
   /** Most bytes one fetch may download (default 512 MiB): a hostile server cannot fill the disk. */
   maxFetchBytes?: number;
+  /** Checks every hop's address and pins the connection (the control service: no private addresses). */
+  policy?: AddressPolicy;
   content?: ReadContentOptions;
 }
 
@@ -132,7 +136,7 @@ export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = 
     opts.cacheDir ?? process.env.SVC_CACHE_DIR ?? (await gitCacheDir(process.env)),
     `${createHash('sha256').update(url).digest('hex').slice(0, 24)}.git`,
   );
-  await mkdir(gitdir, { recursive: true });
+  await mkdir(gitdir, { recursive: true, mode: 0o700 });
   const token = opts.token;
   const auth = {
     onAuth: () =>
@@ -143,7 +147,9 @@ export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = 
     try {
       const fetched = await git.fetch({
         fs,
-        http: cappedHttp(opts.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES, spec.url),
+        http: opts.policy
+          ? guardedGitHttp({ policy: opts.policy, maxBytes: opts.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES })
+          : cappedHttp(opts.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES, spec.url),
         gitdir,
         url,
         ref: spec.branch,

@@ -5,6 +5,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
+import type { AddressPolicy } from './address-policy.js';
+import { fetchExternalRef } from './external-ref-source-fetch.js';
 
 export interface SourceText {
   text: string;
@@ -21,6 +23,8 @@ export interface ReadSourceOptions {
   timeoutMs?: number;
   /** May hold a secret: never echoed in an error. */
   headers?: Record<string, string>;
+  /** Checks every hop's address (the control service: no private addresses) and pins the connection. */
+  policy?: AddressPolicy;
 }
 
 export const DEFAULT_MAX_SOURCE_BYTES = 50 * 1024 * 1024;
@@ -69,6 +73,15 @@ async function readUrl(location: string, maxBytes: number, opts: ReadSourceOptio
     );
   }
   const href = url.href;
+  if (opts.policy) {
+    const policy = opts.policy;
+    return fetchExternalRef(url, {
+      check: (hop, from) => policy.check(hop, from),
+      maxBytes,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      ...(opts.headers ? { headers: opts.headers } : {}),
+    });
+  }
   const controller = new AbortController();
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const timer = setTimeout(() => controller.abort(), timeoutMs);

@@ -4,6 +4,7 @@
  * a directory, so this source brings tools only (spec 2.5 rule 9).
  */
 import { SvcError } from '../../core/svc-error.js';
+import type { AddressPolicy } from './address-policy.js';
 import { readOpenApiSource, type SourceText } from './openapi-source.js';
 
 export interface RawUrlSpec {
@@ -29,11 +30,12 @@ export function expandRawUrl(spec: RawUrlSpec): string {
 
 export async function readRawUrlSource(
   spec: RawUrlSpec,
-  opts: { token?: string; cwd: string },
+  opts: { token?: string; cwd: string; policy?: AddressPolicy },
 ): Promise<SourceText> {
   // readOpenApiSource sends the header to the template's origin only, never after a redirect elsewhere.
   return readOpenApiSource(expandRawUrl(spec), {
     cwd: opts.cwd,
+    ...(opts.policy ? { policy: opts.policy } : {}),
     ...(opts.token ? { headers: { authorization: `Bearer ${opts.token}` } } : {}),
   });
 }
