@@ -25,7 +25,7 @@ let child: ChildProcess | undefined;
 const held: ServerResponse[] = [];
 let answer = false;
 let requests = 0;
-const source = createServer((req, res) => {
+const source = createServer((_req, res) => {
   requests++;
   if (answer) res.writeHead(200, { 'content-type': 'application/yaml' }).end(petstore('v2'));
   else held.push(res);
