@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
 import { afterEach, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { openRepository } from './git/git-repository.js';
+import { sourcePaths } from './git/job-tree.js';
 import { type JobOutcome, runImportJob } from './import-job.js';
 import { createServerRepo, FOLDER, petstore, type ServerRepo } from './testing/server-repo.js';
 
@@ -116,4 +118,49 @@ it('a damaged pack file fails the job in svc words, naming the repository and th
   expect(error).toContain('(step import)');
   expect(error).toContain("the repository's object store is damaged");
   expect(error).not.toMatch(/internal error|isomorphic-git/i);
+});
+
+it('reads a content directory beside the folder, as a checkout would have it', async () => {
+  const { repo, work } = await setUp();
+  const config = readFileSync(join(repo.repo.dir, FOLDER, 'config.yaml'), 'utf8');
+  const skill = readFileSync(join('fixtures', 'content', 'Skills', 'refund-policy.md'), 'utf8');
+  repo.push(
+    {
+      [`${FOLDER}/config.yaml`]: config.replace(
+        'location: ../../specs/petstore.yaml',
+        'location: ../../specs/petstore.yaml\n  contentDir: ../../content',
+      ),
+      'content/Skills/refund-policy.md': skill,
+    },
+    'add a content directory',
+  );
+  const outcome = await job(repo, work);
+  expect(outcome).toMatchObject({ status: 'Complete' });
+  const made = (outcome as { commit?: string }).commit!;
+  expect(bareGit(repo, 'show', `${made}:${FOLDER}/Skills/refund-policy.md`)).toContain('refund');
+});
+
+it('names the sources a folder reads beside it, inside the repository only', () => {
+  const config = (source: Record<string, unknown>) => stringify({ source });
+  expect(sourcePaths('mcp/pets', config({ kind: 'openapi', location: '../../specs/api.yaml' }))).toEqual([
+    'specs/api.yaml',
+  ]);
+  expect(
+    sourcePaths(
+      'mcp/pets',
+      config({
+        kind: 'openapi',
+        location: '../../specs/v1/api.yaml',
+        allowExternalRefs: true,
+        contentDir: 'docs',
+      }),
+    ),
+  ).toEqual(['specs/v1', 'mcp/pets/docs']);
+  expect(sourcePaths('', config({ kind: 'openapi', location: 'api.yaml', allowExternalRefs: true }))).toEqual(
+    [''],
+  );
+  for (const location of ['https://api.example.test/openapi.json', '/etc/api.yaml', '../../../outside.yaml'])
+    expect(sourcePaths('mcp/pets', config({ kind: 'openapi', location }))).toEqual([]);
+  expect(sourcePaths('mcp/pets', config({ kind: 'git', repository: 'o/r', contentDir: 'docs' }))).toEqual([]);
+  expect(sourcePaths('mcp/pets', 'source: [unclosed')).toEqual([]);
 });
