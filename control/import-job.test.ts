@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import git from 'isomorphic-git';
 import { afterEach, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import type { SvcError } from '../core/svc-error.js';
 import { openRepository } from './git/git-repository.js';
 import { sourcePaths } from './git/job-tree.js';
 import { type JobOutcome, runImportJob } from './import-job.js';
@@ -163,4 +164,24 @@ it('names the sources a folder reads beside it, inside the repository only', () 
     expect(sourcePaths('mcp/pets', config({ kind: 'openapi', location }))).toEqual([]);
   expect(sourcePaths('mcp/pets', config({ kind: 'git', repository: 'o/r', contentDir: 'docs' }))).toEqual([]);
   expect(sourcePaths('mcp/pets', 'source: [unclosed')).toEqual([]);
+});
+
+it('a damaged pack file is not reported as a missing folder when the folder is read for a snapshot', async () => {
+  const { repo, work } = await setUp();
+  const git = await openRepository(repo.bare, { cacheDir: join(work, 'cache') });
+  const head = await git.head('main');
+  await expect(git.readFolder(head, 'no/such/folder')).rejects.toMatchObject({ code: 'FOLDER_NOT_FOUND' });
+  bareGit(repo, 'repack', '-a', '-d', '-q');
+  const packDir = join(repo.bare, 'objects', 'pack');
+  const pack = join(packDir, readdirSync(packDir).find((n) => n.endsWith('.pack'))!);
+  const bytes = readFileSync(pack);
+  bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0xff;
+  fs.chmodSync(pack, 0o644);
+  writeFileSync(pack, bytes);
+  const error = await git.readFolder(head, FOLDER).then(
+    () => undefined,
+    (e: unknown) => e as SvcError,
+  );
+  expect(error?.code).toBe('GIT_FAILED');
+  expect(error?.message).toContain("the repository's object store is damaged");
 });

@@ -10,8 +10,8 @@ import { SvcError } from '../../core/svc-error.js';
 export interface GitFailureContext {
   /** The repository as registered (a path or a URL without credentials). */
   repository: string;
-  /** The job step ("fetch", "import", "commit", "push"). */
-  step: string;
+  /** The job step ("fetch", "import", "commit", "push"), when a job's. */
+  step?: string;
   /** What the step was doing, e.g. "reading the folder at 1a2b3c4". */
   doing: string;
 }
@@ -87,7 +87,7 @@ export function gitStepError(error: unknown, context: GitFailureContext): SvcErr
   const cause = rootCause(error);
   const isoCause = (cause ?? {}) as IsomorphicGitError;
   const known = reasonOf(isoCause);
-  const head = `${context.doing} in ${context.repository} failed (step ${context.step})`;
+  const head = `${context.doing} in ${context.repository} failed${context.step ? ` (step ${context.step})` : ''}`;
   let message: string;
   if (known) {
     message = `${head}: ${known.reason}${known.quote ? ` (git: ${gitSaid(isoCause)})` : ''}`;

@@ -16,6 +16,7 @@ import git, { type TreeEntry } from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import { SvcError } from '../../core/svc-error.js';
 import type { FolderFiles } from '../../folder/model.js';
+import { gitStepError } from './git-failure.js';
 import { commitFolder, materializeFolder } from './job-tree.js';
 
 export interface GitRepository {
@@ -199,6 +200,14 @@ function objectRepository(
       const { oid } = await git.readTree({ fs, gitdir, oid: commit, ...(clean ? { filepath: clean } : {}) });
       return oid;
     } catch (error) {
+      // A damaged or incomplete object store is not a missing folder: say which it is.
+      const missingPath = (error as { code?: string }).code;
+      if (missingPath !== 'NotFoundError' && missingPath !== 'ObjectTypeError') {
+        throw gitStepError(error, {
+          repository: location,
+          doing: `reading ${clean || '/'} at ${commit.slice(0, 7)}`,
+        });
+      }
       throw new SvcError('FOLDER_NOT_FOUND', `no folder ${clean || '/'} at ${commit.slice(0, 7)}`, {
         place: { file: clean, url: location },
         cause: error,
