@@ -3,11 +3,11 @@
  * ratios compare like with like. Medians throughout. Never part of `npm test`.
  *
  *   npm run bench                  all sections
- *   npm run bench -- import diff   only some (cli, import, runtime, diff, control, git)
+ *   npm run bench -- import diff   only some (cli, import, runtime, diff, control, control-job, git)
  *   npm run bench -- runtime --quick  a short runtime run (fewer warm-up calls, one round)
  */
 import { runCliBench } from './cli-bench.js';
-import { runControlBench } from './control-bench.js';
+import { runControlBench, runImportJobBench } from './control-bench.js';
 import { runDiffBench } from './diff-bench.js';
 import { runGitBench } from './git-bench.js';
 import { runImportBench } from './import-bench.js';
@@ -19,6 +19,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   runtime: runRuntimeBench,
   diff: runDiffBench,
   control: runControlBench,
+  'control-job': runImportJobBench,
   git: runGitBench,
 };
 
