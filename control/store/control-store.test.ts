@@ -226,7 +226,7 @@ for (const [name, make, skip] of backends) {
       expect(again).toMatchObject({ id: jobId, attempts: 1 });
     });
 
-        it('batches last-used times', async () => {
+    it('batches last-used times', async () => {
       const deploy = await a.createDeployToken('pets', 'edge');
       a.touchDeployToken(deploy.id);
       expect((await a.getDeployToken(deploy.id))?.last_used_at).toBeNull();
