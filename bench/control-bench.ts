@@ -6,14 +6,16 @@
  * control/main.js on the embedded store); the load generator speaks plain HTTP with keep-alive.
  * Reports figures against the aims; asserts nothing.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openRepository } from '../control/git/git-repository.js';
+import { runImportJob } from '../control/import-job.js';
 import { openControlStore } from '../control/index.js';
-import { createServerRepo, FOLDER } from '../control/testing/server-repo.js';
+import { createServerRepo, FOLDER, petstore } from '../control/testing/server-repo.js';
 
 const MAIN = fileURLToPath(new URL('../control/main.js', import.meta.url));
 const TOKENS = 1000;
@@ -163,5 +165,51 @@ export async function runControlBench(): Promise<void> {
     agent.destroy();
     repo.cleanup();
     rmSync(data, { recursive: true, force: true });
+  }
+}
+
+const BESIDE_FOLDERS = 2;
+const FILES_PER_FOLDER = Number(process.env.BENCH_JOB_FILES ?? 1150);
+
+/**
+ * One import job (fetch, import, commit, publish) on a repository whose folder sits beside two large
+ * folders of other servers (2 × 1,150 files, packed as a clone is), as issue 17 measured it: once with a
+ * spec change to commit, once with nothing changed. In process, on a local repository.
+ */
+export async function runImportJobBench(): Promise<{ changedMs: number; unchangedMs: number }> {
+  const repo = await createServerRepo();
+  const work = mkdtempSync(join(tmpdir(), 'svc-bench-job-'));
+  try {
+    const big: Record<string, string> = {};
+    for (let f = 0; f < BESIDE_FOLDERS; f++)
+      for (let i = 0; i < FILES_PER_FOLDER; i++)
+        big[`mcp/other-${f}/Tools/tool-${i}.yaml`] = `name: tool-${i}\n${'description: x\n'.repeat(200)}`;
+    repo.push({ ...big, 'specs/petstore.yaml': petstore('v2') }, 'two large folders beside pets');
+    execFileSync('git', ['--git-dir', repo.bare, 'gc', '-q']);
+    const git = await openRepository(repo.bare, { cacheDir: join(work, 'cache') });
+    const job = async () => {
+      const started = performance.now();
+      const outcome = await runImportJob({
+        repo: git,
+        branch: 'main',
+        path: FOLDER,
+        trigger: 'manual',
+        workRoot: work,
+        now: () => new Date('2026-02-01T00:00:00Z'),
+        onProgress: () => undefined,
+        stillOwned: () => true,
+      });
+      if (outcome.status !== 'Complete') throw new Error(`job failed: ${outcome.error}`);
+      return performance.now() - started;
+    };
+    const changedMs = await job();
+    const unchangedMs = await job();
+    console.log(
+      `import job beside ${BESIDE_FOLDERS} folders of ${FILES_PER_FOLDER} files (packed): ${changedMs.toFixed(0)} ms with a change to commit, ${unchangedMs.toFixed(0)} ms with nothing changed`,
+    );
+    return { changedMs, unchangedMs };
+  } finally {
+    repo.cleanup();
+    rmSync(work, { recursive: true, force: true });
   }
 }

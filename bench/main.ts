@@ -3,12 +3,12 @@
  * ratios compare like with like. Medians throughout. Never part of `npm test`.
  *
  *   npm run bench                  all sections
- *   npm run bench -- import diff   only some (cli, commands, import, runtime, diff, discovery, control, git)
+ *   npm run bench -- import diff   only some (cli, commands, import, runtime, diff, discovery, control, control-job, git)
  *   npm run bench -- runtime --quick  a short runtime run (fewer warm-up calls, one round)
  */
 import { runCliBench } from './cli-bench.js';
 import { runCommandsBench } from './commands-bench.js';
-import { runControlBench } from './control-bench.js';
+import { runControlBench, runImportJobBench } from './control-bench.js';
 import { runDiffBench } from './diff-bench.js';
 import { runDiscoveryBench } from './discovery-bench.js';
 import { runGitBench } from './git-bench.js';
@@ -23,6 +23,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   diff: runDiffBench,
   discovery: runDiscoveryBench,
   control: runControlBench,
+  'control-job': runImportJobBench,
   git: runGitBench,
 };
 

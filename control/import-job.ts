@@ -17,6 +17,7 @@ import { isSvcError } from '../core/svc-error.js';
 import { type ChecklistRow, runImport } from '../generator/import/index.js';
 import type { GitAccess } from '../generator/import/source-reader.js';
 import { BranchMovedError, type GitRepository } from './git/git-repository.js';
+import { cancellable, JobCancelledError, jobRepository } from './git/job-repository.js';
 import type { JobTrigger } from './store/schema.js';
 
 export const JOB_STEPS = ['fetch', 'import', 'commit', 'push'] as const;
@@ -44,7 +45,14 @@ export interface RunJobInput {
   onProgress(progress: JobProgress): void;
   /** False once the job's lease was lost: the result must then not be published. */
   stillOwned(): boolean;
+  /**
+   * Aborted when the service stops: the job gives up between steps (or while one waits) with a
+   * JobCancelledError, and goes back to the queue. A push under way is finished first.
+   */
+  signal?: AbortSignal;
 }
+
+export { JobCancelledError };
 
 export const COMMIT_AUTHOR = { name: 'svc control', email: 'svc-control@users.noreply.invalid' };
 const ATTEMPTS = 3;
@@ -54,11 +62,17 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export async function runImportJob(input: RunJobInput): Promise<JobOutcome> {
+export async function runImportJob(given: RunJobInput): Promise<JobOutcome> {
+  // Git failures in svc's words; a stop cancels what is under way (git/job-repository.ts).
+  const input = { ...given, repo: jobRepository(given.repo, given.signal) };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await attemptJob(input);
+      const outcome = await attemptJob(input);
+      // Whatever a stop made fail goes back to the queue; a job that got through is recorded.
+      if (outcome.status === 'Failed' && input.signal?.aborted) throw new JobCancelledError();
+      return outcome;
     } catch (error) {
+      if (input.signal?.aborted) throw new JobCancelledError();
       // Someone pushed while we imported: start over from the new head, like the Action's rebase.
       if (error instanceof BranchMovedError && attempt < ATTEMPTS) continue;
       throw error;
@@ -112,22 +126,26 @@ async function attemptJob(input: RunJobInput): Promise<JobOutcome> {
   try {
     set('import', 'processing');
     try {
-      await input.repo.materialize(base, scratch);
+      // Only the folder and the sources its config.yaml names (git/job-tree.ts).
+      await input.repo.materializeFolder(base, input.path, scratch, input.signal);
     } catch (error) {
       return failedIn('import', describe(error));
     }
     const dir = join(scratch, ...input.path.split('/').filter(Boolean));
-    const result = await runImport({
-      dir,
-      // config.yaml is whoever pushed to the branch: its paths stay inside the repository's tree.
-      confineTo: scratch,
-      now: input.now,
-      ...(input.sourceAccess ? { git: input.sourceAccess } : {}),
-      onProgress: (rows) => {
-        progress.checklist = rows.map((r) => (r.error ? { ...r, error: inRepo(r.error) } : r));
-        input.onProgress(structuredClone(progress));
-      },
-    });
+    const result = await cancellable(
+      runImport({
+        dir,
+        // config.yaml is whoever pushed to the branch: its paths stay inside the repository's tree.
+        confineTo: scratch,
+        now: input.now,
+        ...(input.sourceAccess ? { git: input.sourceAccess } : {}),
+        onProgress: (rows) => {
+          progress.checklist = rows.map((r) => (r.error ? { ...r, error: inRepo(r.error) } : r));
+          input.onProgress(structuredClone(progress));
+        },
+      }),
+      input.signal,
+    );
     progress.checklist = result.checklist.map((r) => (r.error ? { ...r, error: inRepo(r.error) } : r));
     if (result.status === 'failed') {
       const row = result.checklist.find((r) => r.status === 'failed');

@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type AddressPolicy, addressPolicy } from '../generator/sources/address-policy.js';
 import type { GitRepository } from './git/git-repository.js';
-import { type JobProgress, runImportJob } from './import-job.js';
+import { JobCancelledError, type JobProgress, runImportJob } from './import-job.js';
 import { DEFAULT_KEEP_JOBS } from './job-retention.js';
 import type { SecretBox } from './secret-box.js';
 import { openSourceCredential, type SourceCredential, sourceGitAccess } from './source-credential.js';
@@ -38,6 +38,7 @@ export interface ImportWorker {
   start(): void;
   /** Look for a job now (after one was queued). */
   wake(): void;
+  /** Stops looking for jobs; a job under way is cancelled and put back in the queue (not failed). */
   stop(): Promise<void>;
 }
 
@@ -53,6 +54,8 @@ export function createImportWorker(opts: ImportWorkerOptions): ImportWorker {
   let timer: NodeJS.Timeout | undefined;
   let loop: Promise<void> | undefined;
   let again = false;
+  /** Aborted by stop(): the job under way gives up and is released to the queue. */
+  const stopping = new AbortController();
 
   async function runJob(job: JobRow): Promise<void> {
     let owned = true;
@@ -116,8 +119,15 @@ export function createImportWorker(opts: ImportWorkerOptions): ImportWorker {
           now,
           onProgress,
           stillOwned: () => owned,
+          signal: stopping.signal,
         });
       } catch (error) {
+        if (error instanceof JobCancelledError) {
+          await saving;
+          const released = await opts.store.releaseJob(job.id, owner);
+          log('import_released', { jobId: job.id, serverId: server.id, released });
+          return;
+        }
         outcome = {
           status: 'Failed',
           failedStep: 'push',
@@ -205,6 +215,7 @@ export function createImportWorker(opts: ImportWorkerOptions): ImportWorker {
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      stopping.abort();
       await loop;
     },
   };

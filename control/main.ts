@@ -60,7 +60,8 @@ async function main(): Promise<void> {
   process.stdout.write(`svc control listening on ${running.url}\n`);
   let stopping = false;
   const stop = () => {
-    if (stopping) return;
+    // A job under way is cancelled and queued again (import-worker.ts); a second signal does not wait.
+    if (stopping) process.exit(1);
     stopping = true;
     running.close().then(
       () => process.exit(0),

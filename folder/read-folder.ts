@@ -20,6 +20,11 @@ export interface ReadFolderOptions {
    * runtime needs neither `.svc/` (raw specs, history) nor `Tools/openapi.json`.
    */
   skip?: (path: string, isDirectory: boolean) => boolean;
+  /**
+   * false: do not finish an interrupted write first (which takes the folder's lock). For a reader
+   * that must never get in a writer's way and checks for writes itself (read-between-writes.ts).
+   */
+  settle?: boolean;
 }
 
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
@@ -29,7 +34,7 @@ const MAX_READS = 5;
 
 export async function readFolder(dir: string, opts: ReadFolderOptions = {}): Promise<FolderFiles> {
   for (let attempt = 1; ; attempt++) {
-    await settleFolder(dir);
+    if (opts.settle !== false) await settleFolder(dir);
     const before = await topLevelChange(dir);
     const read = await readOnce(dir, opts).then(
       (files) => ({ files }),

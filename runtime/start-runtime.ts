@@ -11,11 +11,12 @@ import { type FSWatcher, watch as fsWatch } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { SvcError } from '../core/svc-error.js';
+import { readFolderBetweenWrites } from '../folder/read-between-writes.js';
 import type { FolderModel } from '../folder/model.js';
 import { createApp, type RuntimeApp } from './app.js';
 import { type ConfigStore, createConfigStore } from './config-store.js';
 import type { RuntimeEnv } from './env.js';
-import { loadBundle, loadFolderDir } from './load-source.js';
+import { loadBundle, loadFolderDir, modelFromFiles } from './load-source.js';
 import { jsonLineLogger, type Logger, redactingLogger } from './logger.js';
 import { basicCredentials } from './upstream-request.js';
 import { createRedactor } from './redact.js';
@@ -221,11 +222,34 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   }
 
   let watcher: FSWatcher | undefined;
+  /** How long --watch waits for a write of the folder to end before reading it anyway (as readers do). */
+  const WRITE_WAIT_MS = 30_000;
   let reloadTimer: NodeJS.Timeout | undefined;
   if (opts.watch && dir && !opts.folder) {
+    const debounceMs = opts.watchDebounceMs ?? 150;
+    /** Since when a write has kept the folder from being read (undefined: none is under way). */
+    let waitingSince: number | undefined;
     const reload = async () => {
       try {
-        const next = await loadFolderDir(dir);
+        // Only a whole version is served: while svc writes the folder (its lock or journal is
+        // beside it), look again shortly. A write that never ends (its writer died) is finished
+        // by the ordinary read once a swap's worth of waiting has passed.
+        const files = await readFolderBetweenWrites(dir);
+        if (files === undefined) {
+          if (waitingSince === undefined) {
+            waitingSince = Date.now();
+            logger.log('info', 'config_reload_waiting', { reason: 'a write of the folder is under way' });
+          }
+          if (Date.now() - waitingSince < WRITE_WAIT_MS) {
+            clearTimeout(reloadTimer);
+            if (watcher) reloadTimer = setTimeout(() => void reload(), Math.max(debounceMs, 20));
+            return;
+          }
+        }
+        waitingSince = undefined;
+        const next = files
+          ? { folder: modelFromFiles(files, `the folder ${dir}`) }
+          : await loadFolderDir(dir);
         checkBootConfig(next.folder, env, { log() {} });
         store.swap(next.folder);
         logger.log('info', 'config_reloaded', {
@@ -241,7 +265,7 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
       const name = String(file ?? '');
       if (name.startsWith('.svc') || name.startsWith('.git')) return;
       clearTimeout(reloadTimer);
-      reloadTimer = setTimeout(() => void reload(), opts.watchDebounceMs ?? 150);
+      reloadTimer = setTimeout(() => void reload(), debounceMs);
     });
     watcher.on('error', (error) => logger.log('warn', 'watch_failed', { message: error.message }));
     logger.log('info', 'watching', { folder: dir });
@@ -259,6 +283,7 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
       closed ??= (async () => {
         await sync?.stop();
         watcher?.close();
+        watcher = undefined;
         clearTimeout(reloadTimer);
         const closing = new Promise<void>((resolve) => server.close(() => resolve()));
         await runtime?.close();

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import git, { type TreeEntry } from 'isomorphic-git';
 import { SvcError } from '../../core/svc-error.js';
@@ -18,6 +18,8 @@ import { unsafePathReason } from '../../folder/folder-paths.js';
 import type { FolderFiles } from '../../folder/model.js';
 import { type AddressPolicy, addressPolicy } from '../../generator/sources/address-policy.js';
 import { gitFailureReason, guardedGitHttp } from '../../generator/sources/guarded-git-http.js';
+import { gitStepError } from './git-failure.js';
+import { commitFolder, materializeFolder } from './job-tree.js';
 
 export interface GitRepository {
   /** The repository as registered (absolute path or URL). */
@@ -30,8 +32,13 @@ export interface GitRepository {
   /** Writes the whole tree at `commit` to `dir` (the import reads sources beside the folder). */
   materialize(commit: string, dir: string): Promise<void>;
   /**
+   * Writes only the folder at `path` and the sources its config.yaml names to `dir`, at their
+   * repository paths (job-tree.ts); returns the repository paths written.
+   */
+  materializeFolder(commit: string, path: string, dir: string, signal?: AbortSignal): Promise<string[]>;
+  /**
    * Replaces `path` in `base`'s tree with the files of `folderDir` and commits that on top of
-   * `base`; undefined when the tree does not change.
+   * `base` (job-tree.ts: unchanged blobs and trees are reused); undefined when the tree does not change.
    */
   commitFolder(input: {
     base: string;
@@ -40,6 +47,7 @@ export interface GitRepository {
     message: string;
     author: { name: string; email: string };
     now: Date;
+    signal?: AbortSignal;
   }): Promise<string | undefined>;
   /** Moves `branch` from `base` to `commit` (a push for a remote); BRANCH_MOVED when it moved meanwhile. */
   publish(branch: string, base: string, commit: string): Promise<void>;
@@ -251,6 +259,14 @@ function objectRepository(
       return oid;
     } catch (error) {
       if (unsafeEntry(error)) throw unsafeEntry(error);
+      // A damaged or incomplete object store is not a missing folder: say which it is.
+      const missingPath = (error as { code?: string }).code;
+      if (missingPath !== 'NotFoundError' && missingPath !== 'ObjectTypeError') {
+        throw gitStepError(error, {
+          repository: location,
+          doing: `reading ${clean || '/'} at ${commit.slice(0, 7)}`,
+        });
+      }
       throw new SvcError('FOLDER_NOT_FOUND', `no folder ${clean || '/'} at ${commit.slice(0, 7)}`, {
         place: { file: clean, url: location },
         cause: error,
@@ -298,39 +314,6 @@ function objectRepository(
     }
   }
 
-  /** Blobs and trees for a directory on disk; returns the tree's oid. */
-  async function writeDirTree(dir: string): Promise<string> {
-    const entries: TreeEntry[] = [];
-    for (const item of await readdir(dir, { withFileTypes: true })) {
-      if (item.name === '.git') continue;
-      const full = join(dir, item.name);
-      if (item.isDirectory()) {
-        const oid = await writeDirTree(full);
-        entries.push({ mode: '040000', path: item.name, oid, type: 'tree' });
-      } else if (item.isFile()) {
-        const oid = await git.writeBlob({ fs, gitdir, blob: await readFile(full) });
-        const executable = ((await stat(full)).mode & 0o111) !== 0;
-        entries.push({ mode: executable ? '100755' : '100644', path: item.name, oid, type: 'blob' });
-      }
-    }
-    return git.writeTree({ fs, gitdir, tree: entries });
-  }
-
-  /** `root` with the subtree at `parts` replaced by `oid`; returns the new root tree. */
-  async function graft(root: string | undefined, parts: string[], oid: string): Promise<string> {
-    const [head, ...rest] = parts;
-    if (head === undefined) return oid;
-    const tree = root ? (await git.readTree({ fs, gitdir, oid: root })).tree : [];
-    const existing = tree.find((e) => e.path === head && e.type === 'tree');
-    const child = await graft(existing?.oid, rest, oid);
-    const others = tree.filter((e) => e.path !== head);
-    return git.writeTree({
-      fs,
-      gitdir,
-      tree: [...others, { mode: '040000', path: head, oid: child, type: 'tree' }],
-    });
-  }
-
   return {
     location,
     remote: isRemoteLocation(location),
@@ -364,19 +347,11 @@ function objectRepository(
         if (entry.mode === '100755') await chmod(full, 0o755);
       });
     },
-    async commitFolder({ base, path, folderDir, message, author, now }) {
-      const { commit } = await git.readCommit({ fs, gitdir, oid: base });
-      const folderTree = await writeDirTree(folderDir);
-      const parts = path.split('/').filter((p) => p !== '' && p !== '.');
-      const tree = await graft(commit.tree, parts, folderTree);
-      if (tree === commit.tree) return undefined;
-      const who = { ...author, timestamp: Math.floor(now.getTime() / 1000), timezoneOffset: 0 };
-      return git.writeCommit({
-        fs,
-        gitdir,
-        commit: { message, tree, parent: [base], author: who, committer: who },
-      });
+    async materializeFolder(commit, path, dir, signal) {
+      return (await materializeFolder({ gitdir }, { commit, path, dir, ...(signal ? { signal } : {}) }))
+        .paths;
     },
+    commitFolder: (input) => commitFolder({ gitdir }, input),
     async readCommitMessage(commit) {
       const { commit: c } = await git.readCommit({ fs, gitdir, oid: commit });
       return c.message;

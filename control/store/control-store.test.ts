@@ -271,6 +271,24 @@ for (const [name, make, skip] of backends) {
       expect(row).toMatchObject({ status: 'Failed', failed_step: 'fetch', error: 'boom' });
     });
 
+    it('releases a job back to the queue: Pending, no lease, no progress, the claim not counted', async () => {
+      const { jobId } = await a.enqueueJob({ serverId: 'pets', trigger: 'manual' });
+      expect((await a.claimJob('stopping', 60_000))?.id).toBe(jobId);
+      await a.saveProgress(jobId, 'stopping', '{"steps":[]}');
+      expect(await b.releaseJob(jobId, 'someone-else')).toBe(false);
+      expect(await a.releaseJob(jobId, 'stopping')).toBe(true);
+      expect(await a.getJob(jobId)).toMatchObject({
+        status: 'Pending',
+        lease_owner: null,
+        lease_until: null,
+        progress: null,
+        attempts: 0,
+      });
+      expect(await a.finishJob(jobId, 'stopping', { status: 'Failed', error: 'late' })).toBe(false);
+      const again = await b.claimJob('next-start', 60_000);
+      expect(again).toMatchObject({ id: jobId, attempts: 1 });
+    });
+
     it('batches last-used times', async () => {
       const deploy = await a.createDeployToken('pets', 'edge');
       a.touchDeployToken(deploy.id);

@@ -554,6 +554,27 @@ export class ControlStore {
     return Number(result.numDeletedRows);
   }
 
+  /**
+   * Puts a job this worker holds back in the queue (its worker is stopping): Pending again, no
+   * lease, no progress, and the claim not counted as an attempt. False when the lease was lost.
+   */
+  async releaseJob(jobId: string, owner: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('import_jobs')
+      .set((eb) => ({
+        status: 'Pending',
+        lease_owner: null,
+        lease_until: null,
+        progress: null,
+        attempts: eb('attempts', '-', 1),
+      }))
+      .where('id', '=', jobId)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'Processing')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** Ends a job; false when the lease was lost (another worker owns the outcome). */
   async finishJob(jobId: string, owner: string, outcome: FinishJob): Promise<boolean> {
     const result = await this.db
