@@ -41,7 +41,7 @@ describe('renderResults', () => {
     };
     const opts = { title: 't', reimportHeading: 'r' };
     const md = renderResults([many], opts);
-    expect(md).toContain('<details><summary><b>Endpoints (40)</b></summary>');
+    expect(md).toContain('<details><summary><b>Other endpoint changes (40)</b></summary>');
     expect(md.indexOf('`GET /r00`')).toBeLessThan(md.indexOf('`GET /r39`'));
     expect(renderResults([many], opts)).toBe(md);
   });

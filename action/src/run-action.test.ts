@@ -86,7 +86,7 @@ describe('runAction', () => {
       expect(r.comment).toEqual({ action: 'failed', status: 403 });
       expect(lines.some((l) => l.startsWith('::warning::') && l.includes('HTTP 403'))).toBe(true);
       expect(readFileSync(join(tmp, 'summary.md'), 'utf8')).toContain(
-        '| disabled | `a` | `GET /a` | no | 🟠 warning |',
+        '- 🟠 tool `a` (`GET /a`) disabled (disabled now)',
       );
       expect(r.exitCode).toBe(0);
       expect(gh.comments).toEqual([]);

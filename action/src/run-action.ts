@@ -171,7 +171,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
       const touched = pr.results.length > 0;
       // No message carries a token; redacting anyway keeps a future one out of the public comment.
       const body = fitComment(
-        `${COMMENT_MARKER}\n${redact(pr.markdown, secrets)}`,
+        `${COMMENT_MARKER}\n${redact(pr.comment, secrets)}`,
         'The full report is in the job summary.',
       );
       let outcome: CommentOutcome | { action: 'failed'; status: number };
