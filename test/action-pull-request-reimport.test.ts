@@ -5,7 +5,7 @@
  * up-to-date folder.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,5 +129,41 @@ describe('pull_request mode with a document in the repository', () => {
     expect(result.outputs['breaking-count']).toBe(String(folder.breaking));
     expect(folder.breaking).toBeGreaterThanOrEqual(1);
     expect(result.exitCode).toBe(1);
+  });
+
+  it('check mode: an enabled tool whose endpoint is gone fails the check, and the summary says why', async () => {
+    repo.git('checkout', '-q', '-B', 'stale-enabled', base);
+    const dir = join(repo.dir, 'mcp', 'pets');
+    // Enable the tool of DELETE /pets/{petId}, then re-import v2 (which removes that endpoint) and commit.
+    for (const name of readdirSync(join(dir, 'Tools'))) {
+      const file = join(dir, 'Tools', name);
+      const text = readFileSync(file, 'utf8');
+      if (text.includes('path: /pets/{petId}') && text.includes('method: DELETE'))
+        writeFileSync(file, text.replace('enabled: false', 'enabled: true'));
+    }
+    repo.commit('enable delete');
+    repo.write({ 'specs/petstore.yaml': fixture('petstore-v2.yaml') });
+    expect((await runImport({ dir, now })).status).toBe('complete');
+    repo.commit('petstore v2, re-imported');
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-action-check-'));
+    const env = {
+      GITHUB_EVENT_NAME: 'schedule',
+      GITHUB_REF: 'refs/heads/main',
+      GITHUB_REPOSITORY: 'acme/apis',
+      GITHUB_API_URL: gh.url,
+      GITHUB_WORKSPACE: repo.dir,
+      GITHUB_STEP_SUMMARY: join(tmp, 'summary.md'),
+      RUNNER_TEMP: tmp,
+    };
+    const result = await runAction({ env, engine: svcEngine, fetch, log: () => {} });
+    expect(result.mode).toBe('check');
+    expect(result.results[0]?.reimport?.changed).toBe(false);
+    expect(result.exitCode).toBe(1);
+    const summary = readFileSync(join(tmp, 'summary.md'), 'utf8');
+    expect(summary).not.toContain('Nothing to report');
+    expect(summary).toContain('1 breaking change hitting enabled tools');
+    expect(summary).toMatch(
+      /- 🔴 re-import: enabled tool \S+ calls DELETE \/pets\/\{petId\}, which the API removed/,
+    );
   });
 });
