@@ -60,12 +60,12 @@ export interface RunningRuntime {
   close(): Promise<void>;
 }
 
-function displayHost(host: string): string {
+export function displayHost(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '') return 'localhost';
   return host.includes(':') ? `[${host}]` : host;
 }
 
-function checkBootConfig(folder: FolderModel, env: RuntimeEnv, logger: Logger): void {
+export function checkBootConfig(folder: FolderModel, env: RuntimeEnv, logger: Logger): void {
   const auth = folder.config.auth;
   const secretModes = ['api_key', 'bearer', 'basic'];
   if (secretModes.includes(auth.mode) && auth.hasAuthSecret && !env.upstreamSecret) {
