@@ -17,6 +17,7 @@ import { type FakeGitHub, startFakeGitHub } from '../action/testing/fake-github.
 import { createTestRepo, type TestRepo } from '../action/testing/git-repo.js';
 import { configYaml } from '../action/testing/server-folder.js';
 import { runImport } from '../generator/import/index.js';
+import { ENABLED_TOOL_HITS } from '../generator/report/index.js';
 import type { SvcConfig } from '../schemas/types.js';
 
 const fixture = (name: string) =>
@@ -115,6 +116,9 @@ describe('pull_request mode with a document in the repository', () => {
   it('shows the committed diff when the pull request carries the re-import, and an up-to-date folder', async () => {
     repo.git('checkout', '-q', '-B', 'reimported', base);
     repo.write({ 'specs/petstore.yaml': fixture('petstore-v2.yaml') });
+    // What `svc diff` says before the re-import is committed: the comment must count the same.
+    const previewReport = (await runImport({ dir: join(repo.dir, 'mcp', 'pets'), dryRun: true, now })).report;
+    const preview = previewReport.counts;
     const again = await runImport({ dir: join(repo.dir, 'mcp', 'pets'), now });
     expect(again.status).toBe('complete');
     const head = repo.commit('petstore v2, re-imported');
@@ -126,8 +130,13 @@ describe('pull_request mode with a document in the repository', () => {
     const body = gh.comments.find((c) => c.issue === 2)!.body;
     expect(body).toContain('`GET /pets/{petId}` changed — hits an enabled tool');
     expect(body).toContain('nothing; the folder is up to date with its source');
+    const e = preview.endpoints;
+    expect(body).toContain(
+      `endpoints: ${e.added} added, ${e.removed} removed, ${e.changed} changed (${e.breaking} breaking)`,
+    );
     expect(result.outputs['breaking-count']).toBe(String(folder.breaking));
     expect(folder.breaking).toBeGreaterThanOrEqual(1);
+    expect(folder.breaking).toBe(previewReport.warnings.filter((w) => ENABLED_TOOL_HITS.has(w.id)).length);
     expect(result.exitCode).toBe(1);
   });
 

@@ -196,9 +196,9 @@ function folderSection(r: FolderResult, opts: RenderOptions): Section {
   }
   // Counts first, in svc diff's terms (its summary line for the re-import), so the two agree.
   const counts: string[] = [];
-  if (r.endpointChanges.length > 0) counts.push(`endpoints ${endpointCounts(r.endpointChanges)}`);
+  if (r.endpointChanges.length > 0) counts.push(`endpoints: ${endpointCounts(r.endpointChanges)}`);
   if (r.toolChanges.length > 0) counts.push(plural(r.toolChanges.length, 'tool change'));
-  if (counts.length > 0) head.push(`Committed: ${counts.join('; ')}.`, '');
+  if (counts.length > 0) head.push(`Committed — ${counts.join('; ')}.`, '');
   if (r.reimport && r.reimport.status !== 'failed' && r.reimport.changed)
     head.push(`${opts.reimportHeading} (as \`svc diff\` reports it): ${r.reimport.summary}`, '');
   if (r.removed) head.push('The pull request removes this server folder.', '');
