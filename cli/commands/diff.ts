@@ -108,9 +108,12 @@ interface Committed {
 
 /** What the commits since `base` changed in the folder (the git work tree's HEAD against `base`). */
 async function committedSince(dir: string, base: string): Promise<Committed> {
-  const { runGit } = await import('../../action/src/git.js');
-  const { committedChange } = await import('../../action/src/committed-change.js');
-  const { renderResults } = await import('../../action/src/render.js');
+  // The committed diff is the GitHub Action's own (its modules ship in dist/action/).
+  const [{ runGit }, { committedChange }, { renderResults }] = await Promise.all([
+    import('../../action/src/git.js'),
+    import('../../action/src/committed-change.js'),
+    import('../../action/src/render.js'),
+  ]);
   let root: string;
   try {
     root = (await runGit(['rev-parse', '--show-toplevel'], { cwd: dir })).trim();
