@@ -86,7 +86,7 @@ function toolHitLine(c: ToolChange): string {
   const mark = c.level === 'breaking' ? '🔴' : '🟠';
   const at = c.endpoint ? ` (${code(c.endpoint)})` : '';
   return `- ${mark} tool ${code(c.name)}${at} ${TOOL_WORDS[c.kind]}${c.detail ? `: ${cell(c.detail)}` : ''}${
-    c.enabled ? '' : ' (disabled now)'
+    c.enabled || c.kind === 'tool-disabled' || c.kind === 'tool-removed' ? '' : ' (disabled now)'
   }`;
 }
 
@@ -366,7 +366,7 @@ function fitSection(s: Section, budget: number, fullReport: string): string[] {
   return [
     ...s.head,
     ...shown.flat(),
-    cut > 0 ? note.replace('… cut', `… ${plural(cut, 'more line')} cut`) : note,
+    cut > 0 ? note.replace('… cut', `… ${plural(cut, 'more entry', 'more entries')} cut`) : note,
     '',
   ];
 }

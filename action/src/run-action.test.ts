@@ -85,9 +85,7 @@ describe('runAction', () => {
       const r = await runAction({ env, engine, fetch, log: (l) => lines.push(l) });
       expect(r.comment).toEqual({ action: 'failed', status: 403 });
       expect(lines.some((l) => l.startsWith('::warning::') && l.includes('HTTP 403'))).toBe(true);
-      expect(readFileSync(join(tmp, 'summary.md'), 'utf8')).toContain(
-        '- 🟠 tool `a` (`GET /a`) disabled (disabled now)',
-      );
+      expect(readFileSync(join(tmp, 'summary.md'), 'utf8')).toContain('- 🟠 tool `a` (`GET /a`) disabled');
       expect(r.exitCode).toBe(0);
       expect(gh.comments).toEqual([]);
     } finally {
