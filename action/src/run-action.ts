@@ -9,7 +9,13 @@ import { Octokit } from '@octokit/rest';
 import { isSvcError } from '../../core/svc-error.js';
 import type { GitAccess } from '../../generator/import/source-reader.js';
 import { givenGitAccess } from '../../generator/sources/git-given-credential.js';
-import { COMMENT_MARKER, type CommentOutcome, fitComment, upsertComment } from './comment.js';
+import {
+  COMMENT_MARKER,
+  type CommentOutcome,
+  fitComment,
+  MAX_SUMMARY_CHARS,
+  upsertComment,
+} from './comment.js';
 import { type RunContext, readRunContext, resolveMode } from './context.js';
 import type { SvcEngine } from './engine.js';
 import { type FolderResult, hasSomethingToReport } from './folder-result.js';
@@ -245,7 +251,14 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     'report-path': reportPath,
   };
   await writeOutputs(env, outputs);
-  await writeSummary(env, markdown);
+  await writeSummary(
+    env,
+    fitComment(
+      markdown,
+      'The whole report is `svc-report.md` beside the `report-path` output.',
+      MAX_SUMMARY_CHARS,
+    ),
+  );
   const failure = shouldFail(inputs.failOn, result.results);
   if (failure) safeLog(failLine(failure));
   else safeLog(`svc: ${result.markdown.split('\n')[2] ?? ''}`);
