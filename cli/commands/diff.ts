@@ -1,5 +1,6 @@
-import { realpath } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { SvcError } from '../../core/svc-error.js';
 import { runImport } from '../../generator/import/index.js';
 import {
@@ -63,6 +64,21 @@ export const diffCommand: Command = {
       const dir = path.resolve(io.cwd, dirArg);
       const location = folderRelative(io, dir, values.openapi);
       const contentDir = folderRelative(io, dir, values.content);
+      // A hand-kept (manual) folder has nothing to re-import: with --base, its committed change is the report.
+      if (values.base && !location && (await isManual(dir))) {
+        const committed = await committedSince(dir, values.base);
+        io.stdout(
+          format === 'json'
+            ? `${JSON.stringify({ committed: committed.result }, null, 2)}\n`
+            : `${committed.markdown}\n(manual source: nothing to re-import)\n`,
+        );
+        const hit = committedHits(committed.result, failOn as FailOn | undefined);
+        if (hit) {
+          io.stderr(`svc diff: --fail-on ${failOn}: ${hit}\n`);
+          return EXIT.checkFailed;
+        }
+        return EXIT.ok;
+      }
       const result = await runImport({
         dir,
         git: gitAccess(io),
@@ -150,4 +166,16 @@ function committedHits(r: Committed['result'], failOn: FailOn | undefined): stri
   if (failOn === 'any' && (r.toolChanges.length > 0 || r.endpointChanges.length > 0))
     return 'the commits change tools or endpoints';
   return undefined;
+}
+
+/** Whether config.yaml names a manual source (unreadable: not manual; the import then says why). */
+async function isManual(dir: string): Promise<boolean> {
+  try {
+    const config = parseYaml(await readFile(path.join(dir, 'config.yaml'), 'utf8')) as {
+      source?: { kind?: unknown };
+    } | null;
+    return config?.source?.kind === 'manual';
+  } catch {
+    return false;
+  }
 }
