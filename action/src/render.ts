@@ -131,7 +131,7 @@ export interface RenderOptions {
   reimportHeading: string;
   footer?: string;
   /** Enabled endpoints per folder ("METHOD /path" → tool name), to mark committed changes that hit a tool. */
-  enabled?: ReadonlyMap<string, ReadonlyMap<string, string> | ReadonlySet<string>>;
+  enabled?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   noun?: string;
   /**
    * Characters the whole text may take (a pull-request comment): each folder gets its share, and a
@@ -168,14 +168,6 @@ function foldable(title: string, items: string[], foldAfter = FOLD_AFTER, table:
   };
 }
 
-function asMap(
-  enabled: ReadonlyMap<string, string> | ReadonlySet<string> | undefined,
-): ReadonlyMap<string, string> {
-  if (!enabled) return new Map();
-  if (enabled instanceof Map) return enabled;
-  return new Map([...(enabled as ReadonlySet<string>)].map((e) => [e, 'tool']));
-}
-
 function endpointCounts(changes: readonly EndpointChangeView[]): string {
   const n = (k: EndpointChangeView['kind']) => changes.filter((c) => c.kind === k).length;
   const breaking = changes.filter((c) => c.breaking).length;
@@ -204,7 +196,7 @@ function folderSection(r: FolderResult, opts: RenderOptions): Section {
   if (r.removed) head.push('The pull request removes this server folder.', '');
   if (r.error) head.push(`> [!CAUTION]\n> ${r.error.replace(/\n/g, '\n> ')}`, '');
 
-  const enabled = asMap(opts.enabled?.get(r.folder));
+  const enabled = opts.enabled?.get(r.folder) ?? new Map<string, string>();
   // 1. What hits enabled tools (and any other breaking or warning-level tool change): never folded.
   const toolHits = r.toolChanges.filter((c) => c.level !== 'info').sort(byLevel);
   const endpointHits = r.endpointChanges
