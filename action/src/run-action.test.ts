@@ -34,6 +34,21 @@ describe('shouldFail', () => {
     expect(shouldFail('warning', [result(0, 3)])).toContain('3 warning');
     expect(shouldFail('none', [result(5, 5)])).toBeUndefined();
     expect(shouldFail('none', [result(0, 0, 'boom')])).toContain('failed');
+    const gone: FolderResult = {
+      ...result(1, 0),
+      reimport: {
+        status: 'complete',
+        changed: false,
+        summary: 'Nothing changed',
+        markdown: '',
+        breakingEnabled: 1,
+        warnings: 0,
+        hits: ['enabled tool del calls DELETE /x, which the API removed; it is kept and marked stale'],
+      },
+    };
+    expect(shouldFail('breaking', [gone])).toBe(
+      'svc: 1 breaking change(s) hit enabled tools (fail-on: breaking): f: enabled tool del calls DELETE /x, which the API removed; it is kept and marked stale',
+    );
   });
 });
 

@@ -110,6 +110,18 @@ function failLine(message: string): string {
   return `::error::${message.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}`;
 }
 
+/** The first few reasons, so the failing step's own line says why (the summary lists them all). */
+function because(results: readonly FolderResult[]): string {
+  const reasons = results.flatMap((r) => [
+    ...r.toolChanges
+      .filter((c) => c.level === 'breaking')
+      .map((c) => `${r.folder}: tool ${c.name} ${c.kind.replace(/^tool-/, '').replace(/-/g, ' ')}`),
+    ...(r.reimport?.hits ?? []).map((h) => `${r.folder}: ${h}`),
+  ]);
+  if (reasons.length === 0) return '';
+  return `: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? `; and ${reasons.length - 3} more` : ''}`;
+}
+
 export function shouldFail(
   failOn: ActionInputs['failOn'],
   results: readonly FolderResult[],
@@ -120,7 +132,8 @@ export function shouldFail(
   const breaking = results.reduce((n, r) => n + r.breaking, 0);
   const warnings = results.reduce((n, r) => n + r.warnings, 0);
   if (failOn === 'none') return undefined;
-  if (breaking > 0) return `svc: ${breaking} breaking change(s) hit enabled tools (fail-on: ${failOn})`;
+  if (breaking > 0)
+    return `svc: ${breaking} breaking change(s) hit enabled tools (fail-on: ${failOn})${because(results)}`;
   if (failOn === 'warning' && warnings > 0) return `svc: ${warnings} warning(s) (fail-on: warning)`;
   return undefined;
 }
