@@ -27,7 +27,7 @@ const engine: SvcEngine = {
   reimport: () => Promise.reject(new Error('no source to re-import')),
 };
 
-const N = 900;
+const N = 600;
 const pad = (i: number) => String(i).padStart(3, '0');
 const param = (required: boolean) => ({
   name: 'include_everything_about_the_resource',
@@ -36,12 +36,12 @@ const param = (required: boolean) => ({
   schema: { type: 'string' },
 });
 
-/** The big folder's endpoints: at v2 half gain a required parameter, the rest a new summary. */
+/** The big folder's endpoints: at v2 two in three gain a required parameter, the rest a new summary. */
 function bigEndpoints(version: 1 | 2): Endpoint[] {
   return Array.from({ length: N }, (_, i) => {
-    const breaking = version === 2 && i % 2 === 0;
+    const breaking = version === 2 && i % 3 !== 1;
     return endpoint('GET', `/resources/r${pad(i)}/items`, {
-      summary: version === 1 ? 'List items' : i % 2 === 1 ? 'List the items' : 'List items',
+      summary: version === 1 ? 'List items' : i % 3 === 1 ? 'List the items' : 'List items',
       parameters: [param(breaking)],
     });
   });
@@ -51,7 +51,7 @@ const bigTools = (): TestTool[] =>
     key: `list_r${pad(i)}`,
     name: `list_r${pad(i)}`,
     // The one enabled tool sits late in the alphabet, behind hundreds of other rows.
-    enabled: i === 898,
+    enabled: i === 597,
     method: 'GET' as const,
     path: `/resources/r${pad(i)}/items`,
   }));
@@ -99,16 +99,18 @@ function smallFolder(version: 1 | 2): FolderFiles {
 }
 
 function bigFolder(version: 1 | 2): FolderFiles {
-  let files = serverFolder(
+  const files = serverFolder(
     'big',
     bigTools(),
     version === 1 ? [bigEndpoints(1)] : [bigEndpoints(1), bigEndpoints(2)],
   );
   if (version === 2) {
     for (let i = 0; i < N; i++) {
-      files = editTool(files, `list_r${pad(i)}`, (t) => {
-        t['description'] = `Lists the items of resource r${pad(i)}, newly worded by the API's authors.`;
-      });
+      const path = `Tools/list_r${pad(i)}.yaml`;
+      files[path] = files[path]!.replace(
+        /^description: .*$/m,
+        `description: Lists the items of resource r${pad(i)}, newly worded by the API authors.`,
+      );
     }
   }
   return files;
@@ -177,7 +179,7 @@ describe('the pull-request comment of a large change', () => {
       expect(text.indexOf('**Needs review')).toBe(text.indexOf('\n\n**') + 2);
     }
     expect(section('mcp/big')).toContain(
-      '- 🔴 `GET /resources/r898/items` changed — hits an enabled tool (`list_r898`)',
+      '- 🔴 `GET /resources/r597/items` changed — hits an enabled tool (`list_r597`)',
     );
     // Hand edits to an enabled tool's inputSchema and annotations are shown, with what changed.
     expect(section('mcp/small')).toMatch(
@@ -186,17 +188,17 @@ describe('the pull-request comment of a large change', () => {
     expect(section('mcp/small')).toContain(
       '- 🟠 tool `do_e` (`POST /e`) input changed: hand edit to annotations; annotations.destructiveHint: false → true',
     );
-    // Documentation-only changes are one line each, not 900 table rows or 450 endpoint entries.
+    // Documentation-only changes are one line each, not 600 table rows or 200 endpoint entries.
     expect(section('mcp/big')).toMatch(
-      /- 📝 900 tools re-described \(documentation only\): `list_r898 \(enabled\)`, /,
+      /- 📝 600 tools re-described \(documentation only\): `list_r597 \(enabled\)`, /,
     );
-    expect(section('mcp/big')).toMatch(/- 📝 450 endpoints changed \(documentation only\): /);
+    expect(section('mcp/big')).toMatch(/- 📝 200 endpoints changed \(documentation only\): /);
     expect(body).not.toContain('| description changed |');
     // The big folder was cut to its share, and says where the rest is.
     expect(section('mcp/big')).toContain('cut to fit the comment');
     expect(body).toContain('[this workflow run](https://github.example.test/acme/apis/actions/runs/4242)');
     // The job summary holds everything.
     expect(summary).toContain('`GET /resources/r000/items` changed');
-    expect(summary).toContain('`GET /resources/r896/items` changed');
+    expect(summary).toContain('`GET /resources/r596/items` changed');
   });
 });
