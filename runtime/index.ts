@@ -21,6 +21,13 @@ export { buildOriginPolicy, checkOrigin, type OriginDecision, type OriginPolicy 
 export { createRedactor, REDACTED, type Redactor } from './redact.js';
 export { type RunningRuntime, type StartRuntimeOptions, startRuntime } from './start-runtime.js';
 export {
+  type RunningRuntimes,
+  type ServedFolder,
+  type StartRuntimesOptions,
+  serverIdOfPath,
+  startRuntimes,
+} from './start-runtimes.js';
+export {
   createSnapshotPoller,
   folderFromSnapshot,
   type SnapshotPoller,

@@ -61,7 +61,7 @@ export interface RunningRuntime {
   close(): Promise<void>;
 }
 
-function displayHost(host: string): string {
+export function displayHost(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '') return 'localhost';
   return host.includes(':') ? `[${host}]` : host;
 }
@@ -69,7 +69,7 @@ function displayHost(host: string): string {
 /** Below this length an upstream secret is warned about: redacting it mangles ordinary text. */
 export const MIN_SECRET_CHARS = 8;
 
-function checkBootConfig(folder: FolderModel, env: RuntimeEnv, logger: Logger): void {
+export function checkBootConfig(folder: FolderModel, env: RuntimeEnv, logger: Logger): void {
   const auth = folder.config.auth;
   const secretModes = ['api_key', 'bearer', 'basic'];
   if (secretModes.includes(auth.mode) && auth.hasAuthSecret && !env.upstreamSecret) {

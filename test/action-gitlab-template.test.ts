@@ -5,13 +5,18 @@
  * GitLab notes API on loopback.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { createTestRepo } from '../action/testing/git-repo.js';
+import { configYaml } from '../action/testing/server-folder.js';
+import { runImport } from '../generator/import/index.js';
+import type { SvcConfig } from '../schemas/types.js';
 
 const doc = readFileSync(new URL('../docs/gitlab-ci.md', import.meta.url), 'utf8');
 const yamlText = /```yaml\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
@@ -30,7 +35,7 @@ describe('docs/gitlab-ci.md template', () => {
     expect(importRule).toContain('Svc-Import: true');
     const diff = ci['svc:diff']?.script?.join('\n') ?? '';
     const imp = ci['svc:import']?.script?.join('\n') ?? '';
-    expect(diff).toContain('svc diff "$dir" --format markdown');
+    expect(diff).toContain('svc diff "$dir" --base "$base" --format markdown');
     expect(imp).toContain('svc import "$dir"');
     expect(imp).toContain('git push -o ci.skip');
     // The token is never put in a URL.
@@ -113,6 +118,84 @@ describe('docs/gitlab-ci.md template', () => {
       expect(seen.some((s) => s.includes('page=2'))).toBe(true);
     } finally {
       await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('runs the merge-request job against a real repository: a breaking hand edit to an enabled tool fails it', async () => {
+    // The job's script, as GitLab runs it, with `svc` the CLI built from this checkout (dist/).
+    const script = ci['svc:diff']?.script?.join('\n') ?? '';
+    const repo = createTestRepo();
+    const bin = join(repo.root, 'bin');
+    mkdirSync(bin);
+    const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+    writeFileSync(join(bin, 'svc'), `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`, { mode: 0o755 });
+    const notes: string[] = [];
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c) => {
+        text += c;
+      });
+      req.on('end', () => {
+        if (req.method === 'GET') res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+        else {
+          notes.push(JSON.parse(text).body);
+          res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":1}');
+        }
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      repo.write({
+        'specs/petstore.yaml': readFileSync(
+          new URL('../fixtures/action/petstore-v1.yaml', import.meta.url),
+          'utf8',
+        ),
+      });
+      const dir = join(repo.dir, 'mcp', 'pets');
+      const config = parseYaml(
+        configYaml('pets', { kind: 'openapi', location: '../../specs/petstore.yaml' }),
+      ) as SvcConfig;
+      const first = await runImport({ dir, config, now: () => new Date('2026-01-01T00:00:00Z') });
+      expect(first.status).toBe('complete');
+      const file = Object.keys(first.files).find(
+        (p) => p.startsWith('Tools/') && /operationId: listPets/.test(first.files[p] ?? ''),
+      )!;
+      const enabled = first.files[file]!.replace('enabled: false', 'enabled: true');
+      writeFileSync(join(dir, file), enabled);
+      const base = repo.commit('pets server, list enabled');
+      repo.git('push', '-q', 'origin', 'main');
+      repo.git('checkout', '-q', '-b', 'mr');
+      // The hand edit: `limit` becomes required for callers of the enabled tool.
+      const tool = parseYaml(enabled) as { inputSchema: { required?: string[] } };
+      tool.inputSchema.required = [...(tool.inputSchema.required ?? []), 'limit'];
+      writeFileSync(join(dir, file), stringifyYaml(tool));
+      repo.commit('require limit');
+      const env = {
+        PATH: `${bin}:${process.env['PATH'] ?? ''}`,
+        HOME: repo.root,
+        CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
+        CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main',
+        CI_API_V4_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v4`,
+        CI_PROJECT_ID: '77',
+        CI_MERGE_REQUEST_IID: '5',
+        SVC_GITLAB_TOKEN: 'glpat-test',
+        SVC_FOLDERS: 'mcp/*',
+        SVC_FAIL_ON: 'breaking',
+      };
+      const run = await new Promise<{ code: number; out: string }>((resolve) =>
+        execFile('bash', ['-c', script], { cwd: repo.dir, env }, (e, out, err) =>
+          resolve({ code: e ? Number(e.code ?? 1) : 0, out: out + err }),
+        ),
+      );
+      expect(run.code, run.out).toBe(1);
+      expect(notes).toHaveLength(1);
+      expect(notes[0]).toMatch(
+        /- 🔴 tool `\S+` \(`GET \/pets`\) input changed: hand edit to inputSchema; newly required: limit/,
+      );
+      expect(notes[0]).toContain('1 breaking change hitting enabled tools');
+    } finally {
+      await new Promise((r) => server.close(r));
+      repo.cleanup();
     }
   });
 });

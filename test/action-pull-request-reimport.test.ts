@@ -5,7 +5,7 @@
  * up-to-date folder.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import { type FakeGitHub, startFakeGitHub } from '../action/testing/fake-github.
 import { createTestRepo, type TestRepo } from '../action/testing/git-repo.js';
 import { configYaml } from '../action/testing/server-folder.js';
 import { runImport } from '../generator/import/index.js';
+import { ENABLED_TOOL_HITS } from '../generator/report/index.js';
 import type { SvcConfig } from '../schemas/types.js';
 
 const fixture = (name: string) =>
@@ -115,6 +116,9 @@ describe('pull_request mode with a document in the repository', () => {
   it('shows the committed diff when the pull request carries the re-import, and an up-to-date folder', async () => {
     repo.git('checkout', '-q', '-B', 'reimported', base);
     repo.write({ 'specs/petstore.yaml': fixture('petstore-v2.yaml') });
+    // What `svc diff` says before the re-import is committed: the comment must count the same.
+    const previewReport = (await runImport({ dir: join(repo.dir, 'mcp', 'pets'), dryRun: true, now })).report;
+    const preview = previewReport.counts;
     const again = await runImport({ dir: join(repo.dir, 'mcp', 'pets'), now });
     expect(again.status).toBe('complete');
     const head = repo.commit('petstore v2, re-imported');
@@ -126,8 +130,49 @@ describe('pull_request mode with a document in the repository', () => {
     const body = gh.comments.find((c) => c.issue === 2)!.body;
     expect(body).toContain('`GET /pets/{petId}` changed — hits an enabled tool');
     expect(body).toContain('nothing; the folder is up to date with its source');
+    const e = preview.endpoints;
+    expect(body).toContain(
+      `endpoints: ${e.added} added, ${e.removed} removed, ${e.changed} changed (${e.breaking} breaking)`,
+    );
     expect(result.outputs['breaking-count']).toBe(String(folder.breaking));
     expect(folder.breaking).toBeGreaterThanOrEqual(1);
+    expect(folder.breaking).toBe(previewReport.warnings.filter((w) => ENABLED_TOOL_HITS.has(w.id)).length);
     expect(result.exitCode).toBe(1);
+  });
+
+  it('check mode: an enabled tool whose endpoint is gone fails the check, and the summary says why', async () => {
+    repo.git('checkout', '-q', '-B', 'stale-enabled', base);
+    const dir = join(repo.dir, 'mcp', 'pets');
+    // Enable the tool of DELETE /pets/{petId}, then re-import v2 (which removes that endpoint) and commit.
+    for (const name of readdirSync(join(dir, 'Tools'))) {
+      const file = join(dir, 'Tools', name);
+      const text = readFileSync(file, 'utf8');
+      if (text.includes('path: /pets/{petId}') && text.includes('method: DELETE'))
+        writeFileSync(file, text.replace('enabled: false', 'enabled: true'));
+    }
+    repo.commit('enable delete');
+    repo.write({ 'specs/petstore.yaml': fixture('petstore-v2.yaml') });
+    expect((await runImport({ dir, now })).status).toBe('complete');
+    repo.commit('petstore v2, re-imported');
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-action-check-'));
+    const env = {
+      GITHUB_EVENT_NAME: 'schedule',
+      GITHUB_REF: 'refs/heads/main',
+      GITHUB_REPOSITORY: 'acme/apis',
+      GITHUB_API_URL: gh.url,
+      GITHUB_WORKSPACE: repo.dir,
+      GITHUB_STEP_SUMMARY: join(tmp, 'summary.md'),
+      RUNNER_TEMP: tmp,
+    };
+    const result = await runAction({ env, engine: svcEngine, fetch, log: () => {} });
+    expect(result.mode).toBe('check');
+    expect(result.results[0]?.reimport?.changed).toBe(false);
+    expect(result.exitCode).toBe(1);
+    const summary = readFileSync(join(tmp, 'summary.md'), 'utf8');
+    expect(summary).not.toContain('Nothing to report');
+    expect(summary).toContain('1 breaking change hitting enabled tools');
+    expect(summary).toMatch(
+      /- 🔴 re-import: enabled tool \S+ calls DELETE \/pets\/\{petId\}, which the API removed/,
+    );
   });
 });

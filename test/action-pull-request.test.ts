@@ -172,7 +172,7 @@ describe('pull_request mode', () => {
     const renamed = tools.map((t) => (t.key === 'list_pets' ? { ...t, name: 'pets_list' } : t));
     const head = pushHead('pr-3', prefixed('mcp/pets', serverFolder('pets', renamed, [v1])));
     const { result, outputs } = await runPr(head, { 'INPUT_FAIL-ON': 'none' });
-    expect(ours()[0]!.body).toMatch(/\| renamed \(list_pets → pets_list\) \| `pets_list` .*breaking/);
+    expect(ours()[0]!.body).toContain('- 🔴 tool `pets_list` (`GET /pets`) renamed: list_pets → pets_list');
     expect(outputs['breaking-count']).toBe('1');
     expect(result.exitCode).toBe(0);
   });

@@ -74,10 +74,11 @@ describe('svc help', () => {
     expect(run.stderr).toMatch(/unknown command "frobnicate"/);
   });
 
-  it('lists the commands under a first word: `svc help tool` shows tool add', async () => {
+  it('lists the commands under a first word: `svc help tool` shows tool add and tool list', async () => {
     const run = await runSvc(['help', 'tool'], { cwd: work });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^ {2}tool add {2}author a tool by hand/m);
+    expect(run.stdout).toMatch(/^ {2}tool add {2,}author a tool by hand/m);
+    expect(run.stdout).toMatch(/^ {2}tool list {2,}list the tools of a server folder/m);
     expect(await runSvc(['tool', '--help'], { cwd: work })).toMatchObject({ code: 0, stdout: run.stdout });
     const bare = await runSvc(['tool'], { cwd: work });
     expect(bare).toMatchObject({ code: 2, stdout: run.stdout });

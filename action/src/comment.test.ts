@@ -58,4 +58,9 @@ describe('fitComment', () => {
     expect(fitted.match(/<\/details>/g)?.length).toBe(1);
     expect(fitComment('short', 'x')).toBe('short');
   });
+  it('takes another limit (the job summary)', () => {
+    const fitted = fitComment('a line\n'.repeat(1_000), 'the rest: svc-report.md', 500);
+    expect(fitted.length).toBeLessThanOrEqual(500);
+    expect(fitted).toContain('the rest: svc-report.md');
+  });
 });

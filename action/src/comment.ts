@@ -25,14 +25,17 @@ export function withMarker(body: string): string {
   return body.startsWith(COMMENT_MARKER) ? body : `${COMMENT_MARKER}\n${body}`;
 }
 
+/** GitHub refuses a job summary above 1 MiB (bytes; emoji take four): characters kept well under it. */
+export const MAX_SUMMARY_CHARS = 900_000;
+
 /** Cuts an over-long body at a line break and says where the full report is. */
-export function fitComment(body: string, fullReportHint: string): string {
-  if (body.length <= MAX_COMMENT_CHARS) return body;
+export function fitComment(body: string, fullReportHint: string, max = MAX_COMMENT_CHARS): string {
+  if (body.length <= max) return body;
   const note = `\n\n… the report was cut to fit a comment. ${fullReportHint}\n`;
   // Room for the note and for closing every <details> left open (an open one would swallow the note).
   const count = (text: string, tag: RegExp) => (text.match(tag) ?? []).length;
   const depth = count(body, /<details>/g);
-  const room = MAX_COMMENT_CHARS - note.length - depth * '\n</details>'.length;
+  const room = max - note.length - depth * '\n</details>'.length;
   const cut = body.lastIndexOf('\n', room);
   let head = body.slice(0, cut > 0 ? cut : room);
   const open = count(head, /<details>/g) - count(head, /<\/details>/g);

@@ -25,6 +25,9 @@ export interface RunContext {
   /** refs/heads/<branch> for a push. */
   ref: string;
   pullRequest?: PullRequestInfo;
+  /** GITHUB_RUN_ID and GITHUB_RUN_ATTEMPT: the run whose page shows the job summary. */
+  runId?: string;
+  runAttempt?: string;
   /** The pushed head commit's message, when the event carries it. */
   headCommitMessage?: string;
 }
@@ -59,6 +62,8 @@ export async function readRunContext(env: Env, cwd: string): Promise<RunContext>
     workspace: env['GITHUB_WORKSPACE'] || cwd,
     sha: env['GITHUB_SHA'] ?? '',
     ref: env['GITHUB_REF'] ?? '',
+    ...(env['GITHUB_RUN_ID'] ? { runId: env['GITHUB_RUN_ID'] } : {}),
+    ...(env['GITHUB_RUN_ATTEMPT'] ? { runAttempt: env['GITHUB_RUN_ATTEMPT'] } : {}),
     ...(pullRequest ? { pullRequest } : {}),
     ...(headCommit?.message !== undefined ? { headCommitMessage: headCommit.message } : {}),
   };

@@ -15,6 +15,8 @@ export interface EndpointChangeView {
   breaking: boolean;
   /** One line per rule hit ("request-parameter-became-required: …"). */
   details: string[];
+  /** The rule ids of a changed endpoint, in the order of `details` (to tell documentation-only changes). */
+  ids?: string[];
 }
 
 export interface FolderEndpointDiff {
@@ -33,6 +35,8 @@ export interface ReimportView {
   breakingEnabled: number;
   /** The report's other warnings (stale tools, customizations reset, skipped content). */
   warnings: number;
+  /** What hits enabled tools, one line each (the report's enabled-tool warnings), so a summary can say why. */
+  hits?: string[];
   error?: string;
 }
 

@@ -44,6 +44,7 @@ export function hasSomethingToReport(r: FolderResult): boolean {
   return (
     r.removed === true ||
     r.error !== undefined ||
+    r.breaking > 0 ||
     r.toolChanges.length > 0 ||
     r.endpointChanges.length > 0 ||
     (r.reimport !== undefined && (r.reimport.changed || r.reimport.status === 'failed'))

@@ -25,6 +25,7 @@ export function toChangeView(change: EndpointChange): EndpointChangeView {
       change.kind === 'changed'
         ? change.changes.map((c) => `${c.level === 'breaking' ? '**breaking** ' : ''}${c.text} (\`${c.id}\`)`)
         : [],
+    ...(change.kind === 'changed' ? { ids: change.changes.map((c) => c.id) } : {}),
   };
 }
 

@@ -11,9 +11,11 @@ import type { FolderFiles } from '../../folder/model.js';
 import { findServerFolders, folderSources, serverName, touches } from './folders.js';
 import { countFolder, type FolderResult } from './folder-result.js';
 import { changedFiles, ensureCommit, gitAuthEnv, listFiles, readFileAt, readFilesAt } from './git.js';
+import { COMMENT_MARKER, MAX_COMMENT_CHARS } from './comment.js';
+import type { RunContext } from './context.js';
 import { renderResults } from './render.js';
 import type { ModeEnv } from './run-action.js';
-import { diffTools, enabledEndpoints, type ToolViewCache } from './tool-changes.js';
+import { diffTools, enabledEndpoints, type ToolChange, type ToolViewCache } from './tool-changes.js';
 
 /**
  * What the committed diff reads: config, tool files and the import history with its endpoint store. The
@@ -34,7 +36,10 @@ export async function runPullRequest({
   withheldSourceAccess,
 }: ModeEnv): Promise<{
   results: FolderResult[];
+  /** Everything (the job summary). */
   markdown: string;
+  /** The same within a comment's limit. */
+  comment: string;
 }> {
   const pr = ctx.pullRequest;
   if (!pr) throw new SvcError('USAGE', 'pull_request mode needs a pull_request event (GITHUB_EVENT_PATH)');
@@ -49,7 +54,7 @@ export async function runPullRequest({
   const folders = findServerFolders(new Set([...baseList, ...headList]), inputs.folders);
   const headSet = new Set(headList);
   const results: FolderResult[] = [];
-  const enabled = new Map<string, Set<string>>();
+  const enabled = new Map<string, Map<string, string>>();
   for (const folder of folders) {
     const prefix = folder === '.' ? '' : `${folder}/`;
     const existsAtHead = headSet.has(`${prefix}config.yaml`);
@@ -75,10 +80,8 @@ export async function runPullRequest({
     } catch (e) {
       error = `cannot diff the import history: ${e instanceof Error ? e.message : String(e)}`;
     }
-    const hits = new Set([
-      ...enabledEndpoints(baseFiles, views).keys(),
-      ...enabledEndpoints(headFiles, views).keys(),
-    ]);
+    attributeToImport(toolChanges, endpointChanges);
+    const hits = new Map([...enabledEndpoints(baseFiles, views), ...enabledEndpoints(headFiles, views)]);
     enabled.set(folder, hits);
     const result: FolderResult = { folder, toolChanges, endpointChanges, breaking: 0, warnings: 0 };
     const name = serverName(configText);
@@ -98,16 +101,49 @@ export async function runPullRequest({
       if (reimport.status === 'failed') error = `re-import failed: ${reimport.error ?? reimport.summary}`;
     }
     if (error) result.error = error;
-    Object.assign(result, countFolder(toolChanges, endpointChanges, hits, result.reimport));
+    Object.assign(result, countFolder(toolChanges, endpointChanges, new Set(hits.keys()), result.reimport));
     results.push(result);
   }
-  const markdown = renderResults(results, {
+  const options = {
     title: 'svc · MCP server changes in this pull request',
     reimportHeading: 'A re-import from the source would bring',
     enabled,
     footer: `Compared ${pr.baseSha.slice(0, 7)} (base) with ${pr.headSha.slice(0, 7)} (head). This comment is updated on every push.`,
+  };
+  const markdown = renderResults(results, options);
+  // The comment: every folder within its share of GitHub's limit, linking the full report (job summary).
+  const comment = renderResults(results, {
+    ...options,
+    maxChars: MAX_COMMENT_CHARS - COMMENT_MARKER.length - 1,
+    fullReport: fullReportLink(ctx),
   });
-  return { results, markdown };
+  return { results, markdown, comment };
+}
+
+/**
+ * A tool's input edited in the same pull request that commits a re-import changing its endpoint is the
+ * import's doing, already counted with the endpoint change; only the rest are hand edits to review.
+ */
+export function attributeToImport(
+  toolChanges: ToolChange[],
+  endpointChanges: readonly FolderResult['endpointChanges'][number][],
+): void {
+  const moved = new Set(endpointChanges.map((c) => c.endpoint));
+  for (const c of toolChanges) {
+    if (c.kind !== 'tool-input-changed' || !moved.has(c.endpoint)) continue;
+    c.level = 'info';
+    if (c.detail) c.detail = c.detail.replace(/^hand edit to /, 'with the re-import: ');
+  }
+}
+
+/** Where the full report of this run is: the run's page shows the job summary; svc-report.md is its file. */
+export function fullReportLink(ctx: RunContext): string {
+  const file = 'and in `svc-report.md` beside the `report-path` output, for `actions/upload-artifact`';
+  if (!ctx.runId) return `the job summary of this workflow run ${file}`;
+  const url = `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}${
+    ctx.runAttempt && ctx.runAttempt !== '1' ? `/attempts/${ctx.runAttempt}` : ''
+  }`;
+  return `the job summary of [this workflow run](${url}) ${file}`;
 }
 
 /** Whether config.yaml names the same source at base and head (the commit it last read aside). */

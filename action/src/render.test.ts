@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FolderResult } from './folder-result.js';
-import { NOTHING_TO_REPORT, renderResults, summaryLine } from './render.js';
+import { NOTHING_TO_REPORT, renderResults, shares, summaryLine } from './render.js';
 
 const empty = (folder: string): FolderResult => ({
   folder,
@@ -41,8 +41,55 @@ describe('renderResults', () => {
     };
     const opts = { title: 't', reimportHeading: 'r' };
     const md = renderResults([many], opts);
-    expect(md).toContain('<details><summary><b>Endpoints (40)</b></summary>');
+    expect(md).toContain('<details><summary><b>Other endpoint changes (40)</b></summary>');
     expect(md.indexOf('`GET /r00`')).toBeLessThan(md.indexOf('`GET /r39`'));
     expect(renderResults([many], opts)).toBe(md);
+  });
+});
+
+describe('renderResults with a budget', () => {
+  it('gives every folder its share, keeps <details> balanced, and links the full report', () => {
+    const nested = Array.from({ length: 400 }, (_, i) =>
+      i % 20 === 0
+        ? `<details><summary>group ${i}</summary>\n\n- line ${i}`
+        : i % 20 === 19
+          ? `- line ${i}\n\n</details>`
+          : `- line ${i} ${'x'.repeat(80)}`,
+    ).join('\n');
+    const big: FolderResult = {
+      ...empty('mcp/a-big'),
+      reimport: {
+        status: 'complete',
+        changed: true,
+        summary: 'lots',
+        markdown: nested,
+        breakingEnabled: 0,
+        warnings: 0,
+      },
+    };
+    const small: FolderResult = {
+      ...empty('mcp/b-small'),
+      endpointChanges: [{ endpoint: 'GET /x', kind: 'removed', breaking: true, details: [] }],
+      breaking: 1,
+    };
+    const md = renderResults([big, small], {
+      title: 't',
+      reimportHeading: 'r',
+      enabled: new Map([['mcp/b-small', new Map([['GET /x', 'get_x']])]]),
+      maxChars: 8_000,
+      fullReport: '[the run](https://example.test/run)',
+    });
+    expect(md.length).toBeLessThanOrEqual(8_000);
+    expect(md).toContain('#### `mcp/b-small` · 🔴 1 breaking change hitting enabled tools');
+    expect(md).toContain('- 🔴 `GET /x` removed — hits an enabled tool (`get_x`)');
+    expect(md).toMatch(
+      /_… \d+ more entries cut to fit the comment: \[the run\]\(https:\/\/example.test\/run\)_/,
+    );
+    expect((md.match(/<details>/g) ?? []).length).toBe((md.match(/<\/details>/g) ?? []).length);
+  });
+
+  it('shares room: small sections take what they need, the rest is split evenly', () => {
+    expect(shares([100, 5_000, 5_000], 6_100)).toEqual([100, 3_000, 3_000]);
+    expect(shares([10, 20], 1_000)).toEqual([10, 20]);
   });
 });

@@ -34,6 +34,21 @@ describe('shouldFail', () => {
     expect(shouldFail('warning', [result(0, 3)])).toContain('3 warning');
     expect(shouldFail('none', [result(5, 5)])).toBeUndefined();
     expect(shouldFail('none', [result(0, 0, 'boom')])).toContain('failed');
+    const gone: FolderResult = {
+      ...result(1, 0),
+      reimport: {
+        status: 'complete',
+        changed: false,
+        summary: 'Nothing changed',
+        markdown: '',
+        breakingEnabled: 1,
+        warnings: 0,
+        hits: ['enabled tool del calls DELETE /x, which the API removed; it is kept and marked stale'],
+      },
+    };
+    expect(shouldFail('breaking', [gone])).toBe(
+      'svc: 1 breaking change(s) hit enabled tools (fail-on: breaking): f: enabled tool del calls DELETE /x, which the API removed; it is kept and marked stale',
+    );
   });
 });
 
@@ -85,9 +100,7 @@ describe('runAction', () => {
       const r = await runAction({ env, engine, fetch, log: (l) => lines.push(l) });
       expect(r.comment).toEqual({ action: 'failed', status: 403 });
       expect(lines.some((l) => l.startsWith('::warning::') && l.includes('HTTP 403'))).toBe(true);
-      expect(readFileSync(join(tmp, 'summary.md'), 'utf8')).toContain(
-        '| disabled | `a` | `GET /a` | no | 🟠 warning |',
-      );
+      expect(readFileSync(join(tmp, 'summary.md'), 'utf8')).toContain('- 🟠 tool `a` (`GET /a`) disabled');
       expect(r.exitCode).toBe(0);
       expect(gh.comments).toEqual([]);
     } finally {

@@ -9,7 +9,13 @@ import { Octokit } from '@octokit/rest';
 import { isSvcError } from '../../core/svc-error.js';
 import type { GitAccess } from '../../generator/import/source-reader.js';
 import { givenGitAccess } from '../../generator/sources/git-given-credential.js';
-import { COMMENT_MARKER, type CommentOutcome, fitComment, upsertComment } from './comment.js';
+import {
+  COMMENT_MARKER,
+  type CommentOutcome,
+  fitComment,
+  MAX_SUMMARY_CHARS,
+  upsertComment,
+} from './comment.js';
 import { type RunContext, readRunContext, resolveMode } from './context.js';
 import type { SvcEngine } from './engine.js';
 import { type FolderResult, hasSomethingToReport } from './folder-result.js';
@@ -104,6 +110,18 @@ function failLine(message: string): string {
   return `::error::${message.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}`;
 }
 
+/** The first few reasons, so the failing step's own line says why (the summary lists them all). */
+function because(results: readonly FolderResult[]): string {
+  const reasons = results.flatMap((r) => [
+    ...r.toolChanges
+      .filter((c) => c.level === 'breaking')
+      .map((c) => `${r.folder}: tool ${c.name} ${c.kind.replace(/^tool-/, '').replace(/-/g, ' ')}`),
+    ...(r.reimport?.hits ?? []).map((h) => `${r.folder}: ${h}`),
+  ]);
+  if (reasons.length === 0) return '';
+  return `: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? `; and ${reasons.length - 3} more` : ''}`;
+}
+
 export function shouldFail(
   failOn: ActionInputs['failOn'],
   results: readonly FolderResult[],
@@ -114,7 +132,8 @@ export function shouldFail(
   const breaking = results.reduce((n, r) => n + r.breaking, 0);
   const warnings = results.reduce((n, r) => n + r.warnings, 0);
   if (failOn === 'none') return undefined;
-  if (breaking > 0) return `svc: ${breaking} breaking change(s) hit enabled tools (fail-on: ${failOn})`;
+  if (breaking > 0)
+    return `svc: ${breaking} breaking change(s) hit enabled tools (fail-on: ${failOn})${because(results)}`;
   if (failOn === 'warning' && warnings > 0) return `svc: ${warnings} warning(s) (fail-on: warning)`;
   return undefined;
 }
@@ -171,7 +190,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
       const touched = pr.results.length > 0;
       // No message carries a token; redacting anyway keeps a future one out of the public comment.
       const body = fitComment(
-        `${COMMENT_MARKER}\n${redact(pr.markdown, secrets)}`,
+        `${COMMENT_MARKER}\n${redact(pr.comment, secrets)}`,
         'The full report is in the job summary.',
       );
       let outcome: CommentOutcome | { action: 'failed'; status: number };
@@ -245,7 +264,14 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     'report-path': reportPath,
   };
   await writeOutputs(env, outputs);
-  await writeSummary(env, markdown);
+  await writeSummary(
+    env,
+    fitComment(
+      markdown,
+      'The whole report is `svc-report.md` beside the `report-path` output.',
+      MAX_SUMMARY_CHARS,
+    ),
+  );
   const failure = shouldFail(inputs.failOn, result.results);
   if (failure) safeLog(failLine(failure));
   else safeLog(`svc: ${result.markdown.split('\n')[2] ?? ''}`);

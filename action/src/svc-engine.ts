@@ -3,18 +3,18 @@
  * generator's one import orchestrator (the same code as `svc import` / `svc diff`).
  */
 import { runImport } from '../../generator/import/index.js';
-import { renderReportMarkdown } from '../../generator/report/index.js';
+import { ENABLED_TOOL_HITS, renderReportMarkdown } from '../../generator/report/index.js';
 import type { ReimportView, SvcEngine } from './engine.js';
 import { historyEndpointDiff } from './history-diff.js';
-
-const ENABLED_TOOL_HITS = new Set(['enabled-tool-endpoint-removed', 'enabled-tool-breaking-change']);
 
 export const svcEngine: SvcEngine = {
   endpointDiff: historyEndpointDiff,
   async reimport({ dir, dryRun, git }): Promise<ReimportView> {
     const result = await runImport({ dir, dryRun, ...(git ? { git } : {}) });
     const warnings = result.report.warnings;
-    const breakingEnabled = warnings.filter((w) => ENABLED_TOOL_HITS.has(w.id)).length;
+    // The warnings `svc diff --fail-on breaking` fails on: the counts here are svc diff's.
+    const hits = warnings.filter((w) => ENABLED_TOOL_HITS.has(w.id));
+    const breakingEnabled = hits.length;
     return {
       status: result.status,
       changed: result.changed,
@@ -22,6 +22,7 @@ export const svcEngine: SvcEngine = {
       markdown: renderReportMarkdown(result.report),
       breakingEnabled,
       warnings: warnings.length - breakingEnabled,
+      hits: hits.map((w) => w.text),
       ...(result.error ? { error: result.error.describe() } : {}),
     };
   },

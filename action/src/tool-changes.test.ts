@@ -45,4 +45,29 @@ describe('diffTools', () => {
       ['PUT /s', 's'],
     ]);
   });
+  it('shows hand edits to inputSchema, locations and annotations; breaking when a caller loses a property', () => {
+    const schema = (props: string, required = '[]') =>
+      `inputSchema:\n  type: object\n  properties: {${props}}\n  required: ${required}\nlocations: {q: query}\n`;
+    const base = {
+      'Tools/a.yaml': tool('a', true, '/a', schema('q: {type: string}, n: {type: integer}')),
+      'Tools/b.yaml': tool('b', true, '/b', schema('q: {type: string}')),
+      'Tools/c.yaml': tool('c', false, '/c', schema('q: {type: string}')),
+      'Tools/d.yaml': tool('d', true, '/d', schema('q: {type: string}')),
+    };
+    const head = {
+      'Tools/a.yaml': tool('a', true, '/a', schema('q: {type: string}')),
+      'Tools/b.yaml': tool('b', true, '/b', schema('q: {type: string, maxLength: 5}')),
+      'Tools/c.yaml': tool('c', false, '/c', schema('q: {type: string}', '[q]')),
+      'Tools/d.yaml': tool('d', true, '/d', schema('q: {type: string}', '[q]')).replace(
+        '{q: query}',
+        '{q: header}',
+      ),
+    };
+    expect(diffTools(base, head).map((c) => `${c.key}:${c.level}:${c.detail}`)).toEqual([
+      'a:breaking:hand edit to inputSchema; property removed: n; inputSchema.properties.n: {"type":"integer"} → (none)',
+      'b:warning:hand edit to inputSchema; inputSchema.properties.q.maxLength: (none) → 5',
+      'c:info:hand edit to inputSchema; newly required: q; inputSchema.required: [] → ["q"]',
+      'd:breaking:hand edit to inputSchema, locations; newly required: q; inputSchema.required: [] → ["q"]; locations.q: "query" → "header"',
+    ]);
+  });
 });

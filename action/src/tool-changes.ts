@@ -4,6 +4,7 @@
  * client of the published server would notice (an enabled tool that disappears or changes its name) is
  * breaking; disabling a tool is a warning, since it is a deliberate choice that still removes a tool.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import type { FolderFiles } from '../../folder/model.js';
 
@@ -14,6 +15,7 @@ export type ToolChangeKind =
   | 'tool-disabled'
   | 'tool-renamed'
   | 'tool-description-changed'
+  | 'tool-input-changed'
   | 'tool-became-stale';
 
 export type ChangeLevel = 'breaking' | 'warning' | 'info';
@@ -37,6 +39,9 @@ export interface ToolView {
   enabled: boolean;
   stale: boolean;
   endpoint: string;
+  inputSchema: unknown;
+  locations: unknown;
+  annotations: unknown;
 }
 
 const TOOL_FILE = /^Tools\/([A-Za-z0-9_-]{1,64})\.yaml$/;
@@ -61,6 +66,9 @@ function toolView(text: string, cache: ToolViewCache): ToolView | null {
         enabled: raw['enabled'] === true,
         stale: raw['stale'] === true,
         endpoint: endpoint?.method && endpoint.path ? `${endpoint.method} ${endpoint.path}` : '',
+        inputSchema: raw['inputSchema'],
+        locations: raw['locations'],
+        annotations: raw['annotations'],
       };
     }
   } catch {
@@ -136,11 +144,83 @@ export function diffTools(
     }
     if (b.description !== a.description)
       changes.push({ kind: 'tool-description-changed', level: 'info', ...at });
+    const input = inputChange(b, a);
+    if (input) {
+      changes.push({
+        kind: 'tool-input-changed',
+        level: b.enabled && a.enabled ? input.level : 'info',
+        detail: input.detail,
+        ...at,
+      });
+    }
     if (!b.stale && a.stale) {
       changes.push({ kind: 'tool-became-stale', level: a.enabled ? 'warning' : 'info', ...at });
     }
   }
   return changes;
+}
+
+const MAX_PATHS = 4;
+const MAX_VALUE = 60;
+
+function short(v: unknown): string {
+  if (v === undefined) return '(none)';
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
+}
+
+/** The leaves where two JSON values differ, as `a.b.c: before → after`, in document order. */
+export function jsonDifferences(before: unknown, after: unknown, at = '', out: string[] = []): string[] {
+  if (isDeepStrictEqual(before, after)) return out;
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isObject(before) && isObject(after)) {
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)]))
+      jsonDifferences(before[key], after[key], at ? `${at}.${key}` : key, out);
+    return out;
+  }
+  out.push(`${at || '(root)'}: ${short(before)} → ${short(after)}`);
+  return out;
+}
+
+function asStrings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+function propertiesOf(schema: unknown): string[] {
+  const props = (schema as { properties?: unknown } | null | undefined)?.properties;
+  return props && typeof props === 'object' ? Object.keys(props) : [];
+}
+
+/**
+ * A hand edit to what the model sends (inputSchema), where svc puts it (locations) or how the tool is
+ * described to the host (annotations). For callers of an enabled tool, a property taken away or newly
+ * required breaks calls that worked before: breaking; any other such edit is a warning to review.
+ */
+function inputChange(b: ToolView, a: ToolView): { level: ChangeLevel; detail: string } | undefined {
+  const fields = (['inputSchema', 'locations', 'annotations'] as const).filter(
+    (f) => !isDeepStrictEqual(b[f], a[f]),
+  );
+  if (fields.length === 0) return undefined;
+  const paths = fields.flatMap((f) => jsonDifferences(b[f], a[f], f));
+  const removed = propertiesOf(b.inputSchema).filter((p) => !propertiesOf(a.inputSchema).includes(p));
+  const before = new Set(asStrings((b.inputSchema as { required?: unknown } | null)?.required));
+  const required = asStrings((a.inputSchema as { required?: unknown } | null)?.required).filter(
+    (p) => !before.has(p),
+  );
+  const notes = [
+    ...(removed.length > 0 ? [`property removed: ${removed.join(', ')}`] : []),
+    ...(required.length > 0 ? [`newly required: ${required.join(', ')}`] : []),
+  ];
+  const shown = paths.slice(0, MAX_PATHS);
+  const more = paths.length - shown.length;
+  const detail = [
+    `hand edit to ${fields.join(', ')}`,
+    ...notes,
+    ...shown,
+    ...(more > 0 ? [`${more} more`] : []),
+  ].join('; ');
+  return { level: notes.length > 0 ? 'breaking' : 'warning', detail };
 }
 
 /** Enabled tools at the head, by endpoint ("METHOD /path"), to find which API changes hit them. */

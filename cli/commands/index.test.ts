@@ -24,6 +24,11 @@ describe('the command registry', () => {
     expect(findCommand(['tool', 'add', 'x'])).toMatchObject({ entry: { name: 'tool add' }, words: 2 });
     expect(findCommand(['init', 'x'])).toMatchObject({ entry: { name: 'init' }, words: 1 });
     expect(findCommand(['tool'])).toBeUndefined();
-    expect(commandsUnder('tool').map((c) => c.name)).toEqual(['tool add']);
+    expect(commandsUnder('tool').map((c) => c.name)).toEqual([
+      'tool add',
+      'tool list',
+      'tool enable',
+      'tool disable',
+    ]);
   });
 });

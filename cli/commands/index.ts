@@ -51,6 +51,21 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./tool-add.js')).toolAddCommand,
   },
   {
+    name: 'tool list',
+    summary: 'list the tools of a server folder (--grep to filter, --enabled / --disabled)',
+    load: async () => (await import('./tool.js')).toolListCommand,
+  },
+  {
+    name: 'tool enable',
+    summary: 'enable tools by name or --grep (edits only the enabled line of each Tools/*.yaml)',
+    load: async () => (await import('./tool.js')).toolEnableCommand,
+  },
+  {
+    name: 'tool disable',
+    summary: 'disable tools by name or --grep (edits only the enabled line of each Tools/*.yaml)',
+    load: async () => (await import('./tool.js')).toolDisableCommand,
+  },
+  {
     name: 'validate',
     summary: 'check every file of a server folder against the schemas',
     load: async () => (await import('./validate.js')).validateCommand,

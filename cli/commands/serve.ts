@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
-import { parseRuntimeEnv, RUNTIME_ENV_VARIABLES, startRuntime } from '../../runtime/index.js';
+import { parseRuntimeEnv, RUNTIME_ENV_VARIABLES, startRuntime, startRuntimes } from '../../runtime/index.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
@@ -37,9 +37,10 @@ function environmentHelp(): string {
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'serve a server folder as an MCP server (Streamable HTTP)',
-  usage: `Usage: svc serve [dir] [--port <n>] [--host <addr>] [--watch]
+  usage: `Usage: svc serve [dir…] [--port <n>] [--host <addr>] [--watch]
 
-Serves the folder at http://<host>:<port>/mcp and /mcp/<serverId>.
+Serves the folder at http://<host>:<port>/mcp and /mcp/<serverId>. Given several folders, serves each at
+/mcp/<serverId> on the one port (the same variables for all; SVC_SYNC_URL needs a single folder).
 
   --port <n>      listen port (default MCP_RUNTIME_PORT or 3002)
   --host <addr>   listen address (default MCP_RUNTIME_HOST or 127.0.0.1)
@@ -62,6 +63,18 @@ ${environmentHelp()}`,
         ...(values.port !== undefined ? { MCP_RUNTIME_PORT: values.port } : {}),
         ...(values.host !== undefined ? { MCP_RUNTIME_HOST: values.host } : {}),
       });
+      if (positionals.length > 1) {
+        const several = await startRuntimes({
+          env,
+          folderDirs: positionals.map((p) => path.resolve(io.cwd, p)),
+          watch: values.watch ?? false,
+        });
+        for (const s of several.servers) io.stdout(`MCP server ${s.serverId} listening on ${s.url}\n`);
+        io.stdout('(Ctrl-C to stop)\n');
+        await waitForSignal();
+        await several.close();
+        return EXIT.ok;
+      }
       const dirArg = positionals[0];
       const running = await startRuntime({
         env,

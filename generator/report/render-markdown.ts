@@ -67,10 +67,35 @@ function groupCounts(list: EndpointChange[]): string {
   return `${parts.join(', ')}${breaking ? `, **${breaking} breaking**` : ''}`;
 }
 
+/** Rule ids that change only documentation (oasdiff's doc-only class). */
+const DOC_ONLY_ID = /(?:summary|description|example|examples|title)-changed$/;
+
+function isDocOnly(e: EndpointChange): boolean {
+  return (
+    e.kind === 'changed' &&
+    !e.breaking &&
+    e.changes.length > 0 &&
+    e.changes.every((c) => DOC_ONLY_ID.test(c.id))
+  );
+}
+
+/** Documentation-only endpoint changes, folded into one line (as oasdiff does): the JSON has each. */
+function docOnlyLine(list: readonly EndpointChange[]): string[] {
+  if (list.length === 0) return [];
+  const names = list.slice(0, 8).map((e) => code(e.key));
+  const more = list.length > names.length ? ` and ${list.length - names.length} more` : '';
+  return [
+    `- 📝 ${list.length} endpoint${list.length === 1 ? '' : 's'} with documentation-only changes: ${names.join(', ')}${more}`,
+    '',
+  ];
+}
+
 function endpointSection(report: ImportReport): string[] {
   if (report.endpoints.length === 0) return [];
+  const docOnly = report.endpoints.filter(isDocOnly);
   const groups = new Map<string, EndpointChange[]>();
   for (const e of report.endpoints) {
+    if (isDocOnly(e)) continue;
     const list = groups.get(e.group) ?? [];
     list.push(e);
     groups.set(e.group, list);
@@ -110,6 +135,7 @@ function endpointSection(report: ImportReport): string[] {
     if (fold) out.push(`<details><summary>${title}</summary>`, '', ...lines, '', '</details>', '');
     else out.push(`#### ${title}`, '', ...lines, '');
   }
+  out.push(...docOnlyLine(docOnly));
   if (hidden > 0)
     out.push(`_… ${hidden} more endpoints are in the JSON report (\`svc diff --format json\`)._`, '');
   return out;

@@ -209,3 +209,27 @@ describe('buildReport', () => {
     expect(md).toMatch(/… and \d+ more \(`svc diff --format json` lists all\)/);
   });
 });
+
+describe('renderReportMarkdown: documentation-only changes', () => {
+  it('folds endpoints whose only changes are documentation into one line, after the rest', () => {
+    const before = Array.from({ length: 40 }, (_, i) => ep('GET', `/r${i}`, { summary: 'old words' }));
+    const after = before.map((e, i) =>
+      i === 7 ? { ...e, deprecated: true } : { ...e, summary: 'new words' },
+    );
+    const report = buildReport({
+      source: { location: 'v2.json' },
+      previous: { seq: 1 },
+      endpointsBefore: before.length,
+      endpointsAfter: after.length,
+      endpoints: diffEndpoints(before, after),
+      notes: [],
+      tools: [],
+      changed: true,
+    });
+    const md = renderReportMarkdown(report);
+    expect(md).toMatch(/- 📝 39 endpoints with documentation-only changes: `GET \/r0`, .* and 31 more/);
+    expect(md).not.toContain('`GET /r1`:');
+    expect(md).toContain('**Changed** `GET /r7`');
+    expect(md.indexOf('**Changed** `GET /r7`')).toBeLessThan(md.indexOf('📝'));
+  });
+});
