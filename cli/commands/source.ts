@@ -61,7 +61,7 @@ const usage = `Usage:
   svc source set <dir> --app-builder <app-id> [--branch live|main|<id>] [--custom-domain <host>]
                        [--app-builder-origin <url>] [--verification-token <t>] [--yes]
 
-Changes the source of a server folder (spec 3.3). The new source is checked first: if it is
+Changes the source of a server folder. The new source is checked first: if it is
 unreachable or not a valid document, nothing changes. A published server is refused
 (\`svc unpublish <dir>\` first).
 
