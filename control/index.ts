@@ -6,5 +6,6 @@ export {
   openControlStore,
   startControl,
 } from './start-control.js';
+export { defaultControlDataDir } from './data-dir.js';
 export { DEFAULT_KEEP_JOBS, parseKeepJobs } from './job-retention.js';
 export { ControlStore } from './store/control-store.js';

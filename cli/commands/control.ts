@@ -14,7 +14,9 @@ runs import jobs and shows their status at /servers/<serverId>/imports.
 
   --port <n>             listen port (default SVC_CONTROL_PORT or 3100)
   --host <addr>          listen address (default SVC_CONTROL_HOST or 127.0.0.1)
-  --data <dir>           data directory of the embedded database (default SVC_DATA_DIR or ./.svc-control)
+  --data <dir>           data directory: embedded database, sealing key, git cache (default SVC_DATA_DIR,
+                         else $XDG_STATE_HOME/svc/control or ~/.local/state/svc/control: never the
+                         current directory, which is often your repository)
   --database-url <url>   postgres://… to use PostgreSQL instead (default SVC_DATABASE_URL)
   --keep-jobs <n>        finished import jobs kept per server, newest first (default SVC_CONTROL_KEEP_JOBS or 200)
 
@@ -26,10 +28,11 @@ const STORE_OPTIONS = {
   'database-url': { type: 'string' },
 } as const;
 
-function storeOptions(values: { data?: string; 'database-url'?: string }, io: CliIo) {
+async function storeOptions(values: { data?: string; 'database-url'?: string }, io: CliIo) {
   const databaseUrl = values['database-url'] ?? io.env.SVC_DATABASE_URL;
+  const { defaultControlDataDir } = await import('../../control/data-dir.js');
   return {
-    dataDir: values.data ?? io.env.SVC_DATA_DIR ?? '.svc-control',
+    dataDir: values.data ?? defaultControlDataDir(io.env),
     ...(databaseUrl ? { databaseUrl } : {}),
   };
 }
@@ -45,7 +48,7 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
   if (!/^\d{1,5}$/.test(portText))
     throw new SvcError('USAGE', `svc control: --port must be a number, not "${portText}"`);
   const { parseKeepJobs, startControl } = await import('../../control/index.js');
-  const store = storeOptions(values, io);
+  const store = await storeOptions(values, io);
   const keepJobs = parseKeepJobs(
     values['keep-jobs'] ?? io.env.SVC_CONTROL_KEEP_JOBS,
     values['keep-jobs'] !== undefined ? '--keep-jobs' : 'SVC_CONTROL_KEEP_JOBS',
@@ -74,7 +77,7 @@ async function token(argv: string[], io: CliIo): Promise<number> {
   });
   const { openControlStore } = await import('../../control/index.js');
   const { resolve } = await import('node:path');
-  const opts = storeOptions(values, io);
+  const opts = await storeOptions(values, io);
   const store = await openControlStore({ ...opts, dataDir: resolve(io.cwd, opts.dataDir) });
   try {
     if (kind === 'workspace') {
