@@ -12,6 +12,7 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import dockerignore from '@balena/dockerignore';
+import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './helpers/built-cli.js';
 
@@ -306,5 +307,25 @@ describe('each image runs its CMD from its own files', () => {
     expect(served.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|"boot_failed"/);
     expect(served.health).toBe(200);
     expect(served.code).toBe(0);
+  });
+});
+
+describe('docs/control/docker-compose.yml', () => {
+  it('mounts only paths the user names (no path of this repository), and builds images the Dockerfile has', () => {
+    const text = readFileSync(path.join(REPO_ROOT, 'docs/control/docker-compose.yml'), 'utf8');
+    const compose = parseYaml(text) as { services: Record<string, { volumes?: string[] }> };
+    const named = new Set(Object.keys((parseYaml(text) as { volumes?: object }).volumes ?? {}));
+    for (const [name, service] of Object.entries(compose.services)) {
+      for (const volume of service.volumes ?? []) {
+        const source = volume.startsWith('${')
+          ? volume.slice(0, volume.indexOf('}') + 1)
+          : (volume.split(':')[0] ?? '');
+        expect(named.has(source) || /^\$\{[A-Z_]+(:?[?-][^}]*)?\}$/.test(source), `${name}: ${volume}`).toBe(
+          true,
+        );
+      }
+    }
+    for (const target of text.matchAll(/--target (\S+)/g))
+      expect(dockerfile.map((s) => s.name)).toContain(target[1]);
   });
 });
