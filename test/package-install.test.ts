@@ -4,8 +4,8 @@
  * family run from its node_modules/.bin/svc (a table below must name each command of the registry,
  * so a new command cannot ship untried). An MCP SDK client is the peer of `serve`.
  */
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -83,6 +83,33 @@ describe(`the ${PACKAGE_NAME} package`, () => {
     expect(
       packed.filter((f) => /\.test\.|^dist\/bench\/|^dist\/action\/|\/testing\/|^test\//.test(f)),
     ).toEqual([]);
+  });
+
+  it('ships every file its README and docs link to (relative links resolve inside the package)', () => {
+    const shipped = new Set(packed);
+    const broken: string[] = [];
+    for (const doc of packed.filter((f) => f.endsWith('.md') && !f.startsWith('fixtures/'))) {
+      const text = readFileSync(path.join(consumer, 'node_modules', PACKAGE_NAME, doc), 'utf8');
+      for (const [, target = ''] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z][a-z+.-]*:/i.test(target) || target.startsWith('#')) continue;
+        const file = path.posix.normalize(
+          path.posix.join(path.posix.dirname(doc), target.split('#')[0] ?? ''),
+        );
+        const dir = file.replace(/\/?$/, '/');
+        if (!shipped.has(file) && !packed.some((f) => f.startsWith(dir))) broken.push(`${doc} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    expect(packed).toContain('docs/control/api.md');
+  });
+
+  it('in a checkout without node_modules, `npm pack` says to run `npm ci` first', () => {
+    const fresh = mkdtempSync(path.join(work, 'fresh-'));
+    copyFileSync(path.join(REPO_ROOT, 'package.json'), path.join(fresh, 'package.json'));
+    cpSync(path.join(REPO_ROOT, 'scripts'), path.join(fresh, 'scripts'), { recursive: true });
+    const run = spawnSync('npm', ['pack', '--dry-run'], { cwd: fresh, encoding: 'utf8' });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain('Run `npm ci` first');
   });
 
   it('prints its version and help from the installed bin', async () => {
