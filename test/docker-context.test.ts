@@ -8,13 +8,17 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import dockerignore from '@balena/dockerignore';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './helpers/built-cli.js';
+
+// A CommonJS module whose typings declare a default export it does not have: take module.exports.
+const dockerignore = createRequire(import.meta.url)('@balena/dockerignore') as () => {
+  add(rules: string[]): { filter(paths: string[]): string[] };
+};
 
 interface Instruction {
   op: string;
