@@ -1,7 +1,7 @@
 /**
  * One import job, start to end: fetch the branch head, re-import the folder in a scratch copy
  * of the tree with the generator's one orchestrator (runImport), commit a changed folder on
- * top of the head with the Action's merge-mode commit shape (summary lines and the
+ * top of the head with the commit shape the Action's merge mode uses too (summary lines and the
  * `Svc-Import: true` trailer), and move the branch (push). The steps and the import's own
  * checklist are reported as they go, for the status page.
  *
@@ -11,9 +11,12 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { commitMessage, isOwnCommit } from '../action/src/merge-mode.js';
-import { DEFAULT_COMMIT_MESSAGE } from '../action/src/inputs.js';
 import { isSvcError } from '../core/svc-error.js';
+import {
+  DEFAULT_COMMIT_MESSAGE,
+  importCommitMessage,
+  isOwnCommit,
+} from '../generator/import/import-commit.js';
 import { type ChecklistRow, runImport } from '../generator/import/index.js';
 import type { GitAccess } from '../generator/import/source-reader.js';
 import { BranchMovedError, type GitRepository } from './git/git-repository.js';
@@ -162,22 +165,8 @@ async function attemptJob(input: RunJobInput): Promise<JobOutcome> {
     }
 
     set('commit', 'processing');
-    const message = commitMessage(DEFAULT_COMMIT_MESSAGE, [
-      {
-        folder: input.path,
-        toolChanges: [],
-        endpointChanges: [],
-        breaking: 0,
-        warnings: 0,
-        reimport: {
-          status: 'complete',
-          changed: true,
-          summary: result.report.summary,
-          markdown: '',
-          breakingEnabled: 0,
-          warnings: 0,
-        },
-      },
+    const message = importCommitMessage(DEFAULT_COMMIT_MESSAGE, [
+      { folder: input.path, summary: result.report.summary },
     ]);
     let commit: string | undefined;
     try {

@@ -6,6 +6,7 @@ export {
   openControlStore,
   startControl,
 } from './start-control.js';
+export { defaultControlDataDir } from './data-dir.js';
 export { DEFAULT_KEEP_JOBS, parseKeepJobs } from './job-retention.js';
 export { parseAllowPrivate, parseHostList } from './control-env.js';
 export { ControlStore } from './store/control-store.js';

@@ -3,7 +3,8 @@
  * startControl; prints the listening URL; SIGTERM/SIGINT → graceful close. Exit codes as the
  * runtime's: 0 after a clean shutdown, 78 (EX_CONFIG) for a wrong environment, 1 otherwise.
  *
- * SVC_CONTROL_PORT (3100), SVC_CONTROL_HOST (127.0.0.1), SVC_DATA_DIR (./.svc-control),
+ * SVC_CONTROL_PORT (3100), SVC_CONTROL_HOST (127.0.0.1), SVC_DATA_DIR (the image sets /data; else
+ * $XDG_STATE_HOME/svc/control or ~/.local/state/svc/control),
  * SVC_DATABASE_URL (postgres://…), SVC_CONTROL_KEY, SVC_GIT_TOKEN, SVC_GIT_TOKEN_HOSTS (the
  * comma-separated hosts SVC_GIT_TOKEN may go to), SVC_CONTROL_ALLOW_PRIVATE (1: repository and
  * source URLs may reach private addresses), SVC_CONTROL_KEEP_JOBS (200),
@@ -14,6 +15,7 @@
  */
 import { isSvcError, SvcError } from '../core/svc-error.js';
 import { parseAllowPrivate, parseHostList } from './control-env.js';
+import { defaultControlDataDir } from './data-dir.js';
 import { parseKeepJobs } from './job-retention.js';
 import { parseTrustProxy } from './tokens.js';
 import { startControl } from './start-control.js';
@@ -41,7 +43,7 @@ async function main(): Promise<void> {
     running = await startControl({
       port: Number(portText),
       host: env.SVC_CONTROL_HOST?.trim() || '127.0.0.1',
-      dataDir: env.SVC_DATA_DIR?.trim() || '.svc-control',
+      dataDir: defaultControlDataDir(env),
       ...(env.SVC_DATABASE_URL?.trim() ? { databaseUrl: env.SVC_DATABASE_URL.trim() } : {}),
       ...(env.SVC_CONTROL_KEY?.trim() ? { controlKey: env.SVC_CONTROL_KEY.trim() } : {}),
       ...(env.SVC_GIT_TOKEN?.trim() ? { gitToken: env.SVC_GIT_TOKEN.trim() } : {}),

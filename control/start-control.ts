@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { jsonLineLogger, type Logger } from '../runtime/logger.js';
 import { createControlApp } from './control-app.js';
+import { ensureControlDataDir } from './data-dir.js';
 import { type GitRepository, openRepository } from './git/git-repository.js';
 import { createImportWorker, type ImportWorker } from './import-worker.js';
 import { PublishedSnapshots } from './published-snapshot.js';
@@ -68,6 +69,7 @@ export async function openControlStore(opts: {
   dataDir: string;
   databaseUrl?: string;
 }): Promise<ControlStore> {
+  if (!opts.databaseUrl) await ensureControlDataDir(opts.dataDir);
   const opened = await openDatabase(opts);
   return new ControlStore({ db: opened.db, kind: opened.kind });
 }
@@ -114,6 +116,7 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
     dataDir,
     ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
   });
+  await ensureControlDataDir(dataDir);
   let secrets: ReturnType<typeof secretBox>;
   try {
     if (!opts.controlKey?.trim()) await refuseNewKeyOverSecrets(dataDir, store);

@@ -67,11 +67,25 @@ export class SvcError extends Error {
     return parts.join(' ');
   }
 
-  /** One paragraph for a terminal or a log: code, place, message and details. */
+  /**
+   * One paragraph for a terminal or a log: code, place, message and details, each said once: the
+   * place is left out when the message already names it (its file, field and URL), and so is a
+   * detail the message already holds.
+   */
   describe(): string {
-    const where = this.where();
+    const where = this.saysWhere() ? '' : this.where();
     const head = `${this.code}: ${where ? `${where}: ` : ''}${this.message}`;
-    return [head, ...this.details.map((d) => `  - ${d}`)].join('\n');
+    const details = this.details.filter((d) => !this.message.includes(d));
+    return [head, ...details.map((d) => `  - ${d}`)].join('\n');
+  }
+
+  /** Whether the message names every part of the place already (a line counts with its file). */
+  private saysWhere(): boolean {
+    const { file, field, url } = this.place;
+    if (!file && !field && !url) return false;
+    return [file, field, url].every(
+      (part) => part === undefined || part === '' || this.message.includes(part),
+    );
   }
 
   toJSON(): { code: SvcErrorCode; message: string; place: ErrorPlace; details: readonly string[] } {

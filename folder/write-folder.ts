@@ -14,7 +14,7 @@
  * executable through an import (FolderFiles carry text, not modes).
  * The folder directory itself keeps its identity, so a runtime watching it sees the change.
  */
-import { lstat, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SvcError } from '../core/svc-error.js';
 import { present, renameSynced, syncDir, writeFileSynced } from './durable-fs.js';
@@ -144,6 +144,14 @@ async function writeUnlocked(target: string, dir: string, files: FolderFiles, st
   const temp = await mkdtemp(join(parent, `.${basename(target)}.${NEW_PREFIX}`)).catch((e) => {
     throw failed(`cannot create a temporary folder beside ${dir}`, dir, e);
   });
+  // mkdtemp makes 0700; a new folder gets the mode `mkdir` would give it (the umask's), so that a
+  // runtime running as another user (the image's `node`) can read what `svc init` wrote.
+  if (!exists) {
+    await chmod(temp, 0o777 & ~process.umask()).catch(async (e) => {
+      await rm(temp, { recursive: true, force: true });
+      throw failed(`cannot set the mode of a temporary folder beside ${dir}`, dir, e);
+    });
+  }
   let current: string | undefined;
   const note = (path: string) => (e: unknown) => {
     current ??= path;

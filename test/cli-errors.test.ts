@@ -95,11 +95,15 @@ describe('svc help', () => {
     }
   });
 
-  it('serve --help lists every variable the runtime reads', async () => {
+  it('serve --help lists every variable the runtime reads, but the deprecated ones', async () => {
     const run = await runSvc(['serve', '--help'], { cwd: work });
     expect(run.code).toBe(0);
-    for (const variable of RUNTIME_ENV_VARIABLES)
-      expect(run.stdout).toMatch(new RegExp(`^ {2}${variable} `, 'm'));
+    const deprecated = ['SVC_BUNDLE_PATH', 'FLOWCP_BUNDLE_PATH'];
+    for (const variable of RUNTIME_ENV_VARIABLES) {
+      const listed = new RegExp(`^ {2}${variable} `, 'm');
+      if (deprecated.includes(variable)) expect(run.stdout).not.toMatch(listed);
+      else expect(run.stdout).toMatch(listed);
+    }
   });
 });
 

@@ -1,15 +1,17 @@
 /**
  * svc as someone installs it into another repository: `npm pack`, then the tarball installed into
- * an empty directory outside this repository (dependencies from the registry), and `init`,
- * `validate`, `serve` and `demo` run from its node_modules/.bin/svc. An MCP SDK client is the peer.
+ * an empty directory outside this repository (dependencies from the registry), and every command
+ * family run from its node_modules/.bin/svc (a table below must name each command of the registry,
+ * so a new command cannot ship untried). An MCP SDK client is the peer of `serve`.
  */
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NPX_SVC, PACKAGE_NAME } from '../core/package-name.js';
+import { commands } from '../cli/commands/index.js';
 import { ensureBuilt, REPO_ROOT, runSvc, startSvc } from './helpers/built-cli.js';
 
 const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
@@ -83,6 +85,33 @@ describe(`the ${PACKAGE_NAME} package`, () => {
     ).toEqual([]);
   });
 
+  it('ships every file its README and docs link to (relative links resolve inside the package)', () => {
+    const shipped = new Set(packed);
+    const broken: string[] = [];
+    for (const doc of packed.filter((f) => f.endsWith('.md') && !f.startsWith('fixtures/'))) {
+      const text = readFileSync(path.join(consumer, 'node_modules', PACKAGE_NAME, doc), 'utf8');
+      for (const [, target = ''] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z][a-z+.-]*:/i.test(target) || target.startsWith('#')) continue;
+        const file = path.posix.normalize(
+          path.posix.join(path.posix.dirname(doc), target.split('#')[0] ?? ''),
+        );
+        const dir = file.replace(/\/?$/, '/');
+        if (!shipped.has(file) && !packed.some((f) => f.startsWith(dir))) broken.push(`${doc} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    expect(packed).toContain('docs/control/api.md');
+  });
+
+  it('in a checkout without node_modules, `npm pack` says to run `npm ci` first', () => {
+    const fresh = mkdtempSync(path.join(work, 'fresh-'));
+    copyFileSync(path.join(REPO_ROOT, 'package.json'), path.join(fresh, 'package.json'));
+    cpSync(path.join(REPO_ROOT, 'scripts'), path.join(fresh, 'scripts'), { recursive: true });
+    const run = spawnSync('npm', ['pack', '--dry-run'], { cwd: fresh, encoding: 'utf8' });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain('Run `npm ci` first');
+  });
+
   it('prints its version and help from the installed bin', async () => {
     const version = await runSvc(['--version'], { cwd: consumer, bin });
     expect(version).toMatchObject({ code: 0, stdout: `svc ${manifest.version}\n` });
@@ -138,5 +167,107 @@ describe(`the ${PACKAGE_NAME} package`, () => {
       encoding: 'utf8',
     });
     expect(out.trim()).toBe('function,function,function,function');
+  });
+
+  describe('runs every command family from the tarball', () => {
+    const ran = new Set<string>();
+    const svc = async (args: string[], env?: Record<string, string>) => {
+      const found = commands.find((c) => args.join(' ').startsWith(c.name));
+      if (found) ran.add(found.name);
+      const run = await runSvc(args, { cwd: consumer, bin, ...(env ? { env } : {}) });
+      // A module the package leaves out fails every command the same way: say which file.
+      expect(run.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)|internal error/);
+      return run;
+    };
+
+    it('loads the module of every command (its help)', async () => {
+      for (const { name } of commands) {
+        const help = await svc(['help', ...name.split(' ')]);
+        expect(help.code, name).toBe(0);
+        expect(help.stdout, name).toMatch(/Usage/);
+      }
+      ran.clear(); // help alone runs nothing: each command is still run for real below
+    });
+
+    it('init, import, diff, history, tool add, source set, validate', async () => {
+      const init = await svc(['init', 'mcp/pets', '--name', 'Pets', '--openapi', 'petstore.yaml']);
+      expect(init.code).toBe(0);
+      const imported = await svc(['import', 'mcp/pets']);
+      expect(imported).toMatchObject({ code: 0 });
+      expect(imported.stdout).toMatch(/tools?/);
+      const diff = await svc(['diff', 'mcp/pets']);
+      expect(diff.code).toBe(0);
+      const history = await svc(['history', 'mcp/pets']);
+      expect(history.code).toBe(0);
+      expect(history.stdout.trim().split('\n').length).toBeGreaterThanOrEqual(2);
+      const added = await svc([
+        'tool',
+        'add',
+        'mcp/pets',
+        '--method',
+        'GET',
+        '--path',
+        '/status',
+        '--name',
+        'getStatus',
+      ]);
+      expect(added.code).toBe(0);
+      expect(existsSync(path.join(consumer, 'mcp/pets/Tools/getStatus.yaml'))).toBe(true);
+      const source = await svc(['source', 'set', 'mcp/pets', '--openapi', 'petstore.yaml']);
+      expect(source.code).toBe(0);
+      const validate = await svc(['validate', 'mcp/pets']);
+      expect(validate.code).toBe(0);
+    });
+
+    it('publish, export, unpublish', async () => {
+      expect((await svc(['publish', 'mcp/pets'])).code).toBe(0);
+      const exported = await svc(['export', 'mcp/pets', '--out', 'exported-pets']);
+      expect(exported.code).toBe(0);
+      expect(existsSync(path.join(consumer, 'exported-pets/config.yaml'))).toBe(true);
+      expect(existsSync(path.join(consumer, 'exported-pets/.svc'))).toBe(false);
+      expect((await svc(['unpublish', 'mcp/pets'])).code).toBe(0);
+    });
+
+    it('verify refuses a folder that is not an app-builder app, in its own words', async () => {
+      const verify = await svc(['verify', 'mcp/pets']);
+      expect(verify.code).not.toBe(0);
+      expect(verify.code).not.toBe(5);
+      expect(verify.stderr).toMatch(/^error: /);
+    });
+
+    it('git: lists the (empty) connections of a fresh config directory', async () => {
+      const config = mkdtempSync(path.join(work, 'config-'));
+      const listed = await svc(['git', 'connections', '--json'], { SVC_CONFIG_DIR: config });
+      expect(listed.code).toBe(0);
+      expect(JSON.parse(listed.stdout)).toEqual([]);
+    });
+
+    it('control token and control serve: a workspace token that the running service accepts', async () => {
+      const data = path.join(work, 'control-data');
+      const token = await svc(['control', 'token', 'workspace', '--name', 'admin', '--data', data]);
+      expect(token.code).toBe(0);
+      const secret = /\S{20,}/.exec(token.stdout)?.[0];
+      expect(secret).toBeDefined();
+      ran.add('control');
+      const served = await startSvc(['control', 'serve', '--port', '0', '--data', data], {
+        cwd: consumer,
+        bin,
+      });
+      try {
+        expect((await fetch(new URL('/healthz', served.url))).status).toBe(200);
+        const servers = await fetch(new URL('/v1/servers', served.url), {
+          headers: { authorization: `Bearer ${secret}` },
+        });
+        expect(servers.status).toBe(200);
+        expect(served.output()).not.toMatch(/ERR_MODULE_NOT_FOUND|"level":"error"/);
+      } finally {
+        expect(await served.stop()).toBe(0);
+      }
+    });
+
+    it('names every command of the registry in the runs above (serve and demo run above too)', () => {
+      for (const name of ['serve', 'demo']) ran.add(name);
+      expect(commands.map((c) => c.name).filter((name) => !ran.has(name))).toEqual([]);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findServerFolders, folderSources, globToRegExp, touches } from './folders.js';
+import { findServerFolders, folderSources, globToRegExp, serverName, touches } from './folders.js';
 
 describe('globToRegExp', () => {
   it('keeps * inside one segment and lets ** span segments', () => {
@@ -59,5 +59,15 @@ describe('folderSources and touches', () => {
       ),
     ).toEqual({ remote: false, document: 'api.yaml' });
     expect(folderSources('mcp/a', 'not: [valid', 'o/r')).toEqual({ remote: false });
+  });
+});
+
+describe('serverName (the heading of a folder in comments and summaries)', () => {
+  it('is the app name where the server has the default name, with a branch server beside it', () => {
+    const config = (server: string) => `server:\n  id: pets\n  name: ${server}\napp:\n  name: Petstore\n`;
+    expect(serverName(config('Default'))).toBe('Petstore');
+    expect(serverName(config('main'))).toBe('Petstore (main)');
+    expect(serverName('server:\n  name: Legacy\n')).toBe('Legacy');
+    expect(serverName(undefined)).toBeUndefined();
   });
 });

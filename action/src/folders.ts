@@ -5,6 +5,7 @@
  */
 import { posix } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { serverTitle } from '../../folder/server-title.js';
 
 /** `*` and `?` stay inside one path segment; `**` spans any number of segments. */
 export function globToRegExp(pattern: string): RegExp {
@@ -101,12 +102,22 @@ export function touches(folder: string, sources: FolderSources, changed: readonl
   );
 }
 
-/** The server name from config.yaml, for headings; undefined when unreadable. */
+/**
+ * The name people read for a folder in headings: the app's name (not the server's "Default"), with a
+ * branch server's own name beside it, as clients show it (serverTitle); undefined when unreadable.
+ */
 export function serverName(configText: string | undefined): string | undefined {
   if (configText === undefined) return undefined;
   try {
-    const name = (parseYaml(configText) as { server?: { name?: unknown } } | undefined)?.server?.name;
-    return typeof name === 'string' ? name : undefined;
+    const config = parseYaml(configText) as
+      | { server?: { name?: unknown }; app?: { name?: unknown } }
+      | undefined;
+    const server = typeof config?.server?.name === 'string' ? config.server.name : undefined;
+    const app = typeof config?.app?.name === 'string' ? config.app.name : undefined;
+    if (app === undefined) return server;
+    return serverTitle({ app: { name: app }, server: { name: server ?? '' } } as Parameters<
+      typeof serverTitle
+    >[0]);
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@
  * action.yml's so that runAction behaves the same when run outside a runner (tests, local use).
  */
 import { SvcError } from '../../core/svc-error.js';
+import { DEFAULT_COMMIT_MESSAGE } from '../../generator/import/import-commit.js';
 
 export type ActionMode = 'auto' | 'pull_request' | 'merge' | 'check';
 export type FailOn = 'breaking' | 'warning' | 'none';
@@ -29,7 +30,7 @@ export interface ActionInputs {
 }
 
 export const DEFAULT_FOLDERS = 'mcp/*';
-export const DEFAULT_COMMIT_MESSAGE = 'chore(mcp): re-import API descriptions';
+export { DEFAULT_COMMIT_MESSAGE };
 
 const MODES: readonly ActionMode[] = ['auto', 'pull_request', 'merge', 'check'];
 const FAIL_ON: readonly FailOn[] = ['breaking', 'warning', 'none'];

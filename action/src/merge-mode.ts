@@ -5,23 +5,22 @@
  * (GITHUB_TOKEN pushes do not start workflows either, but a personal token's would).
  */
 import { join, posix } from 'node:path';
+import { IMPORT_TRAILER, importCommitMessage, isOwnCommit } from '../../generator/import/import-commit.js';
 import { countFolder, type FolderResult, folderAtHead } from './folder-result.js';
 import { findServerFolders } from './folders.js';
 import { commitPaths, gitAuthEnv, headMessage, listFiles, pushRebasing } from './git.js';
 import { renderResults } from './render.js';
 import type { ModeEnv } from './run-action.js';
 
-export const IMPORT_TRAILER = 'Svc-Import: true';
-
-export function isOwnCommit(message: string): boolean {
-  return message.split('\n').some((line) => line.trim() === IMPORT_TRAILER);
-}
+export { IMPORT_TRAILER, isOwnCommit };
 
 export function commitMessage(first: string, results: readonly FolderResult[]): string {
-  const lines = results
-    .filter((r) => r.reimport?.changed && r.reimport.status === 'complete')
-    .map((r) => `- ${r.folder}: ${r.reimport?.summary ?? ''}`);
-  return `${first}\n\n${lines.join('\n')}\n\n${IMPORT_TRAILER}\n`;
+  return importCommitMessage(
+    first,
+    results
+      .filter((r) => r.reimport?.changed && r.reimport.status === 'complete')
+      .map((r) => ({ folder: r.folder, summary: r.reimport?.summary ?? '' })),
+  );
 }
 
 export async function runMerge(

@@ -16,7 +16,9 @@ runs import jobs and shows their status at /servers/<serverId>/imports.
 
   --port <n>             listen port (default SVC_CONTROL_PORT or 3100)
   --host <addr>          listen address (default SVC_CONTROL_HOST or 127.0.0.1)
-  --data <dir>           data directory of the embedded database (default SVC_DATA_DIR or ./.svc-control)
+  --data <dir>           data directory: embedded database, sealing key, git cache (default SVC_DATA_DIR,
+                         else $XDG_STATE_HOME/svc/control or ~/.local/state/svc/control: never the
+                         current directory, which is often your repository)
   --database-url <url>   postgres://… to use PostgreSQL instead (default SVC_DATABASE_URL)
   --keep-jobs <n>        finished import jobs kept per server, newest first (default SVC_CONTROL_KEEP_JOBS or 200)
   --expires-in <days>    a workspace token stops working after this many days (default: never)
@@ -35,10 +37,11 @@ const STORE_OPTIONS = {
   'database-url': { type: 'string' },
 } as const;
 
-function storeOptions(values: { data?: string; 'database-url'?: string }, io: CliIo) {
+async function storeOptions(values: { data?: string; 'database-url'?: string }, io: CliIo) {
   const databaseUrl = values['database-url'] ?? io.env.SVC_DATABASE_URL;
+  const { defaultControlDataDir } = await import('../../control/data-dir.js');
   return {
-    dataDir: values.data ?? io.env.SVC_DATA_DIR ?? '.svc-control',
+    dataDir: values.data ?? defaultControlDataDir(io.env),
     ...(databaseUrl ? { databaseUrl } : {}),
   };
 }
@@ -56,7 +59,7 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
   const { parseAllowPrivate, parseHostList, parseKeepJobs, parseTrustProxy, startControl } = await import(
     '../../control/index.js'
   );
-  const store = storeOptions(values, io);
+  const store = await storeOptions(values, io);
   const keepJobs = parseKeepJobs(
     values['keep-jobs'] ?? io.env.SVC_CONTROL_KEEP_JOBS,
     values['keep-jobs'] !== undefined ? '--keep-jobs' : 'SVC_CONTROL_KEEP_JOBS',
@@ -107,7 +110,7 @@ async function token(argv: string[], io: CliIo): Promise<number> {
     throw new SvcError('USAGE', 'svc control token revoke: give one token id (see svc control token list)');
   }
   const { resolve } = await import('node:path');
-  const opts = storeOptions(values, io);
+  const opts = await storeOptions(values, io);
   const store = await openControlStore({ ...opts, dataDir: resolve(io.cwd, opts.dataDir) });
   try {
     if (kind === 'workspace') {

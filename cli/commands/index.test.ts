@@ -13,6 +13,14 @@ describe('the command registry', () => {
     }
   });
 
+  it('writes help for its readers: no internal spec section numbers, no deprecated variable', async () => {
+    for (const entry of commands) {
+      const { usage } = await entry.load();
+      expect(usage, entry.name).not.toMatch(/\bspec\s*§?\s*\d|§\s*\d/i);
+      expect(usage, entry.name).not.toMatch(/FLOWCP_|SVC_BUNDLE_PATH|\(deprecated\)/);
+    }
+  });
+
   it('writes every summary in one style: lower case, no final full stop', () => {
     for (const { summary } of commands) {
       expect(summary).toMatch(/^[a-z]/);

@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { SvcError } from '../../core/svc-error.js';
+import { parseEnv } from 'node:util';
+import { isSvcError, SvcError } from '../../core/svc-error.js';
 import { parseRuntimeEnv, RUNTIME_ENV_VARIABLES, startRuntime, startRuntimes } from '../../runtime/index.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -7,11 +9,14 @@ import { fail } from '../fail.js';
 import { parseCommandArgs } from '../parse-args.js';
 import { waitForSignal } from '../wait-for-signal.js';
 
-/** One line per variable the runtime reads: a variable added to RUNTIME_ENV_VARIABLES fails the type-check until it has one. */
-const VARIABLE_HELP: Record<(typeof RUNTIME_ENV_VARIABLES)[number], string> = {
+/**
+ * One line per variable the runtime reads: a variable added to RUNTIME_ENV_VARIABLES fails the
+ * type-check until it has one. A deprecated variable (null) is still read but not advertised.
+ */
+const VARIABLE_HELP: Record<(typeof RUNTIME_ENV_VARIABLES)[number], string | null> = {
   SVC_FOLDER_PATH: 'the server folder to serve when <dir> is not given',
-  SVC_BUNDLE_PATH: 'a single-file {server, files} export to serve instead (deprecated)',
-  FLOWCP_BUNDLE_PATH: 'former name of SVC_BUNDLE_PATH (deprecated)',
+  SVC_BUNDLE_PATH: null,
+  FLOWCP_BUNDLE_PATH: null,
   SVC_RUNTIME_MODE: 'standalone (the only mode)',
   SVC_UPSTREAM_SECRET:
     'the credential sent to the upstream API (api_key, bearer; basic: the password, or user:password)',
@@ -28,10 +33,35 @@ const VARIABLE_HELP: Record<(typeof RUNTIME_ENV_VARIABLES)[number], string> = {
 };
 
 function environmentHelp(): string {
-  const width = Math.max(...RUNTIME_ENV_VARIABLES.map((v) => v.length));
-  return RUNTIME_ENV_VARIABLES.map((v) => `  ${v.padEnd(width)}  ${VARIABLE_HELP[v] ?? ''}`.trimEnd()).join(
-    '\n',
-  );
+  const shown = RUNTIME_ENV_VARIABLES.filter((v) => VARIABLE_HELP[v] !== null);
+  const width = Math.max(...shown.map((v) => v.length));
+  return shown.map((v) => `  ${v.padEnd(width)}  ${VARIABLE_HELP[v] ?? ''}`.trimEnd()).join('\n');
+}
+
+/**
+ * The variables of the folder's `.env` (what `.env.example` tells users to fill in), for those not
+ * already set in the environment, which wins. Undefined when the folder has no `.env`.
+ */
+async function folderDotEnv(
+  folder: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ file: string; added: Record<string, string> } | undefined> {
+  const file = path.join(folder, '.env');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if (
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ||
+      (error as NodeJS.ErrnoException).code === 'ENOTDIR'
+    )
+      return undefined;
+    throw new SvcError('FOLDER_INVALID', `cannot read ${file}`, { place: { file }, cause: error });
+  }
+  const added: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parseEnv(text)))
+    if (env[name] === undefined && value !== undefined) added[name] = value;
+  return { file, added };
 }
 
 export const serveCommand: Command = {
@@ -46,7 +76,8 @@ Serves the folder at http://<host>:<port>/mcp and /mcp/<serverId>. Given several
   --host <addr>   listen address (default MCP_RUNTIME_HOST or 127.0.0.1)
   --watch         reload when the folder's files change (an invalid change keeps the last good config)
 
-Environment (read at start; .env.example in the folder lists the ones it needs):
+Environment (read at start; .env.example in the folder lists the ones it needs). The folder's
+.env is read too: a variable set in the environment wins over the same one in .env.
 ${environmentHelp()}`,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('serve', argv, {
@@ -58,7 +89,17 @@ ${environmentHelp()}`,
       if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) {
         throw new SvcError('USAGE', `svc serve: --port must be a number, not "${values.port}"`);
       }
+      const dirArg = positionals[0];
+      const folder = dirArg ?? io.env.SVC_FOLDER_PATH?.trim();
+      const dotEnv = folder ? await folderDotEnv(path.resolve(io.cwd, folder), io.env) : undefined;
+      if (dotEnv) {
+        const names = Object.keys(dotEnv.added).sort();
+        io.stderr(
+          `svc serve: read ${path.relative(io.cwd, dotEnv.file) || '.env'}${names.length > 0 ? ` (${names.join(', ')})` : ' (every variable in it is already set)'}\n`,
+        );
+      }
       const env = parseRuntimeEnv({
+        ...dotEnv?.added,
         ...io.env,
         ...(values.port !== undefined ? { MCP_RUNTIME_PORT: values.port } : {}),
         ...(values.host !== undefined ? { MCP_RUNTIME_HOST: values.host } : {}),
@@ -75,7 +116,6 @@ ${environmentHelp()}`,
         await several.close();
         return EXIT.ok;
       }
-      const dirArg = positionals[0];
       const running = await startRuntime({
         env,
         ...(dirArg ? { folderDir: path.resolve(io.cwd, dirArg) } : {}),
@@ -86,7 +126,23 @@ ${environmentHelp()}`,
       await running.close();
       return EXIT.ok;
     } catch (error) {
-      return fail(io, error);
+      return fail(io, withDotEnvHint(error, positionals[0] ?? io.env.SVC_FOLDER_PATH));
     }
   },
 };
+
+/** A missing variable: say where svc serve looks for it (the environment, then the folder's .env). */
+function withDotEnvHint(error: unknown, folder: string | undefined): unknown {
+  if (
+    !isSvcError(error) ||
+    error.code !== 'CONFIG_MISSING_ENV' ||
+    !error.place.field?.startsWith('SVC_UPSTREAM')
+  )
+    return error;
+  const where = folder ? path.join(folder, '.env') : '.env in the folder';
+  return new SvcError(
+    error.code,
+    `${error.message}. Set it in the environment or in ${where} (copy .env.example there and fill it in)`,
+    { place: error.place, details: error.details, cause: error },
+  );
+}

@@ -14,6 +14,7 @@ import {
 } from '../../generator/init/provider-change.js';
 import { parseDocument } from '../../generator/parse/index.js';
 import { renderConfig, renderEmptyFolder } from '../../generator/render/index.js';
+import { renderReportText } from '../../generator/report/index.js';
 import {
   APP_BUILDER_SETUP_STEPS,
   checkBranchDocument,
@@ -61,7 +62,7 @@ const usage = `Usage:
   svc source set <dir> --app-builder <app-id> [--branch live|main|<id>] [--custom-domain <host>]
                        [--app-builder-origin <url>] [--verification-token <t>] [--yes]
 
-Changes the source of a server folder (spec 3.3). The new source is checked first: if it is
+Changes the source of a server folder. The new source is checked first: if it is
 unreachable or not a valid document, nothing changes. A published server is refused
 (\`svc unpublish <dir>\` first).
 
@@ -233,7 +234,9 @@ async function importAndPrint(
   options: Parameters<typeof runImport>[0],
 ): Promise<number> {
   const result = await runImport(options);
+  // What `svc import` prints: the checklist, then the report (its summary and every change).
   io.stdout(`Importing into ${dirArg}\n${formatChecklist(result.checklist)}`);
+  if (result.status === 'complete') io.stdout(renderReportText(result.report));
   return result.status === 'failed' ? fail(io, result.error) : EXIT.ok;
 }
 

@@ -19,7 +19,7 @@ import { verificationSteps } from '../verification-steps.js';
 
 const usage = `Usage: svc verify <dir> [--reset] [--json]
 
-Checks that you own an app-builder app (spec 3.2): prints the verification token, then looks for
+Checks that you own an app-builder app: prints the verification token, then looks for
 a page whose slug is the token on the live version and on version-test. Found on either: every
 branch folder of the app (<dir>/live, <dir>/main, … or <dir> itself) is marked verified in its
 config.yaml, and \`svc import\` can import it. The token is not a secret: it is a page name.

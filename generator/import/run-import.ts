@@ -36,9 +36,11 @@ import { keepUserFiles } from '../init/keep-user-files.js';
 import { contentHashes, derivedBases, firstReleaseTools, mergeImport } from '../merge/index.js';
 import { defaultBaseUrl, parseDocument } from '../parse/index.js';
 import {
+  GITIGNORE_FILE,
   OPENAPI_FILE,
   README_SIGNATURE,
   renderFolder,
+  renderGitignore,
   renderFolderChecked,
   renderTool,
 } from '../render/index.js';
@@ -537,6 +539,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       generated: renderGenerated(merged.generatedByKey),
     });
     Object.assign(files, book.files);
+    // A first import makes the folder: it gets the `.gitignore` that keeps `.env` out of git.
+    if (opts.config && !(GITIGNORE_FILE in files)) files[GITIGNORE_FILE] = renderGitignore();
     const userKept = opts.userFiles ? keepUserFiles(files, opts.userFiles) : undefined;
     if (userKept) Object.assign(files, userKept.files);
 

@@ -6,7 +6,7 @@
  */
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import type { SvcConfig } from '../../schemas/types.js';
-import { README_SIGNATURE } from '../render/index.js';
+import { GITIGNORE_FILE, README_SIGNATURE, renderGitignore } from '../render/index.js';
 
 export interface ProviderChangePlan {
   /** Files that stay: content items, a README of the user's, files svc does not manage. */
@@ -19,9 +19,11 @@ export interface ProviderChangePlan {
   oauth: boolean;
 }
 
-/** Tools, bookkeeping and the files svc generates from the config go; a README of the user's stays. */
+/** Tools, bookkeeping and the files svc generates go; a README or .gitignore of the user's stays. */
 function goes(path: string, text: string): boolean {
   if (path === 'README.md') return text.includes(README_SIGNATURE);
+  // The .gitignore svc wrote goes as written; one the user edited stays.
+  if (path === GITIGNORE_FILE) return text === renderGitignore();
   return (
     path.startsWith('Tools/') ||
     path.startsWith('.svc/') ||

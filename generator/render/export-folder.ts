@@ -1,6 +1,7 @@
 /**
  * The programmatic export (spec 2.9): `{ server, files }` where files are the standard folder
- * (the paths svc manages) without its `.svc/` bookkeeping, and server is the parsed config.yaml.
+ * (the paths svc manages, and the `.gitignore` it wrote) without its `.svc/` bookkeeping, and server is
+ * the parsed config.yaml.
  * Anything else a folder on disk may hold is left out, above all a `.env` with the upstream secret.
  */
 import { SvcError } from '../../core/svc-error.js';
@@ -10,6 +11,7 @@ import { BOOKKEEPING_DIR, type FolderFiles } from '../../folder/model.js';
 import type { SvcExport } from '../../schemas/types.js';
 import { validate } from '../../schemas/validate.js';
 import { sortedFiles } from './render-folder.js';
+import { GITIGNORE_FILE } from './render-gitignore.js';
 
 /** Throws FOLDER_INVALID (with every problem in details) when the folder does not load. */
 export function exportFolder(files: FolderFiles): SvcExport {
@@ -27,7 +29,7 @@ export function exportFolder(files: FolderFiles): SvcExport {
   }
   const kept: FolderFiles = {};
   for (const [path, text] of Object.entries(files)) {
-    if (!isManagedPath(path) || path.startsWith(`${BOOKKEEPING_DIR}/`)) continue;
+    if ((!isManagedPath(path) && path !== GITIGNORE_FILE) || path.startsWith(`${BOOKKEEPING_DIR}/`)) continue;
     kept[path] = text;
   }
   const result = { server: loaded.folder.config, files: sortedFiles(kept) };

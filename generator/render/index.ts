@@ -4,6 +4,7 @@ export { RUNTIME_IMAGE, renderCompose } from './render-compose.js';
 export { renderConfig } from './render-config.js';
 export { renderContent, renderMarkdownItem, renderWidgetSidecar } from './render-content.js';
 export { envVariables, renderEnvExample } from './render-env-example.js';
+export { GITIGNORE_FILE, renderGitignore } from './render-gitignore.js';
 export {
   OPENAPI_FILE,
   type RenderExtras,

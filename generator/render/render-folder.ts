@@ -10,6 +10,7 @@ import { renderCompose } from './render-compose.js';
 import { renderConfig } from './render-config.js';
 import { renderContent } from './render-content.js';
 import { renderEnvExample } from './render-env-example.js';
+import { GITIGNORE_FILE, renderGitignore } from './render-gitignore.js';
 import { renderReadme } from './render-readme.js';
 import { renderTool } from './render-tool.js';
 
@@ -21,9 +22,15 @@ export interface RenderExtras {
 export const OPENAPI_FILE = 'Tools/openapi.json';
 const TOOL_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** A server folder with no tools and no content yet (a manual app, an unverified app-builder branch). */
+/**
+ * A new server folder with no tools and no content yet (a manual app, an unverified app-builder
+ * branch), with the `.gitignore` a new folder gets.
+ */
 export function renderEmptyFolder(config: FolderModel['config']): FolderFiles {
-  return renderFolder({ config, tools: [], skills: [], prompts: [], resources: [], docs: [], widgets: [] });
+  return sortedFiles({
+    ...renderFolder({ config, tools: [], skills: [], prompts: [], resources: [], docs: [], widgets: [] }),
+    [GITIGNORE_FILE]: renderGitignore(),
+  });
 }
 
 export function renderFolder(folder: FolderModel, extras: RenderExtras = {}): FolderFiles {

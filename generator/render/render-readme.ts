@@ -66,6 +66,7 @@ export function renderReadme(folder: FolderModel): string {
   rows.push(
     ['`docker-compose.yml`', 'the runtime only (no database, no cache)'],
     ['`.env.example`', 'every variable the runtime reads, without values'],
+    ['`.gitignore`', 'keeps `.env` out of git (written when svc made the folder; yours to edit)'],
     [
       '`Tools/openapi.json`',
       'the source document of the last import, for reference (the runtime does not read it)',

@@ -126,6 +126,16 @@ describe('createSnapshotPoller', () => {
     expect((await poller.pollNow()).kind).toBe('updated');
   });
 
+  it('logs the reason the service gives for a 403', async () => {
+    const said = { error: { code: 'PLAN_REQUIRED', message: 'export and sync need the paid plan' } };
+    const { poller, logger } = setup(service(json(said, undefined, 403)).fetch);
+    expect(await poller.pollNow()).toEqual({ kind: 'forbidden' });
+    expect(logger.records.at(-1)).toMatchObject({
+      event: 'sync_forbidden',
+      reason: 'PLAN_REQUIRED: export and sync need the paid plan',
+    });
+  });
+
   const failures: [string, () => Response | Error | 'hang', RegExp][] = [
     [
       'network error',
@@ -133,6 +143,16 @@ describe('createSnapshotPoller', () => {
       /ECONNREFUSED/,
     ],
     ['server error', () => new Response('oops', { status: 500 }), /unexpected status: 500/],
+    [
+      'an unpublished server (the reason the service gives)',
+      () =>
+        json(
+          { error: { code: 'NOT_PUBLISHED', message: 'the server echo-api is not published on main' } },
+          undefined,
+          404,
+        ),
+      /^the service answered 404 NOT_PUBLISHED: the server echo-api is not published on main$/,
+    ],
     [
       'redirect',
       () => new Response(null, { status: 302, headers: { location: 'https://evil.example.test/' } }),

@@ -115,6 +115,37 @@ async function readLimited(response: Response, maxBytes: number): Promise<string
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The most of an error body read, and of its message kept, for a log line. */
+const MAX_ERROR_BODY_BYTES = 16 * 1024;
+const MAX_ERROR_MESSAGE = 500;
+
+/**
+ * The service's own reason for a refusal, from its `{ "error": { "code", "message" } }` body
+ * ("NOT_PUBLISHED: the server pets is not published on main"), or undefined when the body is
+ * not that (another server, a proxy's page).
+ */
+async function serviceReason(response: Response): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readLimited(response, MAX_ERROR_BODY_BYTES);
+  } catch {
+    return undefined;
+  }
+  try {
+    const error = (JSON.parse(text) as { error?: { code?: unknown; message?: unknown } })?.error;
+    const code = typeof error?.code === 'string' ? error.code : undefined;
+    const message = typeof error?.message === 'string' ? error.message : undefined;
+    if (!code && !message) return undefined;
+    const said = [code, message]
+      .filter(Boolean)
+      .join(': ')
+      .replace(/[\u0000-\u001f\u007f]+/g, ' ');
+    return said.length > MAX_ERROR_MESSAGE ? `${said.slice(0, MAX_ERROR_MESSAGE)}…` : said;
+  } catch {
+    return undefined;
+  }
+}
+
 function errorReason(error: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return `no answer within ${timeoutMs} ms`;
   if (error instanceof PollFailure) return error.reason;
@@ -191,20 +222,31 @@ export function createSnapshotPoller(opts: SnapshotPollerOptions): SnapshotPolle
         return { kind: 'unchanged', status: 304 };
       }
       if (status === 403) {
-        await response.body?.cancel();
+        const said = await serviceReason(response);
         log('warn', 'sync_forbidden', {
           message:
             'the service refused the deploy token (revoked, or the plan no longer allows export): keeping the current config',
+          ...(said ? { reason: said } : {}),
           status,
           url,
           keptVersion: opts.store.version(),
         });
         return { kind: 'forbidden' };
       }
-      if (status !== 200) {
+      if (status >= 300 && status < 400) {
         await response.body?.cancel();
-        const what = status >= 300 && status < 400 ? 'a redirect (not followed)' : 'an unexpected status';
-        return fail(`the service answered ${what}: ${status}`, status, now() - started);
+        return fail(`the service answered a redirect (not followed): ${status}`, status, now() - started);
+      }
+      if (status !== 200) {
+        // The service says why (404 NOT_PUBLISHED, 401 UNAUTHORIZED, …): that is the reason to log.
+        const said = await serviceReason(response);
+        return fail(
+          said
+            ? `the service answered ${status} ${said}`
+            : `the service answered an unexpected status: ${status}`,
+          status,
+          now() - started,
+        );
       }
       const text = await readLimited(response, maxBytes);
       let body: unknown;
