@@ -13,11 +13,13 @@ export interface RemoteExport {
 }
 
 /**
- * A path an export may hold: a managed top-level file, `Tools/<name>.yaml` or `Tools/openapi.json`,
+ * A path an export may hold: the folder's `.gitignore`, a managed top-level file, `Tools/<name>.yaml` or `Tools/openapi.json`,
  * or a file under a content directory; no hidden segment (a `Docs/.git/config` would make a
  * repository of Docs/), no bookkeeping.
  */
 function exportable(path: string): boolean {
+  // The folder's own ignore rules (`.env` stays out of git): plain patterns, nothing git runs.
+  if (path === '.gitignore') return true;
   if (!isManagedPath(path) || path.startsWith(`${BOOKKEEPING_DIR}/`)) return false;
   const segments = path.split('/');
   if (segments.length === 1) return true;

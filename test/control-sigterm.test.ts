@@ -69,7 +69,13 @@ it('SIGTERM during a job exits within seconds and puts the job back in the queue
   const { token } = await store.createWorkspaceToken('ci');
   await store.close();
   child = spawn(process.execPath, [join(out, 'control.mjs')], {
-    env: { PATH: process.env.PATH ?? '', SVC_CONTROL_PORT: '0', SVC_DATA_DIR: data },
+    // The repository and the source are on loopback: private addresses are allowed on purpose.
+    env: {
+      PATH: process.env.PATH ?? '',
+      SVC_CONTROL_PORT: '0',
+      SVC_DATA_DIR: data,
+      SVC_CONTROL_ALLOW_PRIVATE: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -110,7 +116,13 @@ it('SIGTERM during a job exits within seconds and puts the job back in the queue
 
   // The next start takes the job up again and finishes it.
   answer = true;
-  const control = await startControl({ port: 0, dataDir: data, workerPollMs: 100, logger: { log() {} } });
+  const control = await startControl({
+    port: 0,
+    dataDir: data,
+    workerPollMs: 100,
+    logger: { log() {} },
+    allowPrivateAddresses: true,
+  });
   try {
     const done = await until('the job to finish', async () => {
       const row = await control.store.getJob(jobId);

@@ -285,7 +285,10 @@ describe('each image runs its CMD from its own files', () => {
     expect(argv).toEqual(['node', 'control.mjs']);
     const data = path.join(scratch, 'control-data');
     const token = await run([...argv, 'token', 'workspace', '--name', 'admin'], cwd, { SVC_DATA_DIR: data });
-    expect(token.stderr).toBe('');
+    // stderr carries only the token's id and how to revoke it; the token itself goes to stdout.
+    expect(token.stderr).toMatch(
+      /^workspace token id [\w-]+ \(revoke with svc control token revoke [\w-]+\)\n$/,
+    );
     expect(token.code).toBe(0);
     expect(token.stdout).toMatch(/\S{20,}/);
     const served = await run(argv, cwd, { SVC_DATA_DIR: data, SVC_CONTROL_PORT: '0' });

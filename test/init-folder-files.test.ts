@@ -4,18 +4,21 @@
  * and a `.gitignore` that keeps `.env` out of git, written once and the user's from then on.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svc } from './helpers/run-cli.js';
 
-const PETSTORE = path.resolve('fixtures/specs/petstore-3.0.yaml');
 let work: string;
+let PETSTORE: string;
 
 beforeAll(() => {
   work = mkdtempSync(path.join(tmpdir(), 'svc-init-files-'));
   execFileSync('git', ['init', '-q', work]);
+  // The document sits in the repository: a re-import reads only paths inside it.
+  PETSTORE = path.join(work, 'petstore.yaml');
+  copyFileSync(path.resolve('fixtures/specs/petstore-3.0.yaml'), PETSTORE);
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

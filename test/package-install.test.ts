@@ -213,6 +213,12 @@ describe(`the ${PACKAGE_NAME} package`, () => {
       ]);
       expect(added.code).toBe(0);
       expect(existsSync(path.join(consumer, 'mcp/pets/Tools/getStatus.yaml'))).toBe(true);
+      const enabled = await svc(['tool', 'enable', 'mcp/pets', 'getStatus']);
+      expect(enabled.code).toBe(0);
+      const listed = await svc(['tool', 'list', 'mcp/pets', '--grep', 'status']);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toMatch(/getStatus/);
+      expect((await svc(['tool', 'disable', 'mcp/pets', 'getStatus'])).code).toBe(0);
       const source = await svc(['source', 'set', 'mcp/pets', '--openapi', 'petstore.yaml']);
       expect(source.code).toBe(0);
       const validate = await svc(['validate', 'mcp/pets']);
