@@ -8,30 +8,17 @@
 import { UriTemplate } from '@modelcontextprotocol/server';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { compileToolSchema, isServed } from '../folder/check-tools.js';
-import {
-  decideMode,
-  listBytes,
-  META_TOOL_NAMES,
-  META_TOOLS,
-  type ModeDecision,
-} from '../folder/discovery-mode.js';
+import { decideMode, listBytes, type ModeDecision } from '../folder/discovery-mode.js';
 import type { FolderModel, ToolItem, WidgetItem } from '../folder/model.js';
 import { serverTitle } from '../folder/server-title.js';
-import { advertisedOutputSchema } from './advertised-output-schema.js';
+import { type ListedTool, listedTool, widgetUri } from '../folder/listed-tool.js';
+import { searchModeList } from '../folder/tools-list-cost.js';
 import { buildToolIndex, type ToolIndex } from './discovery/tool-index.js';
 import { isTextMediaType, mediaTypeEssence } from './media-type.js';
 
 export const WIDGET_MIME = 'text/html;profile=mcp-app';
 
-export interface ListedTool {
-  name: string;
-  title?: string;
-  description: string;
-  inputSchema: Record<string, unknown> & { type: 'object' };
-  outputSchema?: Record<string, unknown> & { type: 'object' };
-  annotations: Record<string, unknown>;
-  _meta?: Record<string, unknown>;
-}
+export type { ListedTool } from '../folder/listed-tool.js';
 
 export interface CompiledTool {
   item: ToolItem;
@@ -129,10 +116,6 @@ export interface LoadedConfig {
 
 export const RUNTIME_VERSION = '0.1.0';
 
-function widgetUri(serverId: string, name: string): string {
-  return `ui://${serverId}/${name}.html`;
-}
-
 function widgetMeta(widget: WidgetItem): Record<string, unknown> {
   const csp = widget.sidecar.csp ?? {};
   const ui: Record<string, unknown> = {
@@ -204,19 +187,10 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
   for (const item of folder.tools) {
     const t = item.tool;
     if (!isServed(item) || catalog.has(t.name)) continue;
-    const annotations: Record<string, unknown> = { ...t.annotations };
-    const listed: ListedTool = {
-      name: t.name,
-      description: t.description || t.title || t.name,
-      inputSchema: t.inputSchema as ListedTool['inputSchema'],
-      annotations,
-    };
-    if (t.title) listed.title = t.title;
-    if (t.outputSchema) listed.outputSchema = advertisedOutputSchema(t.outputSchema);
-    if (t.widget && enabledWidgets.has(t.widget)) {
-      const uri = widgetUri(serverId, t.widget);
-      listed._meta = { ui: { resourceUri: uri }, 'ui/resourceUri': uri, 'openai/outputTemplate': uri };
-    }
+    const listed = listedTool(
+      t,
+      t.widget && enabledWidgets.has(t.widget) ? widgetUri(serverId, t.widget) : undefined,
+    );
     let compiled: ValidateFunction | { error: string } | undefined;
     let compiledOutput: ValidateFunction | { error: string } | undefined;
     catalog.set(t.name, {
@@ -380,13 +354,11 @@ function discoveryOf(
       toolList: catalogList,
     };
   }
+  const toolList = searchModeList(catalogList, (name) => catalog.get(name)?.item.tool.pinned === true);
   const tools = new Map<string, CompiledTool>();
-  const toolList: ListedTool[] = [...(META_TOOLS as unknown as ListedTool[])];
-  for (const listed of catalogList) {
-    const compiled = catalog.get(listed.name)!;
-    if (compiled.item.tool.pinned !== true || META_TOOL_NAMES.has(listed.name)) continue;
-    tools.set(listed.name, compiled);
-    toolList.push(listed);
+  for (const listed of toolList) {
+    const compiled = catalog.get(listed.name);
+    if (compiled) tools.set(listed.name, compiled);
   }
   const index = buildToolIndex(
     catalogList.map((listed) => {

@@ -5,7 +5,7 @@
  * error, never an upstream call.
  */
 import { ProtocolError, ProtocolErrorCode, type RequestStateCodec } from '@modelcontextprotocol/server';
-import { UNMATCHED } from './advertised-output-schema.js';
+import { UNMATCHED } from '../folder/advertised-output-schema.js';
 import type { CancelSignal } from './call-cancel.js';
 import type { CompiledTool, LoadedConfig } from './loaded-config.js';
 import type { Logger } from './logger.js';

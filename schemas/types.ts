@@ -348,6 +348,13 @@ export interface ImportReport {
   };
   content: ContentChange[];
   warnings: ReportWarning[];
+  /**
+   * What tools/list costs a client after this import, and before it (docs/discovery.md): the discovery mode and the bytes of the list in that mode.
+   */
+  toolsList?: {
+    before?: ToolsListCostRecord;
+    after: ToolsListCostRecord;
+  };
 }
 export interface EndpointChange {
   /**
@@ -445,6 +452,15 @@ export interface ReportWarning {
   tool?: string;
   endpoint?: string;
   file?: string;
+}
+export interface ToolsListCostRecord {
+  setting: "all" | "search" | "auto";
+  mode: "all" | "search";
+  reason?: string;
+  served: number;
+  pinned: number;
+  bytes: number;
+  allBytes: number;
 }
 
 // resource.schema.json

@@ -227,4 +227,26 @@ describe('pull_request mode', () => {
     expect(ours()[0]!.body).toContain('Nothing to report: no server folder touched.');
     expect(gh.comments.length).toBe(before);
   });
+
+  it('enabling many tools says what tools/list then costs: the mode flips to search (auto)', async () => {
+    const many: TestTool[] = Array.from({ length: 45 }, (_, i) => ({
+      key: `op_${i}`,
+      name: `op_${i}`,
+      enabled: true,
+      method: 'GET',
+      path: `/op/${i}`,
+    }));
+    const endpoints = many.map((t) => endpoint('GET', t.path));
+    const head = pushHead(
+      'pr-7',
+      prefixed('mcp/pets', serverFolder('pets', [...tools, ...many], [v1, [...v1, ...endpoints]])),
+    );
+    const { result } = await runPr(head, { 'INPUT_FAIL-ON': 'none' });
+    const pets = result.results.find((r) => r.folder === 'mcp/pets')!;
+    expect(pets.toolsList?.before).toMatchObject({ mode: 'all', served: 2 });
+    expect(pets.toolsList?.after).toMatchObject({ setting: 'auto', mode: 'search', served: 47 });
+    expect(ours()[0]!.body).toMatch(
+      /\*\*tools\/list:\*\* all, [\d.]+ (B|KB) \(2 tools listed\) → search, [\d.]+ KB \(47 tools found by search, 0 pinned; [\d.]+ KB if each were listed\)/,
+    );
+  });
 });

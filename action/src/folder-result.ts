@@ -1,4 +1,5 @@
 /** The outcome for one server folder in one run, shared by the modes and the renderer. */
+import type { ToolsListCost } from '../../folder/tools-list-cost.js';
 import type { EndpointChangeView, ReimportView } from './engine.js';
 import { type FolderSources, folderSources, serverName } from './folders.js';
 import { readFileAt } from './git.js';
@@ -19,6 +20,8 @@ export interface FolderResult {
   breaking: number;
   warnings: number;
   error?: string;
+  /** What tools/list costs a client before and after, when the change moves it (docs/discovery.md). */
+  toolsList?: { before?: ToolsListCost; after: ToolsListCost };
 }
 
 /** Committed endpoint changes that hit an enabled tool, plus tool changes classed breaking. */

@@ -8,6 +8,8 @@ import { posix, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { SvcError } from '../../core/svc-error.js';
 import type { FolderFiles } from '../../folder/model.js';
+import { loadFolder } from '../../folder/load-folder.js';
+import { toolsListCost } from '../../folder/tools-list-cost.js';
 import { findServerFolders, folderSources, serverName, touches } from './folders.js';
 import { countFolder, type FolderResult } from './folder-result.js';
 import { changedFiles, ensureCommit, gitAuthEnv, listFiles, readFileAt, readFilesAt } from './git.js';
@@ -24,6 +26,8 @@ import { diffTools, enabledEndpoints, type ToolChange, type ToolViewCache } from
 export function neededForDiff(path: string): boolean {
   if (path === 'config.yaml') return true;
   if (path.startsWith('Tools/')) return path.endsWith('.yaml');
+  // Widgets are small, and an enabled one adds its URI to each tool that shows it in tools/list.
+  if (path.startsWith('Widgets/')) return true;
   return path.startsWith('.svc/') && !path.startsWith('.svc/specs/');
 }
 
@@ -84,6 +88,8 @@ export async function runPullRequest({
     const hits = new Map([...enabledEndpoints(baseFiles, views), ...enabledEndpoints(headFiles, views)]);
     enabled.set(folder, hits);
     const result: FolderResult = { folder, toolChanges, endpointChanges, breaking: 0, warnings: 0 };
+    const toolsList = toolsListChange(baseFiles, headFiles);
+    if (toolsList) result.toolsList = toolsList;
     const name = serverName(configText);
     if (name) result.name = name;
     if (!existsAtHead) result.removed = true;
@@ -118,6 +124,19 @@ export async function runPullRequest({
     fullReport: fullReportLink(ctx),
   });
   return { results, markdown, comment };
+}
+
+/** What tools/list costs a client at the base and at the head, when the pull request changes it. */
+export function toolsListChange(base: FolderFiles, head: FolderFiles): FolderResult['toolsList'] {
+  const cost = (files: FolderFiles) => {
+    if (files['config.yaml'] === undefined) return undefined;
+    const loaded = loadFolder(files);
+    return loaded.ok ? toolsListCost(loaded.folder) : undefined;
+  };
+  const before = cost(base);
+  const after = cost(head);
+  if (!after || (before && before.mode === after.mode && before.bytes === after.bytes)) return undefined;
+  return { ...(before ? { before } : {}), after };
 }
 
 /**

@@ -5,6 +5,7 @@
  * one line, as oasdiff does. With a budget (the comment), every folder gets its share of it, so a big
  * folder cannot push another out of the comment, and a cut section links the full report.
  */
+import { describeCost } from '../../folder/tools-list-cost.js';
 import type { EndpointChangeView } from './engine.js';
 import { type FolderResult, hasSomethingToReport } from './folder-result.js';
 import type { ToolChange } from './tool-changes.js';
@@ -174,6 +175,12 @@ function endpointCounts(changes: readonly EndpointChangeView[]): string {
   return `${n('added')} added, ${n('removed')} removed, ${n('changed')} changed${breaking ? ` (${breaking} breaking)` : ''}`;
 }
 
+/** What the change costs a model's context: the discovery mode and the size of tools/list, before → after. */
+function toolsListLine(t: NonNullable<FolderResult['toolsList']>): string {
+  const after = describeCost(t.after);
+  return t.before ? `**tools/list:** ${describeCost(t.before)} → ${after}` : `**tools/list:** ${after}`;
+}
+
 function folderSection(r: FolderResult, opts: RenderOptions): Section {
   const label = r.name ? `${code(r.folder)} — ${r.name}` : code(r.folder);
   const badges = [
@@ -193,6 +200,7 @@ function folderSection(r: FolderResult, opts: RenderOptions): Section {
   if (counts.length > 0) head.push(`Committed — ${counts.join('; ')}.`, '');
   if (r.reimport && r.reimport.status !== 'failed' && r.reimport.changed)
     head.push(`${opts.reimportHeading} (as \`svc diff\` reports it): ${r.reimport.summary}`, '');
+  if (r.toolsList) head.push(toolsListLine(r.toolsList), '');
   if (r.removed) head.push('The pull request removes this server folder.', '');
   if (r.error) head.push(`> [!CAUTION]\n> ${r.error.replace(/\n/g, '\n> ')}`, '');
 

@@ -10,6 +10,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import { isManagedPath, loadFolder, readFolder, writeFolder } from '../../folder/index.js';
+import { toolsListCost } from '../../folder/tools-list-cost.js';
 import type { ContentItems, FolderFiles, FolderModel } from '../../folder/model.js';
 import type { Endpoint, HistoryRecord, ImportReport, SvcConfig } from '../../schemas/types.js';
 import { sameJson } from '../../core/canonical-json.js';
@@ -509,6 +510,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       notes: merged.notes,
       tools: merged.tools,
       changed,
+      toolsList: { ...(previous ? { before: toolsListCost(previous) } : {}), after: toolsListCost(model) },
     });
 
     // 7. History and bookkeeping.

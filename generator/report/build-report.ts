@@ -24,6 +24,8 @@ export interface ReportInput {
   tools: ToolItem[];
   /** Whether any file outside .svc/ changed. */
   changed: boolean;
+  /** What tools/list costs a client before and after the import (folder/tools-list-cost.ts). */
+  toolsList?: ImportReport['toolsList'];
 }
 
 function plural(n: number, word: string): string {
@@ -205,6 +207,7 @@ export function buildReport(input: ReportInput): ImportReport {
     },
     content: content.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
     warnings,
+    ...(input.toolsList ? { toolsList: input.toolsList } : {}),
   };
   const report: ImportReport = { ...body, summary: summaryLine(body, !input.previous) };
   const checked = validate('report', report);

@@ -6,6 +6,7 @@
  * comments end at 65,536 characters; the JSON report always has everything).
  */
 import { NO_RECORD_REASON } from '../merge/unrecorded-base.js';
+import { describeCost } from '../../folder/tools-list-cost.js';
 import type {
   ApiChange,
   CustomizationReset,
@@ -307,6 +308,13 @@ function contentSection(report: ImportReport): string[] {
   return ['### Content', '', ...capped(lines, MAX_WARNINGS), ''];
 }
 
+/** What tools/list costs a client, when the import changed it (a tool gone stale, a mode that flips). */
+function toolsListLine(report: ImportReport): string[] {
+  const { before, after } = report.toolsList ?? {};
+  if (!before || !after || (before.mode === after.mode && before.bytes === after.bytes)) return [];
+  return [`**tools/list:** ${describeCost(before)} → ${describeCost(after)}`, ''];
+}
+
 export function renderReportMarkdown(report: ImportReport): string {
   const e = report.counts.endpoints;
   const t = report.counts.tools;
@@ -322,7 +330,7 @@ export function renderReportMarkdown(report: ImportReport): string {
   if (c.added + c.updated + c.skipped + c.removed > 0) {
     out.push(`| Content | ${c.added} | ${c.removed} | ${c.updated} updated, ${c.skipped} skipped | | |`);
   }
-  out.push('');
+  out.push('', ...toolsListLine(report));
   out.push(
     ...enabledSection(report),
     ...warningSection(report),

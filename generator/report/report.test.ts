@@ -233,3 +233,32 @@ describe('renderReportMarkdown: documentation-only changes', () => {
     expect(md.indexOf('**Changed** `GET /r7`')).toBeLessThan(md.indexOf('📝'));
   });
 });
+
+describe('renderReportMarkdown: what tools/list costs', () => {
+  const cost = (mode: 'all' | 'search', served: number, bytes: number) =>
+    ({ setting: 'auto', mode, served, pinned: 0, bytes, allBytes: mode === 'all' ? bytes : 90_000 }) as const;
+  const report = (toolsList: Parameters<typeof buildReport>[0]['toolsList']) =>
+    buildReport({
+      source: { location: 'v2.json' },
+      previous: { seq: 1 },
+      endpointsBefore: 0,
+      endpointsAfter: 0,
+      endpoints: [],
+      notes: [],
+      tools: [],
+      changed: true,
+      ...(toolsList ? { toolsList } : {}),
+    });
+
+  it('says so when the import moves it, and stays quiet when it does not', () => {
+    const moved = renderReportMarkdown(
+      report({ before: cost('all', 41, 30_000), after: cost('search', 42, 1_300) }),
+    );
+    expect(moved).toContain(
+      '**tools/list:** all, 29.3 KB (41 tools listed) → search, 1.3 KB (42 tools found by search, 0 pinned; 87.9 KB if each were listed)',
+    );
+    const same = renderReportMarkdown(report({ before: cost('all', 3, 900), after: cost('all', 3, 900) }));
+    expect(same).not.toContain('tools/list');
+    expect(renderReportMarkdown(report({ after: cost('all', 3, 900) }))).not.toContain('tools/list');
+  });
+});
