@@ -103,6 +103,11 @@ export interface ImportResult {
   record?: HistoryRecord;
   /** auth: none for a document that declares security schemes: what to say and suggest. */
   authWarning?: string;
+  /**
+   * What the import could not carry over whole, one line each: a tool whose input schema reached
+   * INPUT_DEFS_LIMIT, a description kept as plain text because it could not be converted.
+   */
+  warnings?: string[];
 }
 
 const CONTENT_ROWS: ChecklistKind[] = ['resources', 'skills', 'prompts', 'widgets', 'docs'];
@@ -329,6 +334,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     let generated: ReturnType<typeof buildTools>;
     let sourceRead: SourceRead | undefined;
     let authNotice: string | undefined;
+    const warnings: string[] = [];
     try {
       sourceRead = await plan.read();
       const read = sourceRead.document;
@@ -345,6 +351,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       generated = buildTools(endpoints, {
         ...compactOptions(config, previous),
         ...(markdown ? { markdown } : {}),
+        onWarning: (text) => warnings.push(text),
       });
     } catch (error) {
       throw new StepFailure('tools', asSvcError(error));
@@ -531,6 +538,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       }
     }
     checklist.complete('tools', generated.length);
+    if (warnings.length > 0) checklist.note('tools', plural(warnings.length, 'warning'));
     const counts = contentRowsOf(
       content ?? { skills: [], prompts: [], resources: [], docs: [], widgets: [] },
     );
@@ -545,6 +553,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       record: book.record,
       ...(userKept ? { keptUserFiles: userKept.kept } : {}),
       ...(authNotice ? { authWarning: authNotice } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
     };
   } catch (error) {
     const step = error instanceof StepFailure ? error.step : 'tools';
@@ -602,6 +611,10 @@ function renderUnchecked(
 function loadFolderKnows(path: string): boolean {
   if (/^Tools\/[^/]+\.(yaml|json)$/.test(path)) return true;
   return checklistKindOfPath(path) !== undefined && /\.(md|mdx|html|json)$/i.test(path);
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'} (below)`;
 }
 
 function sameFiles(a: FolderFiles, b: FolderFiles): boolean {

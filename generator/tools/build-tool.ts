@@ -8,12 +8,13 @@ import { isPlainObject } from '../../core/is-plain-object.js';
 import { declareRequiredNames } from './declare-required.js';
 import type { Endpoint, Location, SvcTool } from '../../schemas/types.js';
 import { endpointFingerprint, isJsonMediaType } from '../endpoints/index.js';
+import { collectDefRefs } from '../endpoints/schema-convert.js';
 import { annotationsFor } from './annotations.js';
 import { buildOutputSchema } from './output-schema.js';
 import { classify } from './classify.js';
 import {
   type Defs,
-  INPUT_DEFS_BUDGET,
+  INPUT_DEFS_LIMIT,
   resolveLocal,
   type Schema,
   selectDefs,
@@ -31,12 +32,18 @@ export interface BuildToolOptions {
   compact?: boolean;
   /** HTML descriptions → Markdown (loadHtmlToMarkdown); without it text is kept as written. */
   markdown?: MarkdownConverter;
+  /** Told when the tool's input schema had to leave something out (INPUT_DEFS_LIMIT). */
+  onWarning?: (text: string) => void;
 }
 
 export function buildTool(endpoint: Endpoint, name: string, opts: BuildToolOptions = {}): SvcTool {
   const form: TextForm = { style: opts.compact ? 'compact' : 'full', markdown: opts.markdown ?? keepText };
   const description = toolDescription(endpoint, form);
-  const { inputSchema, locations, body } = buildInput(endpoint, form);
+  const { inputSchema, locations, body, trimmed } = buildInput(endpoint, form);
+  if (trimmed > 0)
+    opts.onWarning?.(
+      `tool ${name} (${endpoint.method} ${endpoint.path}): its input schema reaches more than ${INPUT_DEFS_LIMIT / 1024} KB of shared definitions; ${trimmed} of them are left open (type only), so arguments there are not checked`,
+    );
   const tool: SvcTool = {
     name,
     description,
@@ -86,6 +93,8 @@ interface BuiltInput {
   inputSchema: SvcTool['inputSchema'];
   locations: SvcTool['locations'];
   body?: SvcTool['body'];
+  /** How many reachable $defs were left out (beyond INPUT_DEFS_LIMIT). */
+  trimmed: number;
 }
 
 function buildInput(endpoint: Endpoint, form: TextForm): BuiltInput {
@@ -151,7 +160,8 @@ function buildInput(endpoint: Endpoint, form: TextForm): BuiltInput {
     }
   }
 
-  const kept = selectDefs(Object.values(properties), defs, INPUT_DEFS_BUDGET, form);
+  const kept = selectDefs(Object.values(properties), defs, INPUT_DEFS_LIMIT, form);
+  const reachable = reachableDefs(Object.values(properties), defs);
   const finalProperties: Record<string, Schema> = {};
   for (const key of Object.keys(properties))
     finalProperties[key] = stubMissingRefs(properties[key]!, kept, defs, form);
@@ -164,9 +174,27 @@ function buildInput(endpoint: Endpoint, form: TextForm): BuiltInput {
       $defs[name] = stubMissingRefs(kept.get(name)!, kept, defs, form);
     inputSchema.$defs = $defs;
   }
-  const built: BuiltInput = { inputSchema: inputSchema as SvcTool['inputSchema'], locations };
+  const built: BuiltInput = {
+    inputSchema: inputSchema as SvcTool['inputSchema'],
+    locations,
+    trimmed: reachable - kept.size,
+  };
   if (body) built.body = body;
   return built;
+}
+
+/** How many of the defs exist that the schemas reach, transitively. */
+function reachableDefs(roots: readonly unknown[], defs: Defs | undefined): number {
+  if (!defs) return 0;
+  const seen = new Set<string>();
+  const stack = roots.flatMap((r) => collectDefRefs(r));
+  while (stack.length > 0) {
+    const name = stack.pop()!;
+    if (seen.has(name) || defs[name] === undefined) continue;
+    seen.add(name);
+    stack.push(...collectDefRefs(defs[name]));
+  }
+  return seen.size;
 }
 
 /**
