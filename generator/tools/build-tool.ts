@@ -127,6 +127,11 @@ function buildInput(endpoint: Endpoint, form: TextForm): BuiltInput {
   const requestBody = endpoint.requestBody;
   if (requestBody) {
     body = { contentType: bodyEncoding(requestBody.contentType), required: requestBody.required };
+    if (
+      requestBody.encoding &&
+      (body.contentType === 'application/x-www-form-urlencoded' || body.contentType === 'multipart/form-data')
+    )
+      body.encoding = requestBody.encoding;
     if (bodyProps) {
       for (const key of bodyProps.names) {
         const schema = styleSchema(bodyProps.properties[key] as Schema, form);
