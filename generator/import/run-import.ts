@@ -335,6 +335,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     let sourceRead: SourceRead | undefined;
     let authNotice: string | undefined;
     const warnings: string[] = [];
+    // Descriptions kept as plain text because their HTML could not be converted, by text.
+    const asText = new Map<string, unknown>();
     try {
       sourceRead = await plan.read();
       const read = sourceRead.document;
@@ -347,12 +349,15 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
         authNotice = authWarning(declaredSchemes(parsed.document, parsed.version));
       baseUrl = defaultBaseUrl(parsed, read.origin);
       // The converter's libraries load only when the document may hold HTML descriptions.
-      markdown = mayContainHtml(text) ? await loadHtmlToMarkdown() : undefined;
+      markdown = mayContainHtml(text)
+        ? await loadHtmlToMarkdown((html, error) => asText.set(html, error))
+        : undefined;
       generated = buildTools(endpoints, {
         ...compactOptions(config, previous),
         ...(markdown ? { markdown } : {}),
         onWarning: (text) => warnings.push(text),
       });
+      warnings.push(...textFallbackWarnings(asText));
     } catch (error) {
       throw new StepFailure('tools', asSvcError(error));
     }
@@ -611,6 +616,25 @@ function renderUnchecked(
 function loadFolderKnows(path: string): boolean {
   if (/^Tools\/[^/]+\.(yaml|json)$/.test(path)) return true;
   return checklistKindOfPath(path) !== undefined && /\.(md|mdx|html|json)$/i.test(path);
+}
+
+const MAX_TEXT_FALLBACKS_NAMED = 5;
+
+/** One warning per description kept as text (the first few named by their opening words). */
+function textFallbackWarnings(asText: ReadonlyMap<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [html, error] of [...asText].slice(0, MAX_TEXT_FALLBACKS_NAMED)) {
+    const opening = html.replace(/\s+/g, ' ').slice(0, 60);
+    const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    out.push(
+      `a description could not be converted from HTML to Markdown (${why}); it is kept as plain text: "${opening}${html.length > 60 ? '…' : ''}"`,
+    );
+  }
+  if (asText.size > MAX_TEXT_FALLBACKS_NAMED)
+    out.push(
+      `${asText.size - MAX_TEXT_FALLBACKS_NAMED} more descriptions were kept as plain text for the same reason`,
+    );
+  return out;
 }
 
 function plural(n: number, word: string): string {
