@@ -138,7 +138,7 @@ describe('a description conversion never throws', async () => {
         (tag, inner) => {
           const out = convert(`<${tag}>${inner}</${tag}>`);
           expect(typeof out).toBe('string');
-        expect(fallbacks).toEqual([]);
+          expect(fallbacks).toEqual([]);
         },
       ),
       { numRuns: 400, seed: 17 },
