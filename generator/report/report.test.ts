@@ -6,6 +6,7 @@ import { diffEndpoints } from '../diff/index.js';
 import { buildReport, reportHits } from './build-report.js';
 import { renderReportMarkdown } from './render-markdown.js';
 import { renderReportText } from './render-text.js';
+import { shownPair } from './value-pair.js';
 
 function ep(method: Endpoint['method'], path: string, extra: Partial<Endpoint> = {}): Endpoint {
   return { method, path, parameters: [], tags: [], deprecated: false, security: [], ...extra };
@@ -207,5 +208,28 @@ describe('buildReport', () => {
     expect(md.indexOf('### Enabled tools (1000)')).toBeLessThan(md.indexOf('### Endpoints'));
     expect(md.slice(0, md.indexOf('### Endpoints'))).not.toContain('<details>');
     expect(md).toMatch(/… and \d+ more \(`svc diff --format json` lists all\)/);
+  });
+});
+
+describe('values of an edited field in the report', () => {
+  it('show where yours and now differ, not a prefix they share', () => {
+    const schema = (maxItems?: number) => ({
+      oneOf: [
+        {
+          type: 'array',
+          items: { type: 'string', description: 'A label name, as shown in the repository.' },
+        },
+        { type: 'string', description: 'A single label name.', ...(maxItems ? { maxItems } : {}) },
+      ],
+    });
+    const [yours, now] = shownPair(schema(10), schema(), 80);
+    expect(yours).not.toEqual(now);
+    expect(yours).toContain('"maxItems":10');
+    expect(now).not.toContain('maxItems');
+    expect(yours!.length).toBeLessThanOrEqual(80);
+    expect(yours!.startsWith('…')).toBe(true);
+    // Short values are shown whole.
+    expect(shownPair(1, 2, 80)).toEqual(['1', '2']);
+    expect(shownPair(undefined, 'x', 80)).toEqual([undefined, '"x"']);
   });
 });
