@@ -21,7 +21,13 @@ import {
   stubMissingRefs,
   styleSchema,
 } from './compact-schema.js';
-import { MAX_PROPERTY_DESCRIPTION, propertyDescription, type TextForm, toolDescription } from './describe.js';
+import {
+  capText,
+  MAX_PROPERTY_DESCRIPTION,
+  propertyDescription,
+  type TextForm,
+  toolDescription,
+} from './describe.js';
 import { keepText, type MarkdownConverter } from './html-to-markdown.js';
 
 type BodyEncoding = NonNullable<SvcTool['body']>['contentType'];
@@ -44,8 +50,10 @@ export function buildTool(endpoint: Endpoint, name: string, opts: BuildToolOptio
     opts.onWarning?.(
       `tool ${name} (${endpoint.method} ${endpoint.path}): its input schema reaches more than ${INPUT_DEFS_LIMIT / 1024} KB of shared definitions; ${trimmed} of them are left open (type only), so arguments there are not checked`,
     );
+  const title = toolTitle(endpoint.summary, form);
   const tool: SvcTool = {
     name,
+    ...(title ? { title } : {}),
     description,
     enabled: false,
     sortOrder: 0,
@@ -68,6 +76,18 @@ export function buildTool(endpoint: Endpoint, name: string, opts: BuildToolOptio
   // The generated description is recorded once, in .svc/generated.json, not again in the file.
   tool.generated = { name, fingerprint: endpointFingerprint(endpoint) };
   return tool;
+}
+
+/** Characters of a tool title (the tool file schema's limit). */
+const MAX_TITLE = 200;
+
+/**
+ * The MCP tool `title` (what hosts show people) from the operation summary: one line of text,
+ * HTML turned into Markdown, capped. No summary, no title (hosts fall back to the name).
+ */
+function toolTitle(summary: string | undefined, form: TextForm): string | undefined {
+  const text = form.markdown(summary?.trim() ?? '').replace(/\s+/g, ' ').trim();
+  return text ? capText(text, MAX_TITLE) : undefined;
 }
 
 /**

@@ -563,3 +563,21 @@ describe('shared definitions in input schemas', () => {
     expect(warnings[0]).toMatch(/^tool huge \(POST \/huge\): .*1 of them are left open/);
   });
 });
+
+describe('tool titles', () => {
+  it('come from the operation summary, on one line; no summary, no title', async () => {
+    const endpoints = toEndpoints(
+      await parseInline({
+        openapi: '3.1.0',
+        info: { title: 'T', version: '1' },
+        paths: {
+          '/a': { get: { operationId: 'a', summary: '  List   every\nthing ', responses: ok } },
+          '/b': { get: { operationId: 'b', description: 'No summary here.', responses: ok } },
+        },
+      }),
+    );
+    const tools = buildTools(endpoints);
+    expect(byName(tools, 'a').title).toBe('List every thing');
+    expect(byName(tools, 'b').title).toBeUndefined();
+  });
+});
