@@ -189,7 +189,9 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
       annotations,
     };
     if (t.title) listed.title = t.title;
-    if (t.outputSchema) listed.outputSchema = t.outputSchema as ListedTool['outputSchema'];
+    // config.yaml `outputSchemas: false` leaves them out of tools/list (and so out of validation).
+    const outputSchema = config.outputSchemas === false ? undefined : t.outputSchema;
+    if (outputSchema) listed.outputSchema = outputSchema as ListedTool['outputSchema'];
     if (t.widget && enabledWidgets.has(t.widget)) {
       const uri = widgetUri(serverId, t.widget);
       listed._meta = { ui: { resourceUri: uri }, 'ui/resourceUri': uri, 'openai/outputTemplate': uri };
@@ -204,8 +206,8 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
         return compiled;
       },
       outputValidator() {
-        if (!t.outputSchema) return undefined;
-        compiledOutput ??= schemaValidator(t.outputSchema, item.file, 'output');
+        if (!outputSchema) return undefined;
+        compiledOutput ??= schemaValidator(outputSchema, item.file, 'output');
         return compiledOutput;
       },
     });

@@ -103,6 +103,10 @@ export interface SvcConfig {
    */
   compact?: boolean;
   /**
+   * false: tools/list leaves every tool's outputSchema out (and results carry no structuredContent), for hosts or models that do better without them. Default true.
+   */
+  outputSchemas?: boolean;
+  /**
    * Environment variables the runtime needs for this folder (names only).
    */
   requiredEnv: string[];
