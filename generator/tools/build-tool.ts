@@ -15,6 +15,7 @@ import { classify } from './classify.js';
 import {
   type Defs,
   INPUT_DEFS_LIMIT,
+  mapSchema,
   resolveLocal,
   type Schema,
   selectDefs,
@@ -86,7 +87,10 @@ const MAX_TITLE = 200;
  * HTML turned into Markdown, capped. No summary, no title (hosts fall back to the name).
  */
 function toolTitle(summary: string | undefined, form: TextForm): string | undefined {
-  const text = form.markdown(summary?.trim() ?? '').replace(/\s+/g, ' ').trim();
+  const text = form
+    .markdown(summary?.trim() ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text ? capText(text, MAX_TITLE) : undefined;
 }
 
@@ -185,7 +189,10 @@ function buildInput(endpoint: Endpoint, form: TextForm): BuiltInput {
     }
   }
 
-  const kept = selectDefs(Object.values(properties), defs, INPUT_DEFS_LIMIT, form);
+  const roots = Object.values(properties);
+  let kept = selectDefs(roots, defs, INPUT_DEFS_LIMIT, defsForm(form, false));
+  if (form.style === 'full' && carriedBytes(kept) > DEFS_WHOLE_TEXT_LIMIT)
+    kept = selectDefs(roots, defs, INPUT_DEFS_LIMIT, defsForm(form, true));
   const reachable = reachableDefs(Object.values(properties), defs);
   const finalProperties: Record<string, Schema> = {};
   for (const key of Object.keys(properties))
@@ -206,6 +213,47 @@ function buildInput(endpoint: Endpoint, form: TextForm): BuiltInput {
   };
   if (body) built.body = body;
   return built;
+}
+
+/**
+ * Bytes of shared definitions (as carried) above which a tool's definitions keep only the first
+ * sentence of each description. Only the largest request bodies reach it (Kubernetes' Pod, whose
+ * definitions would otherwise weigh hundreds of KB per tool); every property, type, enum, bound
+ * and `required` stays whole either way.
+ */
+const DEFS_WHOLE_TEXT_LIMIT = 64 * 1024;
+
+/**
+ * The form of the shared definitions a tool carries: descriptions as the tool's own (whole by
+ * default, a first sentence when `short`), and none in compact tools, where the definitions'
+ * structure is what the model needs to build a valid request.
+ */
+function defsForm(form: TextForm, short: boolean): (def: Schema) => Schema {
+  if (form.style === 'compact') return withoutDescriptions;
+  const text: TextForm = short ? { style: 'compact', markdown: form.markdown } : form;
+  return (def) => styleSchema(def, text);
+}
+
+function carriedBytes(kept: ReadonlyMap<string, Schema>): number {
+  let bytes = 0;
+  for (const [name, def] of kept) bytes += name.length + JSON.stringify(def).length;
+  return bytes;
+}
+
+const bareCache = new WeakMap<object, Schema>();
+
+function withoutDescriptions(schema: Schema): Schema {
+  if (typeof schema === 'boolean') return schema;
+  let out = bareCache.get(schema);
+  if (out === undefined) {
+    out = mapSchema(schema, (node) => {
+      if (node.description === undefined) return node;
+      const { description: _drop, ...rest } = node;
+      return rest;
+    });
+    bareCache.set(schema, out);
+  }
+  return out;
 }
 
 /** How many of the defs exist that the schemas reach, transitively. */
