@@ -21,8 +21,15 @@ export function widgetUri(serverId: string, name: string): string {
   return `ui://${serverId}/${name}.html`;
 }
 
-/** `widgetUri`: the `ui://` resource of the tool's widget, when that widget is enabled. */
-export function listedTool(t: SvcTool, widgetUri?: string): ListedTool {
+/**
+ * `widgetUri`: the `ui://` resource of the tool's widget, when that widget is enabled;
+ * `outputSchemas: false` (config.yaml) leaves the output schema out.
+ */
+export function listedTool(
+  t: SvcTool,
+  widgetUri?: string,
+  opts: { outputSchemas?: boolean } = {},
+): ListedTool {
   const listed: ListedTool = {
     name: t.name,
     description: t.description || t.title || t.name,
@@ -30,7 +37,8 @@ export function listedTool(t: SvcTool, widgetUri?: string): ListedTool {
     annotations: { ...t.annotations },
   };
   if (t.title) listed.title = t.title;
-  if (t.outputSchema) listed.outputSchema = advertisedOutputSchema(t.outputSchema);
+  if (t.outputSchema && opts.outputSchemas !== false)
+    listed.outputSchema = advertisedOutputSchema(t.outputSchema);
   if (widgetUri)
     listed._meta = {
       ui: { resourceUri: widgetUri },

@@ -19,7 +19,17 @@ export const TOOL_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 export const CONFIG_FILE = 'config.yaml';
 const TOOL_FILE = /^Tools\/([^/]+)\.yaml$/;
 
-export type LoadFolderResult = { ok: true; folder: FolderModel } | { ok: false; errors: SvcError[] };
+export type LoadFolderResult =
+  | { ok: true; folder: FolderModel }
+  | {
+      ok: false;
+      errors: SvcError[];
+      /**
+       * What did load (the valid tool files and content; config absent when it is invalid), so
+       * that `svc validate` can check those too and report every problem at once, not in waves.
+       */
+      partial: Omit<FolderModel, 'config'> & { config?: SvcConfig };
+    };
 
 export function loadFolder(files: FolderFiles): LoadFolderResult {
   const errors: SvcError[] = [];
@@ -79,8 +89,9 @@ export function loadFolder(files: FolderFiles): LoadFolderResult {
     }
   }
 
-  if (errors.length > 0 || !config) return { ok: false, errors };
   tools.sort((a, b) => a.tool.sortOrder - b.tool.sortOrder || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  if (errors.length > 0 || !config)
+    return { ok: false, errors, partial: { ...(config ? { config } : {}), tools, ...content.items } };
   return { ok: true, folder: { config, tools, ...content.items } };
 }
 

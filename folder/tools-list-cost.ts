@@ -29,12 +29,8 @@ export function servedToolList(folder: Pick<FolderModel, 'config' | 'tools' | 'w
     const t = item.tool;
     if (!isServed(item) || seen.has(t.name)) continue;
     seen.add(t.name);
-    listed.push(
-      listedTool(
-        t,
-        t.widget && widgets.has(t.widget) ? widgetUri(folder.config.server.id, t.widget) : undefined,
-      ),
-    );
+    const uri = t.widget && widgets.has(t.widget) ? widgetUri(folder.config.server.id, t.widget) : undefined;
+    listed.push(listedTool(t, uri, { outputSchemas: folder.config.outputSchemas !== false }));
   }
   return listed;
 }

@@ -187,9 +187,12 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
   for (const item of folder.tools) {
     const t = item.tool;
     if (!isServed(item) || catalog.has(t.name)) continue;
+    // config.yaml `outputSchemas: false` leaves them out of tools/list (and so out of validation).
+    const outputSchema = config.outputSchemas === false ? undefined : t.outputSchema;
     const listed = listedTool(
       t,
       t.widget && enabledWidgets.has(t.widget) ? widgetUri(serverId, t.widget) : undefined,
+      { outputSchemas: config.outputSchemas !== false },
     );
     let compiled: ValidateFunction | { error: string } | undefined;
     let compiledOutput: ValidateFunction | { error: string } | undefined;
@@ -201,8 +204,8 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
         return compiled;
       },
       outputValidator() {
-        if (!t.outputSchema) return undefined;
-        compiledOutput ??= schemaValidator(t.outputSchema, item.file, 'output');
+        if (!outputSchema) return undefined;
+        compiledOutput ??= schemaValidator(outputSchema, item.file, 'output');
         return compiledOutput;
       },
     });

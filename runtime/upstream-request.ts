@@ -6,6 +6,7 @@
  */
 import { isPlainObject } from '../core/is-plain-object.js';
 import type { SvcConfig, SvcTool } from '../schemas/types.js';
+import { deepObjectPairs, formFieldPairs, hasStyle } from './form-encoding.js';
 import { encodeStrict } from './percent-encode.js';
 
 export { encodeStrict };
@@ -105,9 +106,7 @@ function queryPairs(
     return [[name, items.join(sep)]];
   }
   if (isPlainObject(value)) {
-    if (effectiveStyle === 'deepObject') {
-      return Object.entries(value).map(([k, v]) => [`${name}[${k}]`, scalarText(v)]);
-    }
+    if (effectiveStyle === 'deepObject') return deepObjectPairs(name, value);
     if (explode) return Object.entries(value).map(([k, v]) => [k, scalarText(v)]);
     return [
       [
@@ -307,6 +306,7 @@ export function buildUpstreamRequest(
   if (wholeBody !== undefined || hasFields) {
     const ct = contentType ?? 'application/json';
     const payload = wholeBody !== undefined ? wholeBody.value : bodyFields;
+    const encoding = tool.body?.encoding;
     switch (ct) {
       case 'application/json':
         body = JSON.stringify(payload);
@@ -316,9 +316,8 @@ export function buildUpstreamRequest(
         const pairs: string[] = [];
         const fields = isPlainObject(payload) ? payload : { [wholeBody?.prop ?? 'value']: payload };
         for (const [k, v] of Object.entries(fields)) {
-          if (v === undefined) continue;
-          const values = Array.isArray(v) ? v : [v];
-          for (const item of values) pairs.push(`${encodeStrict(k)}=${encodeStrict(formValue(item))}`);
+          for (const [name, text] of formFieldPairs(k, v, encoding?.[k]))
+            pairs.push(`${encodeStrict(name)}=${encodeStrict(text)}`);
         }
         body = pairs.join('&');
         headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -340,14 +339,23 @@ export function buildUpstreamRequest(
             schema = propertySchema(tool, argument);
           }
           const items = isPlainObject(schema) ? schema.items : undefined;
+          const fieldEncoding = encoding?.[k];
           if (typeof v === 'string' && isBase64Schema(schema)) {
             form.append(k, new Blob([decodeBase64(argument, v, problems)]), k);
-          } else if (Array.isArray(v)) {
+          } else if (Array.isArray(v) && isBase64Schema(items)) {
             v.forEach((item, i) => {
-              if (typeof item === 'string' && isBase64Schema(items)) {
+              if (typeof item === 'string') {
                 form.append(k, new Blob([decodeBase64(`${argument}[${i}]`, item, problems)]), k);
               } else form.append(k, formValue(item));
             });
+          } else if (hasStyle(fieldEncoding)) {
+            for (const [name, text] of formFieldPairs(k, v, fieldEncoding)) form.append(name, text);
+          } else if (Array.isArray(v)) {
+            for (const item of v) form.append(k, formValue(item));
+          } else if (fieldEncoding?.contentType) {
+            // The part's own Content-Type, as the Encoding Object says (a JSON part, say).
+            const [[, text] = [k, '']] = formFieldPairs(k, v, fieldEncoding);
+            form.append(k, new Blob([text], { type: fieldEncoding.contentType }));
           } else form.append(k, formValue(v));
         }
         body = form; // fetch sets the multipart content-type with its boundary.

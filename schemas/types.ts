@@ -107,6 +107,10 @@ export interface SvcConfig {
    */
   discovery?: "all" | "search" | "auto";
   /**
+   * false: tools/list leaves every tool's outputSchema out (and results carry no structuredContent), for hosts or models that do better without them. Default true.
+   */
+  outputSchemas?: boolean;
+  /**
    * Environment variables the runtime needs for this folder (names only).
    */
   requiredEnv: string[];
@@ -178,6 +182,16 @@ export interface Endpoint {
     contentType: string;
     description?: string;
     schema: {} | boolean;
+    /**
+     * Form and multipart bodies: how each top-level property is serialized (the OpenAPI Encoding Object; Swagger 2.0 formData collectionFormat), by property name.
+     */
+    encoding?: {
+      [k: string]: {
+        style?: "form" | "spaceDelimited" | "pipeDelimited" | "deepObject";
+        explode?: boolean;
+        contentType?: string;
+      };
+    };
   };
   /**
    * The success response (lowest 2xx, else default).
@@ -565,6 +579,12 @@ export interface SvcTool {
       | "text/plain"
       | "application/octet-stream";
     required: boolean;
+    /**
+     * Form and multipart bodies only: how a body property is serialized, by its name in the request (OpenAPI Encoding Object). Without an entry, scalars are sent as text, arrays as repeated fields and objects as JSON.
+     */
+    encoding?: {
+      [k: string]: BodyEncoding;
+    };
   };
   /**
    * JSON Schema of the success response, when it is a JSON object.
@@ -608,6 +628,20 @@ export interface Location {
   whole?: boolean;
   style?: "form" | "spaceDelimited" | "pipeDelimited" | "deepObject" | "simple" | "label" | "matrix";
   explode?: boolean;
+}
+export interface BodyEncoding {
+  /**
+   * form (default), spaceDelimited, pipeDelimited or deepObject (name[key]=value, nested; arrays as name[]=value).
+   */
+  style?: "form" | "spaceDelimited" | "pipeDelimited" | "deepObject";
+  /**
+   * Default true for form, false otherwise.
+   */
+  explode?: boolean;
+  /**
+   * The media type of the value: a JSON type sends it as JSON; in a multipart body it is the part's Content-Type.
+   */
+  contentType?: string;
 }
 
 // widget.schema.json

@@ -5,6 +5,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { closest } from '../core/closest-words.js';
 import configSchema from './config.schema.json' with { type: 'json' };
 import docSchema from './doc.schema.json' with { type: 'json' };
 import endpointSchema from './endpoint.schema.json' with { type: 'json' };
@@ -82,8 +83,10 @@ function contractAjv(): Ajv2020 {
     // validateSchema: false: checking our own schemas against the meta-schema compiled that
     // meta-schema on every start (about 60 ms of each command and each runtime boot); a test
     // (validate.test.ts) checks them once instead.
+    // verbose: an error carries its schema, so an unknown key or value can name the close known one.
     ajv = new Ajv2020({
       allErrors: true,
+      verbose: true,
       strict: false,
       ownProperties: true,
       validateSchema: false,
@@ -121,9 +124,16 @@ export function describeAjvErrors(errors: readonly ErrorObject[]): SchemaViolati
     if (e.keyword === 'oneOf' || e.keyword === 'if' || e.keyword === 'anyOf') continue;
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'additionalProperties') {
-      message = `has unknown key "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+      const key = (e.params as { additionalProperty: string }).additionalProperty;
+      const properties = (e.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+      message = `has unknown key "${key}"${suggestion(key, properties ? Object.keys(properties) : [])}`;
     } else if (e.keyword === 'enum') {
-      message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+      const allowed = (e.params as { allowedValues: unknown[] }).allowedValues;
+      const words = allowed.filter((v): v is string => typeof v === 'string');
+      message = `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}${typeof e.data === 'string' ? suggestion(e.data, words) : ''}`;
+    } else if (e.keyword === 'const' && typeof e.data === 'string') {
+      const wanted = (e.params as { allowedValue: unknown }).allowedValue;
+      if (typeof wanted === 'string') message = `${message}${suggestion(e.data, [wanted])}`;
     }
     const key = `${e.instancePath}\u0000${message}`;
     if (seen.has(key)) continue;
@@ -131,6 +141,12 @@ export function describeAjvErrors(errors: readonly ErrorObject[]): SchemaViolati
     out.push({ field: e.instancePath, message });
   }
   return out;
+}
+
+/** "; did you mean \"x\"?" when a known word is close to what was written, else "". */
+function suggestion(typed: string, known: readonly string[]): string {
+  const [best] = closest(typed, known);
+  return best === undefined || best === typed ? '' : `; did you mean "${best}"?`;
 }
 
 export function formatViolations(errors: readonly SchemaViolation[]): string[] {

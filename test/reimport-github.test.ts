@@ -67,16 +67,19 @@ describe.skipIf(!existsSync(newer))("GitHub's description, release 22.0.0 → in
     // The pipeline of `svc import` minus disk: the previous folder is the first import of 22.0.0.
     const oldEndpoints = await endpointsOf(oldText, '/old/api.github.com.json');
     const newEndpoints = await endpointsOf(newText, newer);
+    const first = buildTools(oldEndpoints);
     const previous: FolderModel = {
       config: {} as FolderModel['config'],
-      tools: buildTools(oldEndpoints).map(({ key, tool }) => ({ key, file: `Tools/${key}.yaml`, tool })),
+      tools: first.map(({ key, tool }) => ({ key, file: `Tools/${key}.yaml`, tool })),
       skills: [],
       prompts: [],
       resources: [],
       docs: [],
       widgets: [],
     };
-    const merged = mergeImport({ previous, tools: buildTools(newEndpoints) });
+    // A first import records what it generated (.svc/generated.json): the merge bases.
+    const bases = new Map(first.map(({ key, tool }) => [key, structuredClone(tool)]));
+    const merged = mergeImport({ previous, bases, tools: buildTools(newEndpoints) });
     const report = buildReport({
       source: { location: newer },
       previous: { seq: 1 },

@@ -114,6 +114,7 @@ export const importCommand: Command = {
               checklist: result.checklist,
               report: result.report,
               ...(result.error ? { error: result.error.toJSON() } : {}),
+              ...(result.warnings ? { warnings: result.warnings } : {}),
             },
             null,
             2,
@@ -123,6 +124,7 @@ export const importCommand: Command = {
         io.stdout(`Importing into ${dirArg}\n${formatChecklist(result.checklist)}`);
         if (result.status === 'complete') io.stdout(renderReportText(result.report));
       }
+      for (const warning of result.warnings ?? []) io.stderr(`warning: ${warning}\n`);
       if (result.status === 'failed') {
         if (json) {
           io.stderr(`error: ${result.error?.describe() ?? 'import failed'}\n`);

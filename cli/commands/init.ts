@@ -247,7 +247,7 @@ export const initCommand: Command = {
       const kept = result.keptUserFiles;
       if (json) {
         io.stdout(
-          `${JSON.stringify({ ok: result.status === 'complete', dir, checklist: result.checklist, report: result.report, error: result.error?.toJSON(), ...(kept ? { kept } : {}), ...(result.authWarning ? { warnings: [result.authWarning] } : {}) }, null, 2)}\n`,
+          `${JSON.stringify({ ok: result.status === 'complete', dir, checklist: result.checklist, report: result.report, error: result.error?.toJSON(), ...(kept ? { kept } : {}), ...(result.authWarning || result.warnings ? { warnings: [...(result.authWarning ? [result.authWarning] : []), ...(result.warnings ?? [])] } : {}) }, null, 2)}\n`,
         );
       } else {
         io.stdout(`Importing "${config.app.name}" into ${dirArg}\n${formatChecklist(result.checklist)}`);
@@ -255,6 +255,7 @@ export const initCommand: Command = {
       }
       if (result.status === 'failed') return fail(io, result.error);
       if (result.authWarning) io.stderr(`warning: ${result.authWarning}\n`);
+      for (const warning of result.warnings ?? []) io.stderr(`warning: ${warning}\n`);
       if (!json) {
         io.stdout(
           `Every tool arrives disabled: set \`enabled: true\` in ${dirArg}/Tools/<tool>.yaml, then \`svc serve ${dirArg}\`.\n` +

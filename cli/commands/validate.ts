@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { checkTools, loadFolder, readFolder } from '../../folder/index.js';
+import type { FolderModel } from '../../folder/model.js';
 import { compileConfig, type Discovery } from '../../runtime/loaded-config.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -60,10 +61,12 @@ mode clients get search_tools, call_tool and the tools marked \`pinned: true\`.`
       const dirArg = requirePositional('validate', positionals, 0, 'the folder to check');
       const files = await readFolder(path.resolve(io.cwd, dirArg));
       const loaded = loadFolder(files);
-      const checked = loaded.ok
-        ? checkTools(loaded.folder, { files, compile: true })
-        : { errors: [], warnings: [] };
-      const errors = loaded.ok ? checked.errors : loaded.errors;
+      // The tools that did load are checked even when other files did not: every problem at once.
+      const checked = checkTools(loaded.ok ? loaded.folder : ({ ...loaded.partial } as FolderModel), {
+        files,
+        compile: true,
+      });
+      const errors = loaded.ok ? checked.errors : [...loaded.errors, ...checked.errors];
       // What a client receives from tools/list, as the runtime builds it: the enabled tools only,
       // or in search mode the meta-tools and the pinned tools.
       const discovery =

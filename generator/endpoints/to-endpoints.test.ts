@@ -179,6 +179,81 @@ describe('toEndpoints: Swagger 2.0 (legacy)', async () => {
   });
 });
 
+describe('toEndpoints: form body encodings', () => {
+  it('records the Encoding Object of form and multipart bodies, and a formData collectionFormat', async () => {
+    const [openapi] = toEndpoints(
+      await parseInline({
+        openapi: '3.0.3',
+        info: { title: 'T', version: '1' },
+        paths: {
+          '/customers': {
+            post: {
+              requestBody: {
+                content: {
+                  'application/x-www-form-urlencoded': {
+                    schema: {
+                      type: 'object',
+                      properties: { metadata: { type: 'object' }, expand: { type: 'array' } },
+                    },
+                    encoding: {
+                      metadata: { style: 'deepObject', explode: true },
+                      expand: { style: 'deepObject', explode: true, allowReserved: true },
+                      note: { contentType: 'text/plain; charset=utf-8' },
+                    },
+                  },
+                },
+              },
+              responses: { 200: { description: 'ok' } },
+            },
+          },
+        },
+      }),
+    );
+    expect(openapi!.requestBody!.encoding).toEqual({
+      expand: { style: 'deepObject', explode: true },
+      metadata: { style: 'deepObject', explode: true },
+      note: { contentType: 'text/plain; charset=utf-8' },
+    });
+    const [swagger] = toEndpoints(
+      await parseInline({
+        swagger: '2.0',
+        info: { title: 'T', version: '1' },
+        paths: {
+          '/tags': {
+            post: {
+              consumes: ['application/x-www-form-urlencoded'],
+              parameters: [
+                { name: 'csv', in: 'formData', type: 'array', items: { type: 'string' } },
+                {
+                  name: 'multi',
+                  in: 'formData',
+                  type: 'array',
+                  items: { type: 'string' },
+                  collectionFormat: 'multi',
+                },
+                {
+                  name: 'pipes',
+                  in: 'formData',
+                  type: 'array',
+                  items: { type: 'string' },
+                  collectionFormat: 'pipes',
+                },
+                { name: 'plain', in: 'formData', type: 'string' },
+              ],
+              responses: { 200: { description: 'ok' } },
+            },
+          },
+        },
+      }),
+    );
+    expect(swagger!.requestBody!.encoding).toEqual({
+      csv: { style: 'form', explode: false },
+      multi: { style: 'form', explode: true },
+      pipes: { style: 'pipeDelimited', explode: false },
+    });
+  });
+});
+
 describe('endpointFingerprint', async () => {
   const parsed = await parseFixture('petstore-3.0.yaml');
 

@@ -123,6 +123,8 @@ function openApiEndpoint(
       };
       if (typeof body.description === 'string' && body.description.trim())
         requestBody.description = body.description.trim();
+      const encoding = isPlainObject(media) ? bodyEncodingOf(contentType, media.encoding) : undefined;
+      if (encoding) requestBody.encoding = encoding;
       endpoint.requestBody = requestBody;
     }
   }
@@ -177,8 +179,10 @@ function swaggerEndpoint(
       (consumes.includes('multipart/form-data') && !consumes.includes('application/x-www-form-urlencoded'));
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
+    const encoding: BodyEncoding = {};
     for (const p of form) {
       const name = String(p.name);
+      if (p.type === 'array') encoding[name] = collectionEncoding(p.collectionFormat);
       const schema = converter.convert(swaggerParamSchema(p));
       if (isPlainObject(schema) && typeof p.description === 'string' && p.description.trim())
         schema.description = p.description.trim();
@@ -191,6 +195,7 @@ function swaggerEndpoint(
       required: required.length > 0,
       contentType: multipart ? 'multipart/form-data' : 'application/x-www-form-urlencoded',
       schema,
+      ...(Object.keys(encoding).length > 0 ? { encoding } : {}),
     };
   }
   const jsonOut = produces.length === 0 || produces.some(isJsonMediaType);
@@ -253,6 +258,41 @@ function swaggerParameter(converter: SchemaConverter, raw: Record<string, unknow
     }
   }
   return param;
+}
+
+type BodyEncoding = NonNullable<NonNullable<Endpoint['requestBody']>['encoding']>;
+type PropertyEncoding = BodyEncoding[string];
+const BODY_STYLES = new Set(['form', 'spaceDelimited', 'pipeDelimited', 'deepObject']);
+
+/**
+ * The Encoding Object of a form or multipart body (OpenAPI 3.x), per property: style, explode
+ * and contentType as declared (`allowReserved` and `headers` are not kept; see the ledger).
+ */
+function bodyEncodingOf(contentType: string, raw: unknown): BodyEncoding | undefined {
+  const type = contentType.toLowerCase().split(';')[0]!.trim();
+  if (type !== 'application/x-www-form-urlencoded' && !type.startsWith('multipart/')) return undefined;
+  if (!isPlainObject(raw)) return undefined;
+  const out: BodyEncoding = {};
+  for (const name of Object.keys(raw).sort(compareStrings)) {
+    const entry = raw[name];
+    if (!isPlainObject(entry)) continue;
+    const encoding: PropertyEncoding = {};
+    if (typeof entry.style === 'string' && BODY_STYLES.has(entry.style))
+      encoding.style = entry.style as NonNullable<PropertyEncoding['style']>;
+    if (typeof entry.explode === 'boolean') encoding.explode = entry.explode;
+    if (typeof entry.contentType === 'string' && entry.contentType.trim())
+      encoding.contentType = entry.contentType.trim();
+    if (Object.keys(encoding).length > 0) out[name] = encoding;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** A Swagger 2.0 formData array's collectionFormat as an encoding (csv is its default). */
+function collectionEncoding(format: unknown): PropertyEncoding {
+  if (format === 'multi') return { style: 'form', explode: true };
+  if (format === 'ssv') return { style: 'spaceDelimited', explode: false };
+  if (format === 'pipes') return { style: 'pipeDelimited', explode: false };
+  return { style: 'form', explode: false };
 }
 
 /** A Swagger 2.0 non-body parameter carries its schema keywords on itself. */

@@ -163,12 +163,6 @@ const checks: Record<string, () => Promise<void>> = {
     expect(endpoint!.parameters[0]!.schema).toEqual({ type: 'string' });
   },
   'deep-defs': async () => {
-    const big = Object.fromEntries(
-      Array.from({ length: 40 }, (_, i) => [
-        `field${i}`,
-        { type: 'string', description: `Field number ${i}.` },
-      ]),
-    );
     const endpoints = toEndpoints(
       await parseInline({
         openapi: '3.0.3',
@@ -187,16 +181,54 @@ const checks: Record<string, () => Promise<void>> = {
             },
           },
         },
-        components: { schemas: { Big: { type: 'object', description: 'A big one.', properties: big } } },
+        components: {
+          schemas: {
+            Big: {
+              type: 'object',
+              description: 'A big one.',
+              properties: {
+                code: { type: 'string', enum: Array.from({ length: 40_000 }, (_, i) => `c${i}`) },
+              },
+            },
+          },
+        },
       }),
     );
-    const [built] = buildTools(endpoints);
+    const warnings: string[] = [];
+    const [built] = buildTools(endpoints, { onWarning: (w) => warnings.push(w) });
     const schema = built!.tool.inputSchema as unknown as {
       properties: Record<string, unknown>;
       $defs?: unknown;
     };
     expect(schema.$defs).toBeUndefined();
     expect(schema.properties.big).toEqual({ type: 'object', description: 'A big one.' });
+    expect(warnings).toHaveLength(1);
+  },
+  'encoding-allow-reserved-headers': async () => {
+    const [endpoint] = toEndpoints(
+      await parseInline({
+        openapi: '3.1.0',
+        info: { title: 'T', version: '1' },
+        paths: {
+          '/x': {
+            post: {
+              requestBody: {
+                content: {
+                  'application/x-www-form-urlencoded': {
+                    schema: { type: 'object', properties: { q: { type: 'string' } } },
+                    encoding: {
+                      q: { allowReserved: true, headers: { 'X-Part': { schema: { type: 'string' } } } },
+                    },
+                  },
+                },
+              },
+              responses: ok,
+            },
+          },
+        },
+      }),
+    );
+    expect(endpoint!.requestBody!.encoding).toBeUndefined();
   },
   'nullable-without-type': async () => {
     const [endpoint] = toEndpoints(

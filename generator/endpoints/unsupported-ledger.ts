@@ -72,11 +72,17 @@ export const UNSUPPORTED_LEDGER: readonly LedgerEntry[] = [
   },
   {
     id: 'deep-defs',
-    feature: 'deeply nested component schemas in tool input/output',
+    feature: 'input schemas reaching more than 256 KB of component schemas',
     what_happens:
-      'a tool carries the $defs within its size budget; deeper references become `{}`-style open schemas with the type kept',
+      'a tool carries every $def its input reaches up to that limit; beyond it, references become open schemas with the type kept, and the import warns naming the tool',
     reason:
-      'tools/list must stay small (Kubernetes under 1.5 MB); every parameter and top-level body property is kept',
+      'a safety limit against pathological documents (no request of Stripe, GitHub or Kubernetes comes near it); MCP tools cannot share definitions in tools/list',
+  },
+  {
+    id: 'encoding-allow-reserved-headers',
+    feature: 'Encoding Object `allowReserved` and `headers` (form and multipart bodies)',
+    what_happens: 'ignored: reserved characters are always percent-encoded; parts carry no extra headers',
+    reason: 'strict encoding is always understood by the server; per-part headers are rare and not modelled',
   },
   {
     id: 'nullable-without-type',

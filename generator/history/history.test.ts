@@ -79,6 +79,24 @@ describe('nextBookkeeping', () => {
     expect(loadEndpoints(files, records[0]!.endpoints!)).toEqual([ep('/v0')]);
   });
 
+  it('a no-op import (the same document again) deletes no earlier document', () => {
+    let files: FolderFiles = {};
+    const docs = ['{"v":1}', '{"v":2}', '{"v":3}', '{"v":3}', '{"v":3}'];
+    docs.forEach((doc, i) => {
+      const next = nextBookkeeping({
+        previous: files,
+        record: record(i + 1, 'complete', doc),
+        endpoints: [ep('/v')],
+        document: { text: doc, sha256: sha256Hex(doc) },
+      });
+      files = { ...next.files, 'Tools/openapi.json': doc };
+    });
+    const specs = Object.keys(files).filter((p) => p.startsWith('.svc/specs/'));
+    expect(specs.sort()).toEqual(
+      [docs[0]!, docs[1]!].map((d) => `.svc/specs/${sha256Hex(d).slice(0, 16)}.json`).sort(),
+    );
+  });
+
   it('an import with the same endpoints refers to the earlier record instead of listing them', () => {
     let files: FolderFiles = {};
     for (let seq = 1; seq <= 3; seq++) {

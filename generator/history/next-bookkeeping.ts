@@ -63,13 +63,15 @@ export function nextBookkeeping(input: BookkeepingInput): { files: FolderFiles; 
 
   const records = readHistory(files);
   const current = lastComplete(records)?.revision?.documentSha256?.slice(0, 16);
-  const keep = new Set(
-    records
-      .filter((r) => r.status === 'complete' && r.revision?.documentSha256)
-      .slice(-RETAINED_SPECS)
-      .map((r) => r.revision!.documentSha256!.slice(0, 16))
-      .filter((sha) => sha !== current),
-  );
+  // The documents of the three most recent distinct valid imports: importing the same document
+  // again (a no-op import) counts once, so it never pushes an earlier document out.
+  const recent: string[] = [];
+  for (const r of [...records].reverse()) {
+    const sha = r.status === 'complete' ? r.revision?.documentSha256?.slice(0, 16) : undefined;
+    if (sha !== undefined && !recent.includes(sha)) recent.push(sha);
+    if (recent.length === RETAINED_SPECS) break;
+  }
+  const keep = new Set(recent.filter((sha) => sha !== current));
   for (const path of Object.keys(files)) {
     if (!path.startsWith(`${SPECS_DIR}/`)) continue;
     const stem = path.slice(SPECS_DIR.length + 1).split('.')[0] ?? '';

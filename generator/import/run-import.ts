@@ -112,6 +112,11 @@ export interface ImportResult {
   record?: HistoryRecord;
   /** auth: none for a document that declares security schemes: what to say and suggest. */
   authWarning?: string;
+  /**
+   * What the import could not carry over whole, one line each: a tool whose input schema reached
+   * INPUT_DEFS_LIMIT, a description kept as plain text because it could not be converted.
+   */
+  warnings?: string[];
 }
 
 const CONTENT_ROWS: ChecklistKind[] = ['resources', 'skills', 'prompts', 'widgets', 'docs'];
@@ -350,6 +355,9 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     let generated: ReturnType<typeof buildTools>;
     let sourceRead: SourceRead | undefined;
     let authNotice: string | undefined;
+    const warnings: string[] = [];
+    // Descriptions kept as plain text because their HTML could not be converted, by text.
+    const asText = new Map<string, unknown>();
     try {
       sourceRead = await plan.read();
       const read = sourceRead.document;
@@ -362,11 +370,15 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
         authNotice = authWarning(declaredSchemes(parsed.document, parsed.version));
       baseUrl = defaultBaseUrl(parsed, read.origin);
       // The converter's libraries load only when the document may hold HTML descriptions.
-      markdown = mayContainHtml(text) ? await loadHtmlToMarkdown() : undefined;
+      markdown = mayContainHtml(text)
+        ? await loadHtmlToMarkdown((html, error) => asText.set(html, error))
+        : undefined;
       generated = buildTools(endpoints, {
         ...compactOptions(config, previous),
         ...(markdown ? { markdown } : {}),
+        onWarning: (text) => warnings.push(text),
       });
+      warnings.push(...textFallbackWarnings(asText));
     } catch (error) {
       throw new StepFailure('tools', asSvcError(error));
     }
@@ -555,6 +567,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       }
     }
     checklist.complete('tools', generated.length);
+    if (warnings.length > 0) checklist.note('tools', plural(warnings.length, 'warning'));
     const counts = contentRowsOf(
       content ?? { skills: [], prompts: [], resources: [], docs: [], widgets: [] },
     );
@@ -569,6 +582,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       record: book.record,
       ...(userKept ? { keptUserFiles: userKept.kept } : {}),
       ...(authNotice ? { authWarning: authNotice } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
     };
   } catch (error) {
     const step = error instanceof StepFailure ? error.step : 'tools';
@@ -626,6 +640,29 @@ function renderUnchecked(
 function loadFolderKnows(path: string): boolean {
   if (/^Tools\/[^/]+\.(yaml|json)$/.test(path)) return true;
   return checklistKindOfPath(path) !== undefined && /\.(md|mdx|html|json)$/i.test(path);
+}
+
+const MAX_TEXT_FALLBACKS_NAMED = 5;
+
+/** One warning per description kept as text (the first few named by their opening words). */
+function textFallbackWarnings(asText: ReadonlyMap<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [html, error] of [...asText].slice(0, MAX_TEXT_FALLBACKS_NAMED)) {
+    const opening = html.replace(/\s+/g, ' ').slice(0, 60);
+    const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    out.push(
+      `a description could not be converted from HTML to Markdown (${why}); it is kept as plain text: "${opening}${html.length > 60 ? '…' : ''}"`,
+    );
+  }
+  if (asText.size > MAX_TEXT_FALLBACKS_NAMED)
+    out.push(
+      `${asText.size - MAX_TEXT_FALLBACKS_NAMED} more descriptions were kept as plain text for the same reason`,
+    );
+  return out;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'} (below)`;
 }
 
 function sameFiles(a: FolderFiles, b: FolderFiles): boolean {

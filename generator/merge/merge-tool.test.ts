@@ -242,3 +242,41 @@ describe('mergeTool: the endpoint changed', () => {
     expect(r.kept).toEqual([]);
   });
 });
+
+describe('edits inside arrays of schemas (oneOf, anyOf, allOf, prefixItems)', () => {
+  /** A body that is one item or a list of them, as GitHub's and Stripe's bodies often are. */
+  const withUnion = (itemDescription: string) =>
+    generated((t) => {
+      props(t).body = {
+        oneOf: [
+          { type: 'array', items: { type: 'string' }, description: 'Several labels.' },
+          { type: 'string', description: itemDescription },
+        ],
+      };
+      t.locations.body = { in: 'body', name: 'body', whole: true };
+    });
+
+  it('keeps a maxItems added in one alternative when upstream only reworded another', () => {
+    const base = withUnion('One label.');
+    const ours = structuredClone(base);
+    (props(ours).body!.oneOf as Record<string, unknown>[])[0]!.maxItems = 10;
+    const theirs = withUnion('A single label name.');
+    const result = mergeTool(base, ours, theirs);
+    expect(result.resets).toEqual([]);
+    expect(result.kept).toEqual([]);
+    expect(props(result.tool).body!.oneOf).toEqual([
+      { type: 'array', items: { type: 'string' }, description: 'Several labels.', maxItems: 10 },
+      { type: 'string', description: 'A single label name.' },
+    ]);
+  });
+
+  it('still settles a conflict inside one alternative, naming the field inside it', () => {
+    const base = withUnion('One label.');
+    const ours = structuredClone(base);
+    (props(ours).body!.oneOf as Record<string, unknown>[])[1]!.type = 'integer';
+    const theirs = withUnion('One label.');
+    (props(theirs).body!.oneOf as Record<string, unknown>[])[1]!.type = 'boolean';
+    const result = mergeTool(base, ours, theirs);
+    expect(result.resets.map((r) => r.field)).toEqual(['inputSchema.properties.body.oneOf.1.type']);
+  });
+});

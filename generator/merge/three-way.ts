@@ -71,6 +71,19 @@ function isSetArray(path: JsonPath, ...values: unknown[]): boolean {
   );
 }
 
+/** Keywords whose arrays hold subschemas, one per position. */
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+
+/**
+ * Arrays of subschemas merged position by position: only when all three sides have the same
+ * number of subschemas (an alternative added or removed upstream is a change of the whole list).
+ */
+function isSchemaList(path: JsonPath, b: unknown, o: unknown, t: unknown): b is unknown[] {
+  if (!isKeyword(path) || !SCHEMA_LISTS.has(path[path.length - 1]!)) return false;
+  if (!Array.isArray(b) || !Array.isArray(o) || !Array.isArray(t)) return false;
+  return b.length === o.length && o.length === t.length;
+}
+
 function mergeSet(base: unknown[] | undefined, ours: unknown[], theirs: unknown[]): unknown[] {
   const key = (x: unknown) => JSON.stringify(x);
   const inBase = new Set((base ?? []).map(key));
@@ -116,6 +129,12 @@ export function mergeThreeWay(
     if (sameJson(o, t)) return o;
     if (sameJson(o, b)) return t;
     if (sameJson(t, b)) return o;
+    if (isSchemaList(p, b, o, t) && !atomic(p)) {
+      // Subschemas of oneOf/anyOf/allOf/prefixItems, position by position: an edit inside one
+      // alternative and an upstream change elsewhere (a description) are not a conflict.
+      const theirs = t as unknown[];
+      return (o as unknown[]).map((item, i) => walk([...p, String(i)], b[i], item, theirs[i]));
+    }
     if (Array.isArray(o) && Array.isArray(t) && isSetArray(p, b, o, t)) {
       return mergeSet(b as unknown[] | undefined, o, t);
     }

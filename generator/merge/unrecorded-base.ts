@@ -85,6 +85,8 @@ export function unrecordedBase(
     }
     // The file was matched to today's tool by its endpoint (or operation): which one it calls is the API's.
     if (path.length === 1 && path[0] === 'endpoint') return o;
+    // No svc before .svc/generated.json wrote a tool title: a file without one is as svc left it.
+    if (o === undefined && path.length === 1 && path[0] === 'title') return o;
     // svc wrote it (or, both absent, never wrote it): today's value replaces it.
     if (cs.some((c) => sameJson(c, o))) return o;
     if (

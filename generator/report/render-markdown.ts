@@ -14,6 +14,7 @@ import type {
   ImportReport,
   ReportWarning,
 } from '../../schemas/types.js';
+import { shownPair } from './value-pair.js';
 
 const FOLD_OVER = 30;
 /** Characters of endpoint lines, and items per list: together they keep a comment under 60,000. */
@@ -155,14 +156,21 @@ function value(v: unknown): string {
   return code(safe(text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text));
 }
 
+/** Two values of one field, each cut around where they differ (not at a prefix they share). */
+function values(a: unknown, b: unknown): [string, string] {
+  const [x, y] = shownPair(a, b, MAX_VALUE_CHARS, true);
+  return [x === undefined ? '_(none)_' : code(safe(x)), y === undefined ? '_(none)_' : code(safe(y))];
+}
+
 function fieldLines(r: CustomizationReset, action: 'reset' | 'kept'): string[] {
-  return r.changes.map((c) =>
-    action === 'reset'
-      ? `  - ${code(c.field)}: yours ${value(c.previous)} → now ${value(c.current)} — ${safe(c.reason)}`
+  return r.changes.map((c) => {
+    const [before, after] = values(c.previous, c.current);
+    return action === 'reset'
+      ? `  - ${code(c.field)}: yours ${before} → now ${after} — ${safe(c.reason)}`
       : c.reason === NO_RECORD_REASON
         ? `  - ${code(c.field)}: ${safe(c.reason)} (svc now writes ${value(c.current)})`
-        : `  - ${code(c.field)}: the API's ${value(c.previous)} → ${value(c.current)}; yours is kept`,
-  );
+        : `  - ${code(c.field)}: the API's ${before} → ${after}; yours is kept`;
+  });
 }
 
 /** What a kept-edits entry says before its fields: why the user's values needed keeping. */

@@ -1,9 +1,16 @@
 import type { ImportReport } from '../../schemas/types.js';
 import { NO_RECORD_REASON } from '../merge/unrecorded-base.js';
+import { shownPair } from './value-pair.js';
 
 const MAX_LINES = 200;
 
 const MAX_VALUE = 80;
+
+/** Both values, cut around where they differ. */
+function pair(a: unknown, b: unknown): [string, string] {
+  const [x, y] = shownPair(a, b, MAX_VALUE);
+  return [x ?? '(none)', y ?? '(none)'];
+}
 
 function short(v: unknown): string {
   if (v === undefined) return '(none)';
@@ -21,12 +28,13 @@ function editLines(report: ImportReport): string[] {
   for (const { r, reset } of all) {
     for (const c of r.changes) {
       const who = `${r.enabled ? 'enabled ' : ''}tool ${r.name ?? r.key} (Tools/${r.key}.yaml) ${c.field}`;
+      const [before, after] = pair(c.previous, c.current);
       out.push(
         reset
-          ? `  reset ${who}: yours ${short(c.previous)} → now ${short(c.current)} (${c.reason})`
+          ? `  reset ${who}: yours ${before} → now ${after} (${c.reason})`
           : c.reason === NO_RECORD_REASON
             ? `  kept  ${who}: ${c.reason}; svc now writes ${short(c.current)}`
-            : `  kept  ${who}: yours stays; upstream ${short(c.previous)} → ${short(c.current)}`,
+            : `  kept  ${who}: yours stays; upstream ${before} → ${after}`,
       );
     }
   }

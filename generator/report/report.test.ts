@@ -6,6 +6,7 @@ import { diffEndpoints } from '../diff/index.js';
 import { buildReport, reportHits } from './build-report.js';
 import { renderReportMarkdown } from './render-markdown.js';
 import { renderReportText } from './render-text.js';
+import { shownPair } from './value-pair.js';
 
 function ep(method: Endpoint['method'], path: string, extra: Partial<Endpoint> = {}): Endpoint {
   return { method, path, parameters: [], tags: [], deprecated: false, security: [], ...extra };
@@ -260,5 +261,28 @@ describe('renderReportMarkdown: what tools/list costs', () => {
     const same = renderReportMarkdown(report({ before: cost('all', 3, 900), after: cost('all', 3, 900) }));
     expect(same).not.toContain('tools/list');
     expect(renderReportMarkdown(report({ after: cost('all', 3, 900) }))).not.toContain('tools/list');
+  });
+});
+
+describe('values of an edited field in the report', () => {
+  it('show where yours and now differ, not a prefix they share', () => {
+    const schema = (maxItems?: number) => ({
+      oneOf: [
+        {
+          type: 'array',
+          items: { type: 'string', description: 'A label name, as shown in the repository.' },
+        },
+        { type: 'string', description: 'A single label name.', ...(maxItems ? { maxItems } : {}) },
+      ],
+    });
+    const [yours, now] = shownPair(schema(10), schema(), 80);
+    expect(yours).not.toEqual(now);
+    expect(yours).toContain('"maxItems":10');
+    expect(now).not.toContain('maxItems');
+    expect(yours!.length).toBeLessThanOrEqual(80);
+    expect(yours!.startsWith('…')).toBe(true);
+    // Short values are shown whole.
+    expect(shownPair(1, 2, 80)).toEqual(['1', '2']);
+    expect(shownPair(undefined, 'x', 80)).toEqual([undefined, '"x"']);
   });
 });

@@ -8,19 +8,27 @@ import { isPlainObject } from '../../core/is-plain-object.js';
 import { declareRequiredNames } from './declare-required.js';
 import type { Endpoint, Location, SvcTool } from '../../schemas/types.js';
 import { endpointFingerprint, isJsonMediaType } from '../endpoints/index.js';
+import { collectDefRefs } from '../endpoints/schema-convert.js';
 import { annotationsFor } from './annotations.js';
 import { buildOutputSchema } from './output-schema.js';
 import { classify } from './classify.js';
 import {
   type Defs,
-  INPUT_DEFS_BUDGET,
+  INPUT_DEFS_LIMIT,
+  mapSchema,
   resolveLocal,
   type Schema,
   selectDefs,
   stubMissingRefs,
   styleSchema,
 } from './compact-schema.js';
-import { MAX_PROPERTY_DESCRIPTION, propertyDescription, type TextForm, toolDescription } from './describe.js';
+import {
+  capText,
+  MAX_PROPERTY_DESCRIPTION,
+  propertyDescription,
+  type TextForm,
+  toolDescription,
+} from './describe.js';
 import { keepText, type MarkdownConverter } from './html-to-markdown.js';
 
 type BodyEncoding = NonNullable<SvcTool['body']>['contentType'];
@@ -31,14 +39,22 @@ export interface BuildToolOptions {
   compact?: boolean;
   /** HTML descriptions → Markdown (loadHtmlToMarkdown); without it text is kept as written. */
   markdown?: MarkdownConverter;
+  /** Told when the tool's input schema had to leave something out (INPUT_DEFS_LIMIT). */
+  onWarning?: (text: string) => void;
 }
 
 export function buildTool(endpoint: Endpoint, name: string, opts: BuildToolOptions = {}): SvcTool {
   const form: TextForm = { style: opts.compact ? 'compact' : 'full', markdown: opts.markdown ?? keepText };
   const description = toolDescription(endpoint, form);
-  const { inputSchema, locations, body } = buildInput(endpoint, form);
+  const { inputSchema, locations, body, trimmed } = buildInput(endpoint, form);
+  if (trimmed > 0)
+    opts.onWarning?.(
+      `tool ${name} (${endpoint.method} ${endpoint.path}): its input schema reaches more than ${INPUT_DEFS_LIMIT / 1024} KB of shared definitions; ${trimmed} of them are left open (type only), so arguments there are not checked`,
+    );
+  const title = toolTitle(endpoint.summary, form);
   const tool: SvcTool = {
     name,
+    ...(title ? { title } : {}),
     description,
     enabled: false,
     sortOrder: 0,
@@ -61,6 +77,21 @@ export function buildTool(endpoint: Endpoint, name: string, opts: BuildToolOptio
   // The generated description is recorded once, in .svc/generated.json, not again in the file.
   tool.generated = { name, fingerprint: endpointFingerprint(endpoint) };
   return tool;
+}
+
+/** Characters of a tool title (the tool file schema's limit). */
+const MAX_TITLE = 200;
+
+/**
+ * The MCP tool `title` (what hosts show people) from the operation summary: one line of text,
+ * HTML turned into Markdown, capped. No summary, no title (hosts fall back to the name).
+ */
+function toolTitle(summary: string | undefined, form: TextForm): string | undefined {
+  const text = form
+    .markdown(summary?.trim() ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text ? capText(text, MAX_TITLE) : undefined;
 }
 
 /**
@@ -86,6 +117,8 @@ interface BuiltInput {
   inputSchema: SvcTool['inputSchema'];
   locations: SvcTool['locations'];
   body?: SvcTool['body'];
+  /** How many reachable $defs were left out (beyond INPUT_DEFS_LIMIT). */
+  trimmed: number;
 }
 
 function buildInput(endpoint: Endpoint, form: TextForm): BuiltInput {
@@ -118,6 +151,11 @@ function buildInput(endpoint: Endpoint, form: TextForm): BuiltInput {
   const requestBody = endpoint.requestBody;
   if (requestBody) {
     body = { contentType: bodyEncoding(requestBody.contentType), required: requestBody.required };
+    if (
+      requestBody.encoding &&
+      (body.contentType === 'application/x-www-form-urlencoded' || body.contentType === 'multipart/form-data')
+    )
+      body.encoding = requestBody.encoding;
     if (bodyProps) {
       for (const key of bodyProps.names) {
         const schema = styleSchema(bodyProps.properties[key] as Schema, form);
@@ -151,7 +189,11 @@ function buildInput(endpoint: Endpoint, form: TextForm): BuiltInput {
     }
   }
 
-  const kept = selectDefs(Object.values(properties), defs, INPUT_DEFS_BUDGET, form);
+  const roots = Object.values(properties);
+  let kept = selectDefs(roots, defs, INPUT_DEFS_LIMIT, defsForm(form, false));
+  if (form.style === 'full' && carriedBytes(kept) > DEFS_WHOLE_TEXT_LIMIT)
+    kept = selectDefs(roots, defs, INPUT_DEFS_LIMIT, defsForm(form, true));
+  const reachable = reachableDefs(Object.values(properties), defs);
   const finalProperties: Record<string, Schema> = {};
   for (const key of Object.keys(properties))
     finalProperties[key] = stubMissingRefs(properties[key]!, kept, defs, form);
@@ -164,9 +206,68 @@ function buildInput(endpoint: Endpoint, form: TextForm): BuiltInput {
       $defs[name] = stubMissingRefs(kept.get(name)!, kept, defs, form);
     inputSchema.$defs = $defs;
   }
-  const built: BuiltInput = { inputSchema: inputSchema as SvcTool['inputSchema'], locations };
+  const built: BuiltInput = {
+    inputSchema: inputSchema as SvcTool['inputSchema'],
+    locations,
+    trimmed: reachable - kept.size,
+  };
   if (body) built.body = body;
   return built;
+}
+
+/**
+ * Bytes of shared definitions (as carried) above which a tool's definitions keep only the first
+ * sentence of each description. Only the largest request bodies reach it (Kubernetes' Pod, whose
+ * definitions would otherwise weigh hundreds of KB per tool); every property, type, enum, bound
+ * and `required` stays whole either way.
+ */
+const DEFS_WHOLE_TEXT_LIMIT = 64 * 1024;
+
+/**
+ * The form of the shared definitions a tool carries: descriptions as the tool's own (whole by
+ * default, a first sentence when `short`), and none in compact tools, where the definitions'
+ * structure is what the model needs to build a valid request.
+ */
+function defsForm(form: TextForm, short: boolean): (def: Schema) => Schema {
+  if (form.style === 'compact') return withoutDescriptions;
+  const text: TextForm = short ? { style: 'compact', markdown: form.markdown } : form;
+  return (def) => styleSchema(def, text);
+}
+
+function carriedBytes(kept: ReadonlyMap<string, Schema>): number {
+  let bytes = 0;
+  for (const [name, def] of kept) bytes += name.length + JSON.stringify(def).length;
+  return bytes;
+}
+
+const bareCache = new WeakMap<object, Schema>();
+
+function withoutDescriptions(schema: Schema): Schema {
+  if (typeof schema === 'boolean') return schema;
+  let out = bareCache.get(schema);
+  if (out === undefined) {
+    out = mapSchema(schema, (node) => {
+      if (node.description === undefined) return node;
+      const { description: _drop, ...rest } = node;
+      return rest;
+    });
+    bareCache.set(schema, out);
+  }
+  return out;
+}
+
+/** How many of the defs exist that the schemas reach, transitively. */
+function reachableDefs(roots: readonly unknown[], defs: Defs | undefined): number {
+  if (!defs) return 0;
+  const seen = new Set<string>();
+  const stack = roots.flatMap((r) => collectDefRefs(r));
+  while (stack.length > 0) {
+    const name = stack.pop()!;
+    if (seen.has(name) || defs[name] === undefined) continue;
+    seen.add(name);
+    stack.push(...collectDefRefs(defs[name]));
+  }
+  return seen.size;
 }
 
 /**

@@ -479,3 +479,105 @@ describe('a description beside a parameter or request body $ref', () => {
     expect(input.properties.body!.description).toBe('The items to add');
   });
 });
+
+describe('shared definitions in input schemas', () => {
+  const nested = (depth: number) => {
+    const schemas: Record<string, unknown> = {};
+    for (let i = 0; i < depth; i++) {
+      schemas[`Level${i}`] = {
+        type: 'object',
+        required: ['name'],
+        properties: {
+          name: { type: 'string', enum: ['alpha', 'beta', 'gamma'], description: 'A name of this level.' },
+          ...(i + 1 < depth ? { next: { $ref: `#/components/schemas/Level${i + 1}` } } : {}),
+        },
+      };
+    }
+    return schemas;
+  };
+
+  it('carries every definition the body reaches, however deep (no budget turns one into a stub)', async () => {
+    const warnings: string[] = [];
+    const endpoints = toEndpoints(
+      await parseInline({
+        openapi: '3.1.0',
+        info: { title: 'T', version: '1' },
+        paths: {
+          '/deep': {
+            post: {
+              operationId: 'deep',
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Level0' } } },
+              },
+              responses: ok,
+            },
+          },
+        },
+        components: { schemas: nested(40) },
+      }),
+    );
+    const tool = byName(buildTools(endpoints, { onWarning: (w) => warnings.push(w) }), 'deep');
+    expect(Object.keys(tool.inputSchema.$defs as object)).toHaveLength(39);
+    const validate = new Ajv2020({ strict: false }).compile(tool.inputSchema);
+    let deepest: Record<string, unknown> = { name: 'delta' };
+    for (let i = 0; i < 38; i++) deepest = { name: 'alpha', next: deepest };
+    // The 40th level's enum is still checked, and the 40th level accepts a valid name.
+    expect(
+      validate({ name: 'alpha', next: JSON.parse(JSON.stringify(deepest).replace('delta', 'gamma')) }),
+    ).toBe(true);
+    expect(validate({ name: 'alpha', next: deepest })).toBe(false);
+    expect(warnings).toEqual([]);
+  });
+
+  it('beyond the safety limit, leaves the rest open and says which tool', async () => {
+    const warnings: string[] = [];
+    const huge = Array.from({ length: 40_000 }, (_, i) => `value-${i}`);
+    const endpoints = toEndpoints(
+      await parseInline({
+        openapi: '3.1.0',
+        info: { title: 'T', version: '1' },
+        paths: {
+          '/huge': {
+            post: {
+              operationId: 'huge',
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Wrapper' } } },
+              },
+              responses: ok,
+            },
+          },
+        },
+        components: {
+          schemas: {
+            Wrapper: { type: 'object', properties: { a: { $ref: '#/components/schemas/Huge' } } },
+            Huge: { type: 'string', enum: huge },
+          },
+        },
+      }),
+    );
+    const tool = byName(buildTools(endpoints, { onWarning: (w) => warnings.push(w) }), 'huge');
+    expect(JSON.stringify(tool.inputSchema)).not.toContain('value-39999');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^tool huge \(POST \/huge\): .*1 of them are left open/);
+  });
+});
+
+describe('tool titles', () => {
+  it('come from the operation summary, on one line; no summary, no title', async () => {
+    const endpoints = toEndpoints(
+      await parseInline({
+        openapi: '3.1.0',
+        info: { title: 'T', version: '1' },
+        paths: {
+          '/a': { get: { operationId: 'a', summary: '  List   every\nthing ', responses: ok } },
+          '/b': { get: { operationId: 'b', description: 'No summary here.', responses: ok } },
+        },
+      }),
+    );
+    const tools = buildTools(endpoints);
+    expect(byName(tools, 'a').title).toBe('List every thing');
+    expect(byName(tools, 'b').title).toBeUndefined();
+  });
+});

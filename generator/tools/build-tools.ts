@@ -17,6 +17,8 @@ export interface BuildToolsOptions {
   compactFor?: (endpoint: Endpoint) => boolean;
   /** HTML descriptions → Markdown (loadHtmlToMarkdown); without it text is kept as written. */
   markdown?: MarkdownConverter;
+  /** Told of what a tool had to leave out (see BuildToolOptions.onWarning). */
+  onWarning?: (text: string) => void;
 }
 
 /** Every endpoint becomes a disabled tool with a unique, valid name; sortOrder = position. */
@@ -28,6 +30,7 @@ export function buildTools(endpoints: Endpoint[], opts: BuildToolsOptions = {}):
     const tool = buildTool(endpoint, name, {
       ...(opts.compact || perTool ? { compact: true } : {}),
       ...(opts.markdown ? { markdown: opts.markdown } : {}),
+      ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
     });
     // The folder-wide setting lives in config.yaml; only a tool's own choice is written on it.
     if (perTool) tool.compact = true;

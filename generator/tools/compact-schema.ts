@@ -1,8 +1,11 @@
 /**
- * Keeps tool schemas small without losing a parameter: each tool carries only the $defs its
- * schema reaches within a byte budget, and a reference beyond the budget becomes an open
- * schema that keeps the target's type. Descriptions inside schemas take the tool's style:
- * whole (HTML as Markdown) by default, cut to a first sentence when compact.
+ * Tool schemas and their $defs. An input schema carries every $def it reaches (the model must
+ * see the whole request: MCP tools cannot share definitions in tools/list, so each tool holds its
+ * own); only beyond INPUT_DEFS_LIMIT, which no request body of the real APIs we test against
+ * comes near, does a reference become an open schema keeping the target's type, and the import
+ * warns for that tool. Output schemas keep a small budget: they are lenient shapes anyway.
+ * Descriptions inside schemas take the tool's style: whole (HTML as Markdown) by default, cut to
+ * a first sentence when compact.
  */
 import { isPlainObject } from '../../core/is-plain-object.js';
 import { DEFS_PREFIX } from '../endpoints/index.js';
@@ -13,8 +16,12 @@ import type { MarkdownConverter } from './html-to-markdown.js';
 export type Schema = Record<string, unknown> | boolean;
 export type Defs = Record<string, Schema | undefined>;
 
-/** Bytes of $defs (measured in compact form) one tool's input schema may carry. */
-export const INPUT_DEFS_BUDGET = 700;
+/**
+ * Bytes of $defs (measured in compact form) one tool's input schema may carry: a safety limit
+ * against pathological documents (Kubernetes' largest request bodies stay below it), not a
+ * budget. A tool that reaches it is named in the import's warnings.
+ */
+export const INPUT_DEFS_LIMIT = 256 * 1024;
 
 const styledCache = new WeakMap<MarkdownConverter, Record<string, WeakMap<object, Schema>>>();
 

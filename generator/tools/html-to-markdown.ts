@@ -30,21 +30,62 @@ export function mayContainHtml(documentText: string): boolean {
   return HTML_ANYWHERE.test(documentText);
 }
 
+/** Told when a description could not be converted and was kept as plain text instead. */
+export type FallbackListener = (text: string, error: unknown) => void;
+
 let loading: Promise<MarkdownConverter> | undefined;
 
-/** The HTML → Markdown converter (rehype-parse → rehype-remark → remark-stringify), loaded once. */
-export function loadHtmlToMarkdown(): Promise<MarkdownConverter> {
+/**
+ * The HTML → Markdown converter (rehype-parse → rehype-remark → remark-gfm → remark-stringify),
+ * loaded once. GFM lets tables, strikethrough and task lists be written as Markdown. It never
+ * throws: a description the libraries cannot convert (an element no handler knows) is kept as
+ * plain text, and `onFallback` is told, so the import can say so; one description never fails
+ * an import.
+ */
+export async function loadHtmlToMarkdown(onFallback?: FallbackListener): Promise<MarkdownConverter> {
+  return withTextFallback(await loadStrict(), onFallback);
+}
+
+/** A converter that keeps a text it cannot convert as plain text (and tells onFallback). */
+export function withTextFallback(
+  strict: MarkdownConverter,
+  onFallback?: FallbackListener,
+): MarkdownConverter {
+  const failed = new Map<string, { text: string; error: unknown }>();
+  return (text: string) => {
+    try {
+      return strict(text);
+    } catch (error) {
+      let known = failed.get(text);
+      if (known === undefined) {
+        known = { text: htmlToPlainText(text), error };
+        failed.set(text, known);
+      }
+      onFallback?.(text, known.error);
+      return known.text;
+    }
+  };
+}
+
+function loadStrict(): Promise<MarkdownConverter> {
   loading ??= (async () => {
-    const [{ unified }, { default: rehypeParse }, { default: rehypeRemark }, { default: remarkStringify }] =
-      await Promise.all([
-        import('unified'),
-        import('rehype-parse'),
-        import('rehype-remark'),
-        import('remark-stringify'),
-      ]);
+    const [
+      { unified },
+      { default: rehypeParse },
+      { default: rehypeRemark },
+      { default: remarkGfm },
+      { default: remarkStringify },
+    ] = await Promise.all([
+      import('unified'),
+      import('rehype-parse'),
+      import('rehype-remark'),
+      import('remark-gfm'),
+      import('remark-stringify'),
+    ]);
     const processor = unified()
       .use(rehypeParse, { fragment: true })
       .use(rehypeRemark)
+      .use(remarkGfm)
       .use(remarkStringify, { bullet: '-', emphasis: '_', strong: '*', rule: '-', fences: true });
     const cache = new Map<string, string>();
     return (text: string) => {
@@ -60,4 +101,31 @@ export function loadHtmlToMarkdown(): Promise<MarkdownConverter> {
     };
   })();
   return loading;
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/**
+ * The text of an HTML fragment without any library: tags out (block ends and cells become line
+ * breaks and spaces), scripts and styles dropped, the common entities decoded. Cannot throw.
+ */
+export function htmlToPlainText(html: string): string {
+  return html
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<\/(p|div|tr|li|h[1-6]|table|pre|blockquote|dt|dd)\s*>|<br\s*\/?>/gi, '\n')
+    .replace(/<\/(td|th)\s*>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+      if (name[0] === '#') {
+        const code =
+          name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+        return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+      }
+      return ENTITIES[name.toLowerCase()] ?? whole;
+    })
+    .replace(/[ \t]+/g, ' ')
+    .replace(/ *\n */g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }

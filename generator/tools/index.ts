@@ -2,7 +2,7 @@ export { annotationsFor } from './annotations.js';
 export { type BuildToolOptions, bodyEncoding, buildTool } from './build-tool.js';
 export { type BuildToolsOptions, type BuiltTool, buildTools } from './build-tools.js';
 export { classify } from './classify.js';
-export { INPUT_DEFS_BUDGET } from './compact-schema.js';
+export { INPUT_DEFS_LIMIT } from './compact-schema.js';
 export {
   capText,
   type DescriptionStyle,

@@ -1,0 +1,61 @@
+/**
+ * A description holding an HTML table imports (issue 17 item 14): `svc init` once failed the
+ * whole import with `INTERNAL: … Cannot handle unknown node "table"`. The table arrives as a GFM
+ * table in the tool description, and the import reports no warning.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { runImport } from '../generator/import/index.js';
+import type { SvcConfig } from '../schemas/types.js';
+
+let root: string | undefined;
+afterEach(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+it('imports a document whose descriptions hold HTML tables', async () => {
+  root = await mkdtemp(join(tmpdir(), 'svc-html-'));
+  const document = {
+    openapi: '3.0.3',
+    info: { title: 'Limits', version: '1' },
+    servers: [{ url: 'https://api.example.test' }],
+    paths: {
+      '/limits': {
+        get: {
+          operationId: 'getLimits',
+          summary: 'Rate limits',
+          description:
+            '<p>Limits per plan:</p><table><tr><th>Plan</th><th>Calls</th></tr><tr><td>Free</td><td>100</td></tr></table>',
+          parameters: [
+            {
+              name: 'plan',
+              in: 'query',
+              description: '<table><tr><td>free</td><td>the default</td></tr></table>',
+              schema: { type: 'string' },
+            },
+          ],
+          responses: { 200: { description: 'ok' } },
+        },
+      },
+    },
+  };
+  await writeFile(join(root, 'limits.json'), JSON.stringify(document));
+  const config: SvcConfig = {
+    schemaVersion: 1,
+    server: { id: 'limits', name: 'Default', published: false },
+    app: { name: 'Limits', provider: 'openapi' },
+    source: { kind: 'openapi', location: '../limits.json' },
+    auth: { mode: 'none', hasAuthSecret: false },
+    apiBaseUrl: '',
+    requiredEnv: [],
+  };
+  const result = await runImport({ dir: join(root, 'limits'), config });
+  expect(result.error?.describe()).toBeUndefined();
+  expect(result.status).toBe('complete');
+  expect(result.warnings).toBeUndefined();
+  const tool = await readFile(join(root, 'limits', 'Tools', 'getLimits.yaml'), 'utf8');
+  expect(tool).toMatch(/\| Plan +\| Calls +\|/);
+  expect(tool).toMatch(/\| free +\| the default +\|/);
+});
