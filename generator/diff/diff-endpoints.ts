@@ -59,10 +59,19 @@ function paramsByKey(endpoint: Endpoint): Map<string, Endpoint['parameters'][num
   return new Map(endpoint.parameters.map((p) => [`${p.in}:${p.name}`, p]));
 }
 
+const mergedDefs = new WeakMap<Endpoint, Defs>();
+
+/** The endpoint's defs with the contract's own (schemas only error responses or headers use). */
 function allDefs(e: Endpoint): Defs {
   const extra = e.contract?.defs;
   if (!extra) return e.defs;
-  return e.defs ? { ...e.defs, ...extra } : extra;
+  if (!e.defs) return extra;
+  let merged = mergedDefs.get(e);
+  if (!merged) {
+    merged = { ...e.defs, ...extra };
+    mergedDefs.set(e, merged);
+  }
+  return merged;
 }
 
 /** Milliseconds of an ISO date (or date-time); undefined when it is not one. */
@@ -339,7 +348,12 @@ function diffRequestBody(before: Endpoint, after: Endpoint, out: Changes, differ
 }
 
 function sameSchema(x: unknown, y: unknown): boolean {
-  return x === y || JSON.stringify(x) === JSON.stringify(y);
+  if (x === y) return true;
+  const rx = (x as { $ref?: unknown } | undefined)?.$ref;
+  const ry = (y as { $ref?: unknown } | undefined)?.$ref;
+  if (typeof rx === 'string' || typeof ry === 'string')
+    return rx === ry && Object.keys(x as object).length === 1;
+  return JSON.stringify(x) === JSON.stringify(y);
 }
 
 // ---------------------------------------------------------------- responses

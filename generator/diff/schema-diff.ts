@@ -395,6 +395,25 @@ export class SchemaDiffer {
   private compareKeywords(fb: Flat, fa: Flat, side: Side, out: SchemaFinding[]): void {
     const kb = fb.keywords;
     const ka = fa.keywords;
+    if (kb.size === 0 && ka.size === 0) return;
+    // Most schemas carry a keyword or two: look only at the ones either side has, unless they are all the same.
+    let differs = kb.size !== ka.size;
+    if (!differs) {
+      for (const [key, value] of kb) {
+        const other = ka.get(key);
+        if (other === value) continue;
+        if (
+          other === undefined ||
+          typeof value !== 'object' ||
+          typeof other !== 'object' ||
+          !same(value, other)
+        ) {
+          differs = true;
+          break;
+        }
+      }
+    }
+    if (!differs) return;
     // A change that is neither (a new pattern for an old one) may refuse what was valid and
     // allow what was not: in a request that is a tightening, in a response a loosening.
     const either = side === 'request' ? 'tightened' : 'loosened';
@@ -427,6 +446,7 @@ export class SchemaDiffer {
       else push('multiple-of', either, detail);
     }
     for (const [keyword, keys] of PRESENCE) {
+      if (!keys.some((k) => kb.has(k) || ka.has(k))) continue;
       const before = keys.map((k) => kb.get(k));
       const after = keys.map((k) => ka.get(k));
       if (same(before, after)) continue;
@@ -449,7 +469,7 @@ export class SchemaDiffer {
     }
     const db = kb.get('dependentRequired');
     const da = ka.get('dependentRequired');
-    if (!same(db, da)) {
+    if ((db !== undefined || da !== undefined) && !same(db, da)) {
       const pairs = (v: unknown) =>
         new Set(
           isObj(v)
@@ -471,7 +491,7 @@ export class SchemaDiffer {
     }
     const pb = kb.get('prefixItems');
     const pa = ka.get('prefixItems');
-    if (!same(pb, pa)) {
+    if ((pb !== undefined || pa !== undefined) && !same(pb, pa)) {
       const lb = Array.isArray(pb) ? pb.length : 0;
       const la = Array.isArray(pa) ? pa.length : 0;
       const detail = `prefixItems ${lb} → ${la} positions`;
