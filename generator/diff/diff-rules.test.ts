@@ -84,7 +84,9 @@ function keywordFixtures(): Fixture[] {
         if (scope === 'request-property')
           return { post: { requestBody: { content: { 'application/json': { schema: object } } } } };
         return {
-          post: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: object } } } } },
+          post: {
+            responses: { '200': { description: 'ok', content: { 'application/json': { schema: object } } } },
+          },
         };
       };
       const rules = [`${scope}-${keyword}-tightened`, `${scope}-${keyword}-loosened`];
@@ -121,10 +123,13 @@ const FIXTURES = [...fileFixtures(), ...keywordFixtures()];
 
 describe('diff rules: fixtures', () => {
   it.each(FIXTURES.map((f) => [f.name, f] as const))('%s', async (_name, f) => {
-    for (const id of [...f.rules, ...f.expect]) expect(Object.keys(RULES), `unknown rule ${id}`).toContain(id);
+    for (const id of [...f.rules, ...f.expect])
+      expect(Object.keys(RULES), `unknown rule ${id}`).toContain(id);
     const changes = await run(f);
     const ids = [...new Set(changes.map((c) => c.id))].sort();
-    expect(ids, JSON.stringify(changes.map((c) => `${c.id}: ${c.text}`))).toEqual([...new Set(f.expect)].sort());
+    expect(ids, JSON.stringify(changes.map((c) => `${c.id}: ${c.text}`))).toEqual(
+      [...new Set(f.expect)].sort(),
+    );
     expect(changes.some((c) => c.level === 'breaking')).toBe(f.breaking);
   });
 });
@@ -134,7 +139,8 @@ describe('diff rules: registry', () => {
     const missing: string[] = [];
     for (const id of Object.keys(RULES)) {
       const about = FIXTURES.filter((f) => f.rules.includes(id));
-      if (about.length < 2 || !about.some((f) => f.breaking) || !about.some((f) => !f.breaking)) missing.push(id);
+      if (about.length < 2 || !about.some((f) => f.breaking) || !about.some((f) => !f.breaking))
+        missing.push(id);
     }
     expect(missing).toEqual([]);
   });
@@ -145,7 +151,12 @@ describe('diff rules: registry', () => {
   });
 
   it('keeps the ids the report and its goldens use', () => {
-    for (const id of ['endpoint-removed', 'request-body-type-changed', 'response-property-removed', 'security-added'])
+    for (const id of [
+      'endpoint-removed',
+      'request-body-type-changed',
+      'response-property-removed',
+      'security-added',
+    ])
       expect(STATIC_RULE_IDS).toContain(id);
     expect(Object.keys(RULES).length).toBe(
       STATIC_RULE_IDS.length + KEYWORD_SCOPES.length * Object.keys(CONSTRAINT_KEYWORDS).length * 2,

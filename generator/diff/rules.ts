@@ -255,16 +255,6 @@ const STATIC_RULES = {
     level: 'info',
     description: 'A callback request sent to the caller changed without promising less.',
   },
-  'webhook-added': { level: 'info', description: 'A new webhook.' },
-  'webhook-removed': { level: 'warning', description: 'A webhook is gone.' },
-  'webhook-payload-loosened': {
-    level: 'breaking',
-    description: 'A webhook payload promises less (as a response would).',
-  },
-  'webhook-payload-changed': {
-    level: 'info',
-    description: 'A webhook payload changed without promising less.',
-  },
   'security-added': { level: 'breaking', description: 'A public endpoint now requires authorization.' },
   'security-removed': { level: 'info', description: 'The endpoint no longer requires authorization.' },
   'security-alternative-added': { level: 'info', description: 'A new way to authorize the endpoint.' },

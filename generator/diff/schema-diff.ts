@@ -218,15 +218,11 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 /** Upper bounds: a smaller value (or a new bound) tightens. Lower bounds the other way. */
 const UPPER: [ConstraintKeyword, string][] = [
   ['max-length', 'maxLength'],
-  ['maximum', 'maximum'],
-  ['exclusive-maximum', 'exclusiveMaximum'],
   ['max-items', 'maxItems'],
   ['max-properties', 'maxProperties'],
 ];
 const LOWER: [ConstraintKeyword, string][] = [
   ['min-length', 'minLength'],
-  ['minimum', 'minimum'],
-  ['exclusive-minimum', 'exclusiveMinimum'],
   ['min-items', 'minItems'],
   ['min-properties', 'minProperties'],
 ];
@@ -240,6 +236,32 @@ const PRESENCE: [ConstraintKeyword, string[]][] = [
   ['conditional', ['if', 'then', 'else']],
   ['contains', ['contains', 'minContains', 'maxContains']],
 ];
+
+interface Bound {
+  value: number;
+  exclusive: boolean;
+}
+
+/** The effective lower (or upper) numeric bound of a schema: the stricter of the inclusive and exclusive one. */
+function numericBound(k: Map<string, unknown>, upper: boolean): Bound | undefined {
+  const inclusive = num(k.get(upper ? 'maximum' : 'minimum'));
+  const exclusive = num(k.get(upper ? 'exclusiveMaximum' : 'exclusiveMinimum'));
+  const a = inclusive === undefined ? undefined : { value: inclusive, exclusive: false };
+  const b = exclusive === undefined ? undefined : { value: exclusive, exclusive: true };
+  if (!a || !b) return a ?? b;
+  return stricter(b, a, upper) || a.value === b.value ? b : a;
+}
+
+/** Whether bound x admits fewer values than y. */
+function stricter(x: Bound, y: Bound, upper: boolean): boolean {
+  if (x.value !== y.value) return upper ? x.value < y.value : x.value > y.value;
+  return x.exclusive && !y.exclusive;
+}
+
+function boundText(b: Bound | undefined, upper: boolean): string {
+  if (!b) return '(none)';
+  return `${upper ? '<' : '>'}${b.exclusive ? '' : '='} ${b.value}`;
+}
 
 function num(v: unknown): number | undefined {
   return typeof v === 'number' ? v : undefined;
@@ -432,6 +454,27 @@ export class SchemaDiffer {
       if (before === after) continue;
       const tightened = after !== undefined && (before === undefined || after > before);
       push(keyword, tightened ? 'tightened' : 'loosened', `${key} ${show(before)} → ${show(after)}`);
+    }
+    // minimum and exclusiveMinimum make one bound (so do the maximums): `> 0` becoming `>= 0` loosens it.
+    for (const upper of [false, true]) {
+      const before = numericBound(kb, upper);
+      const after = numericBound(ka, upper);
+      if (!before && !after) continue;
+      if (before && after && before.value === after.value && before.exclusive === after.exclusive) continue;
+      const tightened = after !== undefined && (before === undefined || stricter(after, before, upper));
+      const source = tightened ? after! : before!;
+      const keyword: ConstraintKeyword = upper
+        ? source.exclusive
+          ? 'exclusive-maximum'
+          : 'maximum'
+        : source.exclusive
+          ? 'exclusive-minimum'
+          : 'minimum';
+      push(
+        keyword,
+        tightened ? 'tightened' : 'loosened',
+        `${boundText(before, upper)} → ${boundText(after, upper)}`,
+      );
     }
     const ub = kb.get('uniqueItems') === true;
     const ua = ka.get('uniqueItems') === true;
