@@ -778,6 +778,68 @@ export function diffEndpoint(
   return out.list;
 }
 
+/** Whether two JSON values are equal, without building any text. */
+function deepEqual(x: unknown, y: unknown): boolean {
+  if (x === y) return true;
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+  if (Array.isArray(x)) {
+    if (!Array.isArray(y) || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!deepEqual(x[i], y[i])) return false;
+    return true;
+  }
+  if (Array.isArray(y)) return false;
+  const kx = Object.keys(x);
+  if (kx.length !== Object.keys(y).length) return false;
+  for (const k of kx) {
+    if (!Object.hasOwn(y, k)) return false;
+    if (!deepEqual((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}
+
+/**
+ * Most endpoints of a large API do not change between two releases. They are told apart without
+ * walking their schemas: the endpoint's own fields compared directly, and each shared def once
+ * per name (a def name means one schema per document).
+ */
+class Sameness {
+  private readonly defs = new Map<string, boolean>();
+
+  private sameDefs(b: Defs, a: Defs): boolean {
+    if (b === a) return true;
+    const nb = b ? Object.keys(b) : [];
+    if (nb.length !== (a ? Object.keys(a).length : 0)) return false;
+    for (const name of nb) {
+      if (!a || !Object.hasOwn(a, name)) return false;
+      let known = this.defs.get(name);
+      if (known === undefined) {
+        known = deepEqual(b![name], a[name]);
+        this.defs.set(name, known);
+      }
+      if (!known) return false;
+    }
+    return true;
+  }
+
+  endpoints(b: Endpoint, a: Endpoint): boolean {
+    const kb = Object.keys(b);
+    if (kb.length !== Object.keys(a).length) return false;
+    for (const key of kb) {
+      if (!Object.hasOwn(a, key)) return false;
+      const x = (b as unknown as Record<string, unknown>)[key];
+      const y = (a as unknown as Record<string, unknown>)[key];
+      if (key === 'defs') {
+        if (!this.sameDefs(x as Defs, y as Defs)) return false;
+      } else if (key === 'contract') {
+        const { defs: xd, ...xr } = x as Contract;
+        const { defs: yd, ...yr } = y as Contract;
+        if (!deepEqual(xr, yr) || !this.sameDefs(xd, yd)) return false;
+      } else if (!deepEqual(x, y)) return false;
+    }
+    return true;
+  }
+}
+
 function compareEndpoints(
   a: Pick<Endpoint, 'method' | 'path'>,
   b: Pick<Endpoint, 'method' | 'path'>,
@@ -812,6 +874,7 @@ export function diffEndpoints(
   const old = new Map(before.map((e) => [endpointMatchKey(e.method, e.path), e]));
   const seen = new Set<string>();
   const differ = new SchemaDiffer();
+  const same = new Sameness();
   const result: { endpoint: Endpoint; change: EndpointChange }[] = [];
   const fresh: Endpoint[] = [];
   for (const endpoint of after) {
@@ -822,6 +885,7 @@ export function diffEndpoints(
       continue;
     }
     seen.add(key);
+    if (same.endpoints(previous, endpoint)) continue;
     const changes = diffEndpoint(previous, endpoint, differ, options);
     if (changes.length > 0) result.push({ endpoint, change: entry(endpoint, 'changed', changes) });
   }

@@ -79,16 +79,30 @@ function isObj(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const refNames = new Map<string, string>();
+
+/** The def name a `#/$defs/Name` reference points at, decoded once per reference. */
+function refName(ref: string): string {
+  let name = refNames.get(ref);
+  if (name === undefined) {
+    try {
+      name = decodeURIComponent(ref.slice(ref.lastIndexOf('/') + 1));
+    } catch {
+      name = ref.slice(ref.lastIndexOf('/') + 1);
+    }
+    name = name.replace(/~1/g, '/').replace(/~0/g, '~');
+    refNames.set(ref, name);
+  }
+  return name;
+}
+
 /** Follows `#/$defs/Name` (or any `#/.../Name`) references to a concrete schema. */
 function resolve(schema: unknown, defs: Defs): { schema: Obj; ref?: string } {
   let current = schema;
   let ref: string | undefined;
   for (let hop = 0; hop < MAX_REF_HOPS && isObj(current) && typeof current.$ref === 'string'; hop++) {
     ref = current.$ref;
-    const name = decodeURIComponent(ref.slice(ref.lastIndexOf('/') + 1))
-      .replace(/~1/g, '/')
-      .replace(/~0/g, '~');
-    current = defs?.[name];
+    current = defs?.[refName(ref)];
   }
   if (current === false) return { schema: { not: {} }, ...(ref ? { ref } : {}) };
   return { schema: isObj(current) ? current : {}, ...(ref ? { ref } : {}) };
@@ -142,7 +156,19 @@ const KEPT = new Set([
 ]);
 
 /** One view of a schema with allOf merged in, the way a validator would combine them. */
-function flatten(schema: unknown, defs: Defs): Flat {
+function flatten(schema: unknown, defs: Defs, memo?: WeakMap<object, Flat>): Flat {
+  if (memo && typeof schema === 'object' && schema !== null) {
+    let flat = memo.get(schema);
+    if (!flat) {
+      flat = flattenOnce(schema, defs);
+      memo.set(schema, flat);
+    }
+    return flat;
+  }
+  return flattenOnce(schema, defs);
+}
+
+function flattenOnce(schema: unknown, defs: Defs): Flat {
   const flat: Flat = { properties: new Map(), required: new Set(), keywords: new Map(), refs: [] };
   const types = new Set<string>();
   let typed = false;
@@ -263,6 +289,8 @@ function boundText(b: Bound | undefined, upper: boolean): string {
   return `${upper ? '<' : '>'}${b.exclusive ? '' : '='} ${b.value}`;
 }
 
+const WIDEST_FORMATS = new Set(['int64', 'double', 'float', 'number']);
+
 function num(v: unknown): number | undefined {
   return typeof v === 'number' ? v : undefined;
 }
@@ -276,6 +304,8 @@ function num(v: unknown): number | undefined {
 export class SchemaDiffer {
   private readonly cache = new Map<string, SchemaFinding[]>();
   private readonly active = new Set<string>();
+  /** Flattened schema nodes: a node belongs to one document, whose defs resolve it the same way every time. */
+  private readonly flats = new WeakMap<object, Flat>();
 
   diff(
     before: unknown,
@@ -322,8 +352,8 @@ export class SchemaDiffer {
     side: Side,
   ): SchemaFinding[] {
     const findings: SchemaFinding[] = [];
-    const fb = flatten(b, bDefs);
-    const fa = flatten(a, aDefs);
+    const fb = flatten(b, bDefs, this.flats);
+    const fa = flatten(a, aDefs, this.flats);
     const wrapper = (f: Flat) =>
       f.alternatives !== undefined && f.properties.size === 0 && f.items === undefined;
     if ((fb.alternatives && fa.alternatives) || wrapper(fb) || wrapper(fa)) {
@@ -492,6 +522,11 @@ export class SchemaDiffer {
       if (!keys.some((k) => kb.has(k) || ka.has(k))) continue;
       const before = keys.map((k) => kb.get(k));
       const after = keys.map((k) => ka.get(k));
+      // int64, float and double name the range every JSON number has already: saying so restricts nothing.
+      if (keyword === 'format') {
+        if (WIDEST_FORMATS.has(before[0] as string)) before[0] = undefined;
+        if (WIDEST_FORMATS.has(after[0] as string)) after[0] = undefined;
+      }
       if (same(before, after)) continue;
       const had = before.some((v) => v !== undefined);
       const has = after.some((v) => v !== undefined);
@@ -584,7 +619,7 @@ export class SchemaDiffer {
       let bestScore = -1;
       after.forEach((y, i) => {
         if (used.has(i)) return;
-        const score = similarity(x, bDefs, y, aDefs, refOf);
+        const score = similarity(x, bDefs, y, aDefs, refOf, this.flats);
         if (score > bestScore) {
           best = i;
           bestScore = score;
@@ -596,9 +631,10 @@ export class SchemaDiffer {
       } else unmatched.push(x);
     }
     for (const x of unmatched)
-      out.push({ kind: 'alternative-removed', path: '', detail: branchLabel(x, bDefs) });
+      out.push({ kind: 'alternative-removed', path: '', detail: branchLabel(x, bDefs, this.flats) });
     after.forEach((y, i) => {
-      if (!used.has(i)) out.push({ kind: 'alternative-added', path: '', detail: branchLabel(y, aDefs) });
+      if (!used.has(i))
+        out.push({ kind: 'alternative-added', path: '', detail: branchLabel(y, aDefs, this.flats) });
     });
     for (const [x, y] of pairs) {
       // The wrapper itself is no branch: compare the plain side's own keywords against the branch.
@@ -613,9 +649,9 @@ function openness(v: unknown): number {
   return 1;
 }
 
-function branchLabel(s: unknown, defs: Defs): string {
+function branchLabel(s: unknown, defs: Defs, memo: WeakMap<object, Flat>): string {
   if (isObj(s) && typeof s.$ref === 'string') return s.$ref.slice(s.$ref.lastIndexOf('/') + 1);
-  const flat = flatten(s, defs);
+  const flat = flatten(s, defs, memo);
   if (flat.properties.size > 0) return `{${[...flat.properties.keys()].slice(0, 4).join(', ')}}`;
   return flat.types ? typeLabel(flat.types) : 'a schema';
 }
@@ -626,12 +662,13 @@ function similarity(
   y: unknown,
   yDefs: Defs,
   refOf: (s: unknown) => string | undefined,
+  memo: WeakMap<object, Flat>,
 ): number {
   const rx = refOf(x);
   const ry = refOf(y);
   if (rx && ry && rx === ry) return 1000;
-  const fx = flatten(x, xDefs);
-  const fy = flatten(y, yDefs);
+  const fx = flatten(x, xDefs, memo);
+  const fy = flatten(y, yDefs, memo);
   const tx = fx.types ? typeLabel(fx.types) : '';
   const ty = fy.types ? typeLabel(fy.types) : '';
   let score = tx === ty || !tx || !ty ? 1 : 0;
