@@ -1,3 +1,4 @@
+export { diffOptionsOf } from './diff-config.js';
 export { type DiffOptions, diffEndpoint, diffEndpoints } from './diff-endpoints.js';
 export { endpointGroup, endpointLabel, endpointMatchKey } from './endpoint-key.js';
 export {
