@@ -9,7 +9,7 @@ import { isPlainObject } from '../../core/is-plain-object.js';
 import type { Endpoint } from '../../schemas/types.js';
 import type { SpecVersion } from '../parse/index.js';
 import { resolvePointer } from '../parse/index.js';
-import type { JsonSchema, SchemaConverter } from './schema-convert.js';
+import { collectDefRefs, DEFS_PREFIX, type JsonSchema, type SchemaConverter } from './schema-convert.js';
 
 type Contract = NonNullable<Endpoint['contract']>;
 type ResponseContract = NonNullable<Contract['responses']>[string];
@@ -17,14 +17,29 @@ type Obj = Record<string, unknown>;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
+const pointers = new WeakMap<Obj, Map<string, unknown>>();
+
+/** Follows $ref chains to non-schema objects; shared responses and headers are looked up once per document. */
 function deref(doc: Obj, value: unknown): unknown {
-  let node = value;
+  if (!isPlainObject(value) || typeof value.$ref !== 'string') return value;
+  let cache = pointers.get(doc);
+  if (!cache) {
+    cache = new Map();
+    pointers.set(doc, cache);
+  }
+  const ref = value.$ref;
+  if (cache.has(ref)) return cache.get(ref);
+  let node: unknown = value;
   const seen = new Set<string>();
   while (isPlainObject(node) && typeof node.$ref === 'string') {
-    if (seen.has(node.$ref)) return undefined;
+    if (seen.has(node.$ref)) {
+      node = undefined;
+      break;
+    }
     seen.add(node.$ref);
     node = resolvePointer(doc, node.$ref);
   }
+  cache.set(ref, node);
   return node;
 }
 
@@ -104,8 +119,17 @@ export function endpointContract(
     for (const h of Object.values(r.headers ?? {})) schemas.push(h.schema);
   }
   for (const c of Object.values(contract.callbacks ?? {})) for (const s of Object.values(c)) schemas.push(s);
+  // Only the refs the endpoint's own defs lack are followed: their closure is already there.
   const have = new Set(Object.keys(endpoint.defs ?? {}));
-  const extra = converter.closure(schemas).filter((name) => !have.has(name));
+  const roots = new Set<string>();
+  for (const schema of schemas)
+    for (const name of collectDefRefs(schema)) if (!have.has(name)) roots.add(name);
+  const extra =
+    roots.size === 0
+      ? []
+      : converter
+          .closure([...roots].map((name) => ({ $ref: DEFS_PREFIX + name })))
+          .filter((name) => !have.has(name));
   if (extra.length > 0) {
     const defs: Record<string, JsonSchema> = {};
     for (const name of extra) defs[name] = converter.defs.get(name) ?? {};
