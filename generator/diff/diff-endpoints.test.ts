@@ -185,3 +185,24 @@ describe('diffEndpoints: renamed paths', () => {
     expect(d[1]!.changes.map((c) => c.id)).toEqual(['endpoint-path-changed']);
   });
 });
+
+describe('diffEndpoints: stored and fresh endpoints', () => {
+  it('reads keyword values regardless of key order (stored endpoints have sorted keys)', () => {
+    const response = (schema: Record<string, unknown>) => ({
+      status: '200',
+      contentType: 'application/json',
+      schema,
+    });
+    const before = ep({
+      method: 'GET',
+      path: '/i',
+      response: response({ type: 'object', additionalProperties: { format: 'int32', type: 'integer' } }),
+    });
+    const after = ep({
+      method: 'GET',
+      path: '/i',
+      response: response({ type: 'object', additionalProperties: { type: 'integer', format: 'int32' } }),
+    });
+    expect(diffEndpoints([before], [after])).toEqual([]);
+  });
+});

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ApiChange, Endpoint, EndpointChange } from '../../schemas/types.js';
 import { endpointGroup, endpointLabel, endpointMatchKey } from './endpoint-key.js';
 import { type ChangeLevel, type KeywordScope, RULES, type RuleId } from './rules.js';
-import { type SchemaFinding, SchemaDiffer } from './schema-diff.js';
+import { deepEqual, type SchemaFinding, SchemaDiffer } from './schema-diff.js';
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const DAY_MS = 86_400_000;
@@ -193,7 +193,9 @@ function mapFinding(scope: KeywordScope, f: SchemaFinding, where: string): Mappe
 }
 
 function propertyWhere(prefix: string, path: string): string {
-  return path ? `${prefix} property ${quote(path)}` : prefix;
+  if (!path) return prefix;
+  // The main body keeps the wording reports have always used ("request property `x`").
+  return `${prefix === 'request body' ? 'request' : prefix} property ${quote(path)}`;
 }
 
 // ---------------------------------------------------------------- parameters
@@ -353,7 +355,7 @@ function sameSchema(x: unknown, y: unknown): boolean {
   const ry = (y as { $ref?: unknown } | undefined)?.$ref;
   if (typeof rx === 'string' || typeof ry === 'string')
     return rx === ry && Object.keys(x as object).length === 1;
-  return JSON.stringify(x) === JSON.stringify(y);
+  return deepEqual(x, y);
 }
 
 // ---------------------------------------------------------------- responses
@@ -776,25 +778,6 @@ export function diffEndpoint(
   diffCallbacks(before, after, out, differ);
   diffSecurity(before, after, out);
   return out.list;
-}
-
-/** Whether two JSON values are equal, without building any text. */
-function deepEqual(x: unknown, y: unknown): boolean {
-  if (x === y) return true;
-  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
-  if (Array.isArray(x)) {
-    if (!Array.isArray(y) || x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!deepEqual(x[i], y[i])) return false;
-    return true;
-  }
-  if (Array.isArray(y)) return false;
-  const kx = Object.keys(x);
-  if (kx.length !== Object.keys(y).length) return false;
-  for (const k of kx) {
-    if (!Object.hasOwn(y, k)) return false;
-    if (!deepEqual((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k])) return false;
-  }
-  return true;
 }
 
 /**

@@ -239,7 +239,26 @@ function show(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** Whether two JSON values are equal, key order aside (stored endpoints have sorted keys, fresh ones not). */
+export function deepEqual(x: unknown, y: unknown): boolean {
+  if (x === y) return true;
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+  if (Array.isArray(x)) {
+    if (!Array.isArray(y) || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!deepEqual(x[i], y[i])) return false;
+    return true;
+  }
+  if (Array.isArray(y)) return false;
+  const kx = Object.keys(x);
+  if (kx.length !== Object.keys(y).length) return false;
+  for (const k of kx) {
+    if (!Object.hasOwn(y, k)) return false;
+    if (!deepEqual((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}
+
+const same = deepEqual;
 
 /** Upper bounds: a smaller value (or a new bound) tightens. Lower bounds the other way. */
 const UPPER: [ConstraintKeyword, string][] = [
