@@ -162,7 +162,7 @@ function mapFinding(scope: KeywordScope, f: SchemaFinding, where: string): Mappe
         text: request ? `${where} accepts ${f.detail}` : `${where} may hold ${f.detail}`,
       };
     case 'constraint':
-      return { id: `${scope}-${f.keyword!}-${f.direction!}`, text: `${where}: ${f.detail} (${f.direction})` };
+      return { id: `${scope}-${f.keyword!}-${f.direction!}`, text: `${where}: ${f.detail}` };
     case 'default-changed':
       return { id: `${scope}-default-changed`, text: `${where}: ${f.detail}` };
     case 'deprecated':
