@@ -780,49 +780,6 @@ export function diffEndpoint(
   return out.list;
 }
 
-/**
- * Most endpoints of a large API do not change between two releases. They are told apart without
- * walking their schemas: the endpoint's own fields compared directly, and each shared def once
- * per name (a def name means one schema per document).
- */
-class Sameness {
-  private readonly defs = new Map<string, boolean>();
-
-  private sameDefs(b: Defs, a: Defs): boolean {
-    if (b === a) return true;
-    const nb = b ? Object.keys(b) : [];
-    if (nb.length !== (a ? Object.keys(a).length : 0)) return false;
-    for (const name of nb) {
-      if (!a || !Object.hasOwn(a, name)) return false;
-      let known = this.defs.get(name);
-      if (known === undefined) {
-        known = deepEqual(b![name], a[name]);
-        this.defs.set(name, known);
-      }
-      if (!known) return false;
-    }
-    return true;
-  }
-
-  endpoints(b: Endpoint, a: Endpoint): boolean {
-    const kb = Object.keys(b);
-    if (kb.length !== Object.keys(a).length) return false;
-    for (const key of kb) {
-      if (!Object.hasOwn(a, key)) return false;
-      const x = (b as unknown as Record<string, unknown>)[key];
-      const y = (a as unknown as Record<string, unknown>)[key];
-      if (key === 'defs') {
-        if (!this.sameDefs(x as Defs, y as Defs)) return false;
-      } else if (key === 'contract') {
-        const { defs: xd, ...xr } = x as Contract;
-        const { defs: yd, ...yr } = y as Contract;
-        if (!deepEqual(xr, yr) || !this.sameDefs(xd, yd)) return false;
-      } else if (!deepEqual(x, y)) return false;
-    }
-    return true;
-  }
-}
-
 function compareEndpoints(
   a: Pick<Endpoint, 'method' | 'path'>,
   b: Pick<Endpoint, 'method' | 'path'>,
@@ -857,7 +814,6 @@ export function diffEndpoints(
   const old = new Map(before.map((e) => [endpointMatchKey(e.method, e.path), e]));
   const seen = new Set<string>();
   const differ = new SchemaDiffer();
-  const same = new Sameness();
   const result: { endpoint: Endpoint; change: EndpointChange }[] = [];
   const fresh: Endpoint[] = [];
   for (const endpoint of after) {
@@ -868,7 +824,6 @@ export function diffEndpoints(
       continue;
     }
     seen.add(key);
-    if (same.endpoints(previous, endpoint)) continue;
     const changes = diffEndpoint(previous, endpoint, differ, options);
     if (changes.length > 0) result.push({ endpoint, change: entry(endpoint, 'changed', changes) });
   }

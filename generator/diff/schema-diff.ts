@@ -260,6 +260,24 @@ export function deepEqual(x: unknown, y: unknown): boolean {
 
 const same = deepEqual;
 
+/** Equal JSON with no $ref anywhere inside: nothing below can differ. */
+function equalWithoutRefs(x: unknown, y: unknown): boolean {
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return x === y;
+  if (Array.isArray(x)) {
+    if (!Array.isArray(y) || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!equalWithoutRefs(x[i], y[i])) return false;
+    return true;
+  }
+  if (Array.isArray(y)) return false;
+  const kx = Object.keys(x);
+  if (kx.length !== Object.keys(y).length) return false;
+  for (const k of kx) {
+    if (k === '$ref' || !Object.hasOwn(y, k)) return false;
+    if (!equalWithoutRefs((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}
+
 /** Upper bounds: a smaller value (or a new bound) tightens. Lower bounds the other way. */
 const UPPER: [ConstraintKeyword, string][] = [
   ['max-length', 'maxLength'],
@@ -359,6 +377,8 @@ export class SchemaDiffer {
       return found;
     }
     if (depth > MAX_DEPTH) return [];
+    // Most inline schemas (a parameter's `{type: string}`, a header) are the same on both sides.
+    if (equalWithoutRefs(b, a)) return [];
     return this.compareNode(b, bDefs, a, aDefs, depth, side);
   }
 
