@@ -16,6 +16,7 @@ import { toEndpoints } from '../generator/endpoints/index.js';
 import { runImport } from '../generator/import/index.js';
 import { parseDocument } from '../generator/parse/index.js';
 import type { SvcConfig } from '../schemas/types.js';
+import { type LevelCounts, runDiffLevels } from './diff-levels.js';
 
 export interface DiffBenchResult {
   endpointsBefore: number;
@@ -29,6 +30,7 @@ export interface DiffBenchResult {
   reimportMs: number;
   idempotentReimportMs: number;
   peakRssMb: number;
+  levels: LevelCounts[];
 }
 
 function repoRoot(): string {
@@ -124,6 +126,7 @@ export async function runDiffBench(): Promise<DiffBenchResult | undefined> {
       reimportMs: Math.round(reimport.ms),
       idempotentReimportMs: Math.round(again.ms),
       peakRssMb: Math.round(peakRss / 2 ** 20),
+      levels: [],
     };
     console.log(`GitHub REST description 22.0.0 (${e.before} endpoints) → installed (${e.after} endpoints)`);
     console.log(`  report: ${report.summary}`);
@@ -135,6 +138,7 @@ export async function runDiffBench(): Promise<DiffBenchResult | undefined> {
     console.log(`| svc import (re-import, writes the folder) | ${result.reimportMs} ms |`);
     console.log(`| svc import again (same document, idempotent) | ${result.idempotentReimportMs} ms |`);
     console.log(`| peak RSS during the runs | ${result.peakRssMb} MB |`);
+    result.levels = await runDiffLevels(root);
     return result;
   } finally {
     await rm(work, { recursive: true, force: true });

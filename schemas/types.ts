@@ -111,6 +111,21 @@ export interface SvcConfig {
    */
   outputSchemas?: boolean;
   /**
+   * How the diff report judges API changes (docs/diff-rules.md lists every rule).
+   */
+  diff?: {
+    /**
+     * A level per rule id, raising or lowering the default (breaking, warning, info), or off to drop the rule's findings. --fail-on reads the tuned levels.
+     */
+    rules?: {
+      [k: string]: "breaking" | "warning" | "info" | "off";
+    };
+    /**
+     * Days that must pass after an announced sunset (x-sunset) before removing the endpoint or parameter counts as expected, not breaking. Default 0.
+     */
+    sunsetGraceDays?: number;
+  };
+  /**
    * Environment variables the runtime needs for this folder (names only).
    */
   requiredEnv: string[];
@@ -206,6 +221,69 @@ export interface Endpoint {
    * Names of the security schemes that may authorize this endpoint (any one of the alternatives), sorted.
    */
   security: string[][];
+  /**
+   * What the diff reads beyond what tools need: every media type, every response status with headers and links, callbacks, security scopes and lifecycle metadata. Not part of the endpoint's fingerprint.
+   */
+  contract?: {
+    /**
+     * x-sunset: the date (ISO 8601) after which the operation may be removed.
+     */
+    sunset?: string;
+    /**
+     * x-stability-level, lower case (draft, alpha, beta, stable).
+     */
+    stability?: string;
+    /**
+     * x-sunset of parameters, by "in:name".
+     */
+    parameterSunsets?: {
+      [k: string]: string;
+    };
+    /**
+     * The effective security requirements with their scopes, in document order.
+     */
+    securityScopes?: {
+      [k: string]: string[];
+    }[];
+    /**
+     * Every request body media type and its schema.
+     */
+    requestMedia?: {
+      [k: string]: {} | boolean;
+    };
+    /**
+     * Every documented response by status (upper case, or default).
+     */
+    responses?: {
+      [k: string]: {
+        media?: {
+          [k: string]: {} | boolean;
+        };
+        headers?: {
+          [k: string]: {
+            required: boolean;
+            deprecated?: boolean;
+            schema: {} | boolean;
+          };
+        };
+        links?: string[];
+      };
+    };
+    /**
+     * Callbacks by name, each "METHOD expression" with the request body schema the API sends.
+     */
+    callbacks?: {
+      [k: string]: {
+        [k: string]: {} | boolean;
+      };
+    };
+    /**
+     * Component schemas only the contract references (the others are in the endpoint's defs).
+     */
+    defs?: {
+      [k: string]: {} | boolean;
+    };
+  };
   /**
    * Component schemas this endpoint references, transitively, by name.
    */
@@ -396,7 +474,7 @@ export interface ApiChange {
    * Stable rule id (see generator/diff/rules.ts).
    */
   id: string;
-  level: "breaking" | "info";
+  level: "breaking" | "warning" | "info";
   text: string;
   /**
    * Where in the endpoint: a parameter, a body or response property path.

@@ -62,6 +62,27 @@ describe('contract schemas', () => {
     ).toBe(true);
   });
 
+  it('accepts a diff block of rule levels in config.yaml, and only known levels', () => {
+    const config = {
+      schemaVersion: 1,
+      server: { id: 'crm', name: 'Default', published: false },
+      app: { name: 'CRM', provider: 'manual' },
+      source: { kind: 'manual' },
+      auth: { mode: 'none', hasAuthSecret: false },
+      apiBaseUrl: 'https://crm.example.test/api',
+      requiredEnv: [],
+    };
+    const diff = {
+      rules: { 'response-property-enum-value-added': 'warning', 'endpoint-removed': 'off' },
+      sunsetGraceDays: 30,
+    };
+    expect(validate('config', { ...config, diff }).ok).toBe(true);
+    expect(validate('config', { ...config, diff: { rules: { 'endpoint-removed': 'error' } } }).ok).toBe(
+      false,
+    );
+    expect(validate('config', { ...config, diff: { sunsetGraceDays: -1 } }).ok).toBe(false);
+  });
+
   // The contract validator skips this check at every start (validateSchema: false); here it runs once.
   it('every contract schema passes the JSON Schema 2020-12 meta-schema', () => {
     const ajv = new Ajv2020({ allErrors: true, strict: false });

@@ -104,7 +104,10 @@ describe.skipIf(!existsSync(newer))("GitHub's description, release 22.0.0 → in
       x.changes.some((c) => c.id === 'endpoint-path-changed'),
     );
     expect(pathChanged).toHaveLength(renamed);
-    expect(report.endpoints.filter((x) => x.kind === 'removed').every((x) => x.breaking)).toBe(true);
+    // A removal breaks callers, unless the endpoint was deprecated first (a warning, issue 24).
+    const removedList = report.endpoints.filter((x) => x.kind === 'removed');
+    expect(removedList.every((x) => x.breaking === (x.changes[0]!.id === 'endpoint-removed'))).toBe(true);
+    expect(removedList.some((x) => x.changes[0]!.id === 'endpoint-removed-deprecated')).toBe(true);
     // Every tool of the first import was disabled and untouched: removed endpoints remove their tools.
     expect(report.counts.tools.removed).toBe(removed);
     expect(report.counts.tools.added).toBe(added);

@@ -4,9 +4,10 @@
  * endpoint diff (the same rules and ids as `svc diff`).
  */
 import type { FolderFiles } from '../../folder/model.js';
-import { diffEndpoints } from '../../generator/diff/index.js';
+import { parse as parseYaml } from 'yaml';
+import { type DiffOptions, diffEndpoints, diffOptionsOf } from '../../generator/diff/index.js';
 import { lastComplete, loadEndpoints, readHistory } from '../../generator/history/index.js';
-import type { Endpoint, EndpointChange } from '../../schemas/types.js';
+import type { Endpoint, EndpointChange, SvcConfig } from '../../schemas/types.js';
 import type { EndpointChangeView, FolderEndpointDiff } from './engine.js';
 
 /** Endpoints of the folder's latest complete import, with that import's seq; undefined when none. */
@@ -29,9 +30,23 @@ export function toChangeView(change: EndpointChange): EndpointChangeView {
   };
 }
 
+/** The head's `diff:` block of config.yaml (rule levels, sunset grace); defaults when unreadable. */
+function headDiffOptions(head: FolderFiles): DiffOptions {
+  const text = head['config.yaml'];
+  if (text === undefined) return {};
+  try {
+    const config = parseYaml(text) as { diff?: SvcConfig['diff'] } | undefined;
+    return diffOptionsOf(config?.diff);
+  } catch {
+    return {};
+  }
+}
+
 export function historyEndpointDiff(base: FolderFiles, head: FolderFiles): FolderEndpointDiff {
   const before = latestImport(base);
   const after = latestImport(head);
   if (!after || before?.seq === after.seq) return { changes: [] };
-  return { changes: diffEndpoints(before?.endpoints ?? [], after.endpoints).map(toChangeView) };
+  return {
+    changes: diffEndpoints(before?.endpoints ?? [], after.endpoints, headDiffOptions(head)).map(toChangeView),
+  };
 }

@@ -185,3 +185,58 @@ describe('diffEndpoints: renamed paths', () => {
     expect(d[1]!.changes.map((c) => c.id)).toEqual(['endpoint-path-changed']);
   });
 });
+
+describe('diffEndpoints: stored and fresh endpoints', () => {
+  it('reads keyword values regardless of key order (stored endpoints have sorted keys)', () => {
+    const response = (schema: Record<string, unknown>) => ({
+      status: '200',
+      contentType: 'application/json',
+      schema,
+    });
+    const before = ep({
+      method: 'GET',
+      path: '/i',
+      response: response({ type: 'object', additionalProperties: { format: 'int32', type: 'integer' } }),
+    });
+    const after = ep({
+      method: 'GET',
+      path: '/i',
+      response: response({ type: 'object', additionalProperties: { type: 'integer', format: 'int32' } }),
+    });
+    expect(diffEndpoints([before], [after])).toEqual([]);
+  });
+});
+
+describe('diffEndpoints: endpoints stored by an older svc (no contract)', () => {
+  it('compares only what both sides know: no error status, header or scope reads as new', () => {
+    const base = ep({
+      method: 'GET',
+      path: '/o',
+      security: [['oauth']],
+      response: { status: '200', contentType: 'application/json', schema: { type: 'object' } },
+    });
+    const fresh = ep({
+      ...base,
+      contract: {
+        securityScopes: [{ oauth: ['read'] }],
+        responses: {
+          '200': {
+            media: { 'application/json': { type: 'object' } },
+            headers: { etag: { required: true, schema: {} } },
+          },
+          '404': { media: { 'application/json': { type: 'object' } } },
+        },
+        callbacks: { done: { 'POST {$request.body#/url}': {} } },
+      },
+    });
+    expect(diffEndpoints([base], [fresh])).toEqual([]);
+    // Once both sides carry it, the same contract change is seen.
+    const later = ep({ ...fresh, contract: { ...fresh.contract, responses: { '200': {} } } });
+    const ids = diffEndpoints([fresh], [later])[0]!.changes.map((c) => c.id);
+    expect(ids).toEqual([
+      'response-error-status-removed',
+      'response-body-removed',
+      'response-header-removed',
+    ]);
+  });
+});

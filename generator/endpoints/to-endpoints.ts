@@ -8,6 +8,7 @@ import { isPlainObject } from '../../core/is-plain-object.js';
 import type { Endpoint } from '../../schemas/types.js';
 import type { ParsedDocument } from '../parse/index.js';
 import { resolvePointer } from '../parse/index.js';
+import { endpointContract } from './endpoint-contract.js';
 import { type JsonSchema, SchemaConverter } from './schema-convert.js';
 
 export const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
@@ -52,6 +53,8 @@ export function toEndpoints(parsed: ParsedDocument): Endpoint[] {
         for (const name of names) defs[name] = converter.defs.get(name) ?? {};
         endpoint.defs = defs;
       }
+      const contract = endpointContract(doc, converter, parsed.version, item, op, endpoint);
+      if (contract) endpoint.contract = contract;
       out.push(endpoint);
     }
   }

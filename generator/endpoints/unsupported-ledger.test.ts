@@ -44,7 +44,10 @@ const checks: Record<string, () => Promise<void>> = {
         },
       }),
     );
-    expect(JSON.stringify(endpoint)).not.toMatch(/callbacks|links|request\.body/);
+    const { contract, ...forTools } = endpoint!;
+    expect(JSON.stringify(forTools)).not.toMatch(/callbacks|links|request\.body/);
+    expect(contract?.callbacks?.done).toBeDefined();
+    expect(contract?.responses?.['200']?.links).toEqual(['self']);
   },
   'operation-servers': async () => {
     const [endpoint] = toEndpoints(

@@ -26,7 +26,7 @@ export const UNSUPPORTED_LEDGER: readonly LedgerEntry[] = [
   {
     id: 'callbacks-links',
     feature: 'operation `callbacks` and response `links`',
-    what_happens: 'ignored',
+    what_happens: 'no tool; only the diff reads them (endpoint contract)',
     reason: 'neither is a request a tool sends',
   },
   {

@@ -11,7 +11,11 @@ import { canonicalJson, prettyCanonicalJson } from '../../core/canonical-json.js
 import { sha256Hex } from './sha256-hex.js';
 import { ENDPOINTS_DIR, endpointsPath } from './paths.js';
 
-type StoredEndpoint = Omit<Endpoint, 'defs'> & { defs?: Record<string, string> };
+type StoredContract = Omit<NonNullable<Endpoint['contract']>, 'defs'> & { defs?: Record<string, string> };
+type StoredEndpoint = Omit<Endpoint, 'defs' | 'contract'> & {
+  defs?: Record<string, string>;
+  contract?: StoredContract;
+};
 
 interface StoreFile {
   endpoints: Record<string, StoredEndpoint>;
@@ -38,12 +42,21 @@ export class EndpointHasher {
     return hash;
   }
 
-  stored(endpoint: Endpoint): StoredEndpoint {
-    const { defs, ...rest } = endpoint;
-    if (!defs) return rest;
+  private refs(defs: Record<string, unknown>): Record<string, string> {
     const refs: Record<string, string> = {};
     for (const name of Object.keys(defs).sort()) refs[name] = this.schemaHash(defs[name]);
-    return { ...rest, defs: refs };
+    return refs;
+  }
+
+  stored(endpoint: Endpoint): StoredEndpoint {
+    const { defs, contract, ...rest } = endpoint;
+    const out: StoredEndpoint = rest;
+    if (defs) out.defs = this.refs(defs);
+    if (contract) {
+      const { defs: extra, ...facts } = contract;
+      out.contract = extra ? { ...facts, defs: this.refs(extra) } : facts;
+    }
+    return out;
   }
 
   hash(endpoint: Endpoint): { hash: string; stored: StoredEndpoint } {
@@ -96,6 +109,7 @@ export function storeEndpoints(
   const schemas: Record<string, unknown> = {};
   for (const e of Object.values(fresh)) {
     for (const h of Object.values(e.defs ?? {})) schemas[h] = hasher.schemas.get(h);
+    for (const h of Object.values(e.contract?.defs ?? {})) schemas[h] = hasher.schemas.get(h);
   }
   return {
     hashes,
@@ -119,10 +133,18 @@ export function loadEndpoints(files: FolderFiles, hashes: readonly string[]): En
         place: { file: ENDPOINTS_DIR },
       });
     }
-    const { defs, ...rest } = stored;
-    if (!defs) return rest as Endpoint;
-    const full: Record<string, unknown> = {};
-    for (const [name, h] of Object.entries(defs)) full[name] = schemas.get(h);
-    return { ...rest, defs: full } as Endpoint;
+    const { defs, contract, ...rest } = stored;
+    const full = (refs: Record<string, string>) => {
+      const out: Record<string, object | boolean> = {};
+      for (const [name, h] of Object.entries(refs)) out[name] = schemas.get(h) as object | boolean;
+      return out;
+    };
+    const endpoint = rest as Endpoint;
+    if (defs) endpoint.defs = full(defs);
+    if (contract) {
+      const { defs: extra, ...facts } = contract;
+      endpoint.contract = extra ? { ...facts, defs: full(extra) } : facts;
+    }
+    return endpoint;
   });
 }

@@ -135,3 +135,29 @@ describe('nextBookkeeping', () => {
     expect(() => readHistory({ '.svc/history/000001.json': '{"seq":1}' })).toThrow(/schema/);
   });
 });
+
+describe('endpoint store: the diff-only contract', () => {
+  it('stores the contract, its own defs by hash like the endpoint defs, and loads it back', () => {
+    const error = { type: 'object', properties: { message: { type: 'string' } } };
+    const endpoint: Endpoint = {
+      method: 'GET',
+      path: '/c',
+      parameters: [],
+      tags: [],
+      deprecated: false,
+      security: [],
+      contract: {
+        sunset: '2027-01-01',
+        responses: { '404': { media: { 'application/json': { $ref: '#/$defs/Error' } } } },
+        defs: { Error: error },
+      },
+    };
+    const stored = storeEndpoints({}, 1, [endpoint]);
+    const files: FolderFiles = { [stored.file!.path]: stored.file!.content };
+    const text = JSON.parse(stored.file!.content) as {
+      endpoints: Record<string, { contract: { defs: Record<string, string> } }>;
+    };
+    expect(Object.values(text.endpoints)[0]!.contract.defs.Error).toMatch(/^[0-9a-f]{16}$/);
+    expect(loadEndpoints(files, stored.hashes)).toEqual([endpoint]);
+  });
+});

@@ -15,7 +15,7 @@ import type { ContentItems, FolderFiles, FolderModel } from '../../folder/model.
 import type { Endpoint, HistoryRecord, ImportReport, SvcConfig } from '../../schemas/types.js';
 import { sameJson } from '../../core/canonical-json.js';
 import { parseContent } from '../content/index.js';
-import { diffEndpoints } from '../diff/index.js';
+import { diffEndpoints, diffOptionsOf } from '../diff/index.js';
 import { endpointMatchKey } from '../diff/endpoint-key.js';
 import { toEndpoints } from '../endpoints/index.js';
 import {
@@ -503,7 +503,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
 
     // 6. Diff against the previous import, report.
     const before = last?.endpoints && previousFiles ? loadEndpoints(previousFiles, last.endpoints) : [];
-    const changes = diffEndpoints(before, endpoints);
+    const changes = diffEndpoints(before, endpoints, diffOptionsOf(config.diff, now()));
     const changed = !previousFiles || !sameFiles(previousFiles, files);
     const documentSha256 = sha256Hex(text);
     const report = buildReport({

@@ -273,13 +273,20 @@ export const ENABLED_TOOL_HITS: ReadonlySet<ReportWarning['id']> = new Set([
 
 /**
  * breaking: a breaking change (or removal) hits an endpoint an enabled tool calls; disabled
- * tools are invisible to users, so upstream changes to them do not fail CI. warning: that, or
- * any warning. any: anything changed at all.
+ * tools are invisible to users, so upstream changes to them do not fail CI. warning: that, a
+ * warning-level change to such an endpoint, or any report warning. any: anything changed at all.
+ * Levels are the tuned ones (config.yaml `diff.rules`): the diff applies them before this runs.
  */
 export function reportHits(report: ImportReport, failOn: FailOn): boolean {
   const hitsEnabled = report.warnings.some((w) => ENABLED_TOOL_HITS.has(w.id));
   if (failOn === 'breaking') return hitsEnabled;
-  if (failOn === 'warning') return hitsEnabled || report.counts.warnings > 0;
+  if (failOn === 'warning') {
+    // A change at warning level (by default or as config.yaml's diff.rules tunes it) to an enabled tool's endpoint.
+    const warned = report.endpoints.some(
+      (e) => e.tool?.enabled === true && e.changes.some((c) => c.level === 'warning'),
+    );
+    return hitsEnabled || warned || report.counts.warnings > 0;
+  }
   const e = report.counts.endpoints;
   const c = report.counts.content;
   return (

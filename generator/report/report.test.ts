@@ -286,3 +286,49 @@ describe('values of an edited field in the report', () => {
     expect(shownPair(undefined, 'x', 80)).toEqual([undefined, '"x"']);
   });
 });
+
+describe('reportHits on tuned levels (config.yaml diff.rules)', () => {
+  const q = (required: boolean) => [
+    { name: 'q', in: 'query' as const, required, schema: { type: 'string' } },
+  ];
+  const before = [ep('GET', '/a', { parameters: q(false) })];
+  const after = [ep('GET', '/a', { parameters: q(true) })];
+  const report = (levels?: Record<string, 'breaking' | 'warning' | 'info' | 'off'>) =>
+    buildReport({
+      source: { location: 'v2.json' },
+      previous: { seq: 1 },
+      endpointsBefore: 1,
+      endpointsAfter: 1,
+      endpoints: diffEndpoints(before, after, levels ? { levels } : {}),
+      notes: [],
+      tools: [tool('a', after[0]!, true)],
+      changed: true,
+    });
+
+  it('fails on breaking by default, on warning once lowered to warning, on nothing once off', () => {
+    expect(reportHits(report(), 'breaking')).toBe(true);
+    const lowered = report({ 'request-parameter-became-required': 'warning' });
+    expect(validate('report', lowered).ok).toBe(true);
+    expect(reportHits(lowered, 'breaking')).toBe(false);
+    expect(reportHits(lowered, 'warning')).toBe(true);
+    const off = report({ 'request-parameter-became-required': 'off' });
+    expect(off.endpoints).toEqual([]);
+    expect(reportHits(off, 'warning')).toBe(false);
+  });
+
+  it('fails on breaking once an info rule is raised', () => {
+    const loosened = buildReport({
+      source: { location: 'v2.json' },
+      previous: { seq: 1 },
+      endpointsBefore: 1,
+      endpointsAfter: 1,
+      endpoints: diffEndpoints(after, before, {
+        levels: { 'request-parameter-became-optional': 'breaking' },
+      }),
+      notes: [],
+      tools: [tool('a', before[0]!, true)],
+      changed: true,
+    });
+    expect(reportHits(loosened, 'breaking')).toBe(true);
+  });
+});

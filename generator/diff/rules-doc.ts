@@ -1,0 +1,81 @@
+/**
+ * docs/diff-rules.md, generated from the registry (a test keeps the file current:
+ * `npx vitest run -u generator/diff/rules-doc.test.ts` rewrites it).
+ */
+import { KEYWORD_SCOPES, RULES, STATIC_RULE_IDS } from './rules.js';
+import { CONSTRAINT_KEYWORDS, type ConstraintKeyword } from './schema-diff.js';
+
+export function renderRulesDoc(): string {
+  const lines: string[] = [
+    '# Diff rules',
+    '',
+    '<!-- Generated from generator/diff/rules.ts by generator/diff/rules-doc.test.ts; do not edit by hand. -->',
+    '',
+    'Every import compares the new description with the previous one, endpoint by endpoint, and reports each',
+    'change as a rule id, a level and a sentence. The ids are stable: the JSON report, `--fail-on` and the',
+    'tuning below use them.',
+    '',
+    '**The direction rule.** A change breaks a caller when a request accepts less (a tightened constraint, a new',
+    'required input, a removed value, a narrower type, stricter security) or a response promises less (a loosened',
+    'constraint, a removed or no longer required property, a new enum value or shape, a wider type). The mirror',
+    'image of each is `info`. `readOnly` properties are not part of requests and `writeOnly` ones not part of',
+    'responses. Every media type of a body, every response status (error responses one level lower: `warning`),',
+    'response headers, links and callbacks are compared.',
+    '',
+    '**Lifecycle.** Removing an endpoint or parameter after its announced sunset (`x-sunset`, a date) is `info`;',
+    'a deprecated one without a sunset date, `warning`; anything else, `breaking`. Nothing about an endpoint whose',
+    '`x-stability-level` was `draft` or `alpha` is breaking (its breaking changes are reported as `info`), and a',
+    'move to a lower stability level (stable → beta) is breaking.',
+    '',
+    "**Tuning.** A `diff:` block in the folder's `config.yaml` raises or lowers any rule (or turns it `off`), and",
+    'sets how many days after a sunset a removal is expected. `svc diff --fail-on` and the Action read the tuned',
+    'levels. An unknown rule id is an error.',
+    '',
+    '```yaml',
+    'diff:',
+    '  rules:',
+    '    response-property-enum-value-added: warning   # our clients accept unknown values',
+    '    request-parameter-default-changed: off',
+    '    response-error-schema-loosened: breaking',
+    '  sunsetGraceDays: 30',
+    '```',
+    '',
+    `**Fixtures.** fixtures/diff-rules/ holds a minimal base and revision per case, with the rule ids it must report`,
+    'and its verdict; generator/diff/diff-rules.test.ts runs them all and checks that every rule below has a',
+    'breaking and a non-breaking case.',
+    '',
+    `## Rules (${STATIC_RULE_IDS.length})`,
+    '',
+    '| id | level | meaning |',
+    '|---|---|---|',
+  ];
+  for (const id of STATIC_RULE_IDS)
+    lines.push(`| \`${id}\` | ${RULES[id].level} | ${RULES[id].description} |`);
+  const keywords = Object.keys(CONSTRAINT_KEYWORDS) as ConstraintKeyword[];
+  lines.push(
+    '',
+    `## Schema keyword rules (${KEYWORD_SCOPES.length * keywords.length * 2})`,
+    '',
+    'One pair per keyword and place: `<place>-<keyword>-tightened` (fewer values valid, or changed in a way that',
+    'may refuse an old value) and `<place>-<keyword>-loosened`. Places: `request-parameter`, `request-property`',
+    '(the request body or one of its properties) and `response-property` (the success response or one of its',
+    'properties). Tightened is breaking in a request and info in a response; loosened the other way round.',
+    '',
+    '| keyword | id fragment | request-parameter / request-property | response-property |',
+    '|---|---|---|---|',
+  );
+  for (const k of keywords) {
+    const req = `${RULES[`request-parameter-${k}-tightened`].level} / ${RULES[`request-parameter-${k}-loosened`].level}`;
+    const res = `${RULES[`response-property-${k}-tightened`].level} / ${RULES[`response-property-${k}-loosened`].level}`;
+    lines.push(
+      `| ${CONSTRAINT_KEYWORDS[k]} | \`${k}\` | tightened ${req.split(' / ')[0]}, loosened ${req.split(' / ')[1]} | tightened ${res.split(' / ')[0]}, loosened ${res.split(' / ')[1]} |`,
+    );
+  }
+  lines.push(
+    '',
+    'Not compared yet: OpenAPI 3.1 `webhooks` (ignored by the endpoint model), `discriminator` (dropped when',
+    'schemas are converted), `unevaluatedItems`, `contentMediaType`/`contentEncoding`, and `$ref`s to other files.',
+    '',
+  );
+  return lines.join('\n');
+}
