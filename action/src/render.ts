@@ -200,7 +200,6 @@ function folderSection(r: FolderResult, opts: RenderOptions): Section {
   if (counts.length > 0) head.push(`Committed — ${counts.join('; ')}.`, '');
   if (r.reimport && r.reimport.status !== 'failed' && r.reimport.changed)
     head.push(`${opts.reimportHeading} (as \`svc diff\` reports it): ${r.reimport.summary}`, '');
-  if (r.toolsList) head.push(toolsListLine(r.toolsList), '');
   if (r.removed) head.push('The pull request removes this server folder.', '');
   if (r.error) head.push(`> [!CAUTION]\n> ${r.error.replace(/\n/g, '\n> ')}`, '');
 
@@ -223,6 +222,9 @@ function folderSection(r: FolderResult, opts: RenderOptions): Section {
       items: hits,
       close: [''],
     });
+
+  // What the change costs a model's context, right after what needs review.
+  if (r.toolsList) parts.push({ open: [], items: [toolsListLine(r.toolsList)], close: [''], summary: true });
 
   // 2. Breaking endpoint changes no enabled tool calls.
   const otherBreaking = r.endpointChanges
