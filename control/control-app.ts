@@ -440,6 +440,8 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     }
     c.header('ETag', state.etag);
     c.header('Cache-Control', 'no-cache');
+    // The commit the snapshot was exported at: runtimes stamp it on every answer (Svc-Config-Commit).
+    c.header('Svc-Config-Commit', state.commit);
     if (etagMatches(c.req.header('if-none-match'), state.etag)) return c.body(null, 304);
     c.header('Content-Type', 'application/json; charset=utf-8');
     return c.body(state.body, 200);

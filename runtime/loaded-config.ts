@@ -18,6 +18,7 @@ import {
 import type { FolderModel, ToolItem, WidgetItem } from '../folder/model.js';
 import { serverTitle } from '../folder/server-title.js';
 import { advertisedOutputSchema } from './advertised-output-schema.js';
+import { folderDigest } from './sync/snapshot-folder.js';
 import { buildToolIndex, type ToolIndex } from './discovery/tool-index.js';
 import { isTextMediaType, mediaTypeEssence } from './media-type.js';
 
@@ -104,8 +105,12 @@ export interface Discovery extends ModeDecision {
 }
 
 export interface LoadedConfig {
-  /** Monotonic version number assigned by the ConfigStore (1 = the boot config). */
+  /** Monotonic version number assigned by the ConfigStore (1 = the boot config); differs between replicas. */
   version: number;
+  /** Content digest of the folder (sha256 hex): the same on every replica serving the same folder. */
+  digest: string;
+  /** The git commit the folder was read at, when known (a clean checkout, or a control snapshot). */
+  commit?: string;
   folder: FolderModel;
   serverId: string;
   serverInfo: { name: string; title?: string; version: string; description?: string; websiteUrl?: string };
@@ -331,6 +336,7 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
   const auth = config.auth;
   const loaded: LoadedConfig = {
     version,
+    digest: folderDigest(folder),
     folder,
     serverId,
     serverInfo: {

@@ -15,6 +15,7 @@ import type { FolderModel } from '../folder/model.js';
 import { createApp, type RuntimeApp } from './app.js';
 import { type ConfigStore, createConfigStore } from './config-store.js';
 import type { RuntimeEnv } from './env.js';
+import { folderCommit } from './folder-commit.js';
 import { loadBundle, loadFolderDir } from './load-source.js';
 import { jsonLineLogger, type Logger, redactingLogger } from './logger.js';
 import { basicCredentials } from './upstream-request.js';
@@ -111,7 +112,14 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
 async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   const { env } = opts;
   const basicPair = env.upstreamSecret ? basicCredentials(env.upstreamSecret, env.upstreamUser) : undefined;
-  const redact = createRedactor([env.upstreamSecret, basicPair, env.deployToken]);
+  const sessionKey = env.sessionSecret ? Buffer.from(env.sessionSecret) : undefined;
+  const redact = createRedactor([
+    env.upstreamSecret,
+    basicPair,
+    env.deployToken,
+    sessionKey?.toString('base64'),
+    sessionKey?.toString('hex'),
+  ]);
   const logger = redactingLogger(opts.logger ?? jsonLineLogger({ redact }), redact);
 
   const dir = opts.folderDir ?? env.folderPath;
@@ -133,7 +141,8 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
 
   const folder = await load();
   checkBootConfig(folder, env, logger);
-  const store = createConfigStore(folder);
+  const commit = dir && !opts.folder ? await folderCommit(dir) : undefined;
+  const store = createConfigStore(folder, { keep: env.configVersions, ...(commit ? { commit } : {}) });
 
   let runtime: RuntimeApp | undefined;
   const server = serve({
@@ -227,7 +236,8 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
       try {
         const next = await loadFolderDir(dir);
         checkBootConfig(next.folder, env, { log() {} });
-        store.swap(next.folder);
+        const commit = await folderCommit(dir);
+        store.swap(next.folder, commit ? { commit } : {});
         logger.log('info', 'config_reloaded', {
           version: store.version(),
           tools: store.current().toolList.length,

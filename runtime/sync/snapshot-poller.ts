@@ -228,7 +228,12 @@ export function createSnapshotPoller(opts: SnapshotPollerOptions): SnapshotPolle
         return fail(`the snapshot cannot be served: ${reason}`, status, now() - started);
       }
       if (stopped) return { kind: 'stopped' };
-      const config = opts.store.swap(snapshot.folder);
+      // The control service names the commit the snapshot was exported at.
+      const commit = response.headers.get('svc-config-commit') ?? undefined;
+      const config = opts.store.swap(
+        snapshot.folder,
+        commit && /^[0-9a-f]{40,64}$/.test(commit) ? { commit } : {},
+      );
       digests.set(config, folderDigest(snapshot.folder));
       lastEtag = etag;
       log('info', 'sync_updated', {
