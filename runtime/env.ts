@@ -42,6 +42,10 @@ export interface RuntimeEnv {
   configVersions: number;
   /** SVC_SESSION_MAX_AGE seconds, default 86400: absolute lifetime of a signed session id. */
   sessionMaxAgeSec: number;
+  /** SVC_SNAPSHOT_PUBLIC_KEY: PEM (or a path to one) of the control service's snapshot key. */
+  snapshotPublicKey?: string;
+  /** SVC_RUNTIME_ID: how this runtime names itself to the control service (default hostname-random). */
+  runtimeId?: string;
 }
 
 /** Every variable parseRuntimeEnv reads (the exported folder's .env.example must not name others). */
@@ -64,6 +68,8 @@ export const RUNTIME_ENV_VARIABLES = [
   'SVC_SESSION_SECRET',
   'SVC_CONFIG_VERSIONS',
   'SVC_SESSION_MAX_AGE',
+  'SVC_SNAPSHOT_PUBLIC_KEY',
+  'SVC_RUNTIME_ID',
 ] as const;
 
 export const DEFAULT_PORT = 3002;
@@ -191,6 +197,14 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
   };
   const sessionSecret = nonEmpty(env.SVC_SESSION_SECRET);
   if (sessionSecret !== undefined) result.sessionSecret = parseSessionSecret(sessionSecret);
+  const publicKey = nonEmpty(env.SVC_SNAPSHOT_PUBLIC_KEY);
+  if (publicKey !== undefined) result.snapshotPublicKey = publicKey;
+  const runtimeId = nonEmpty(env.SVC_RUNTIME_ID);
+  if (runtimeId !== undefined) {
+    if (!/^[\x21-\x7e]{1,200}$/.test(runtimeId))
+      throw invalid('SVC_RUNTIME_ID', 'expected 1 to 200 visible ASCII characters');
+    result.runtimeId = runtimeId;
+  }
   const folderPath = nonEmpty(env.SVC_FOLDER_PATH);
   if (folderPath !== undefined) result.folderPath = folderPath;
   const bundlePath = nonEmpty(env.SVC_BUNDLE_PATH) ?? nonEmpty(env.FLOWCP_BUNDLE_PATH);

@@ -7,7 +7,10 @@
  */
 // First: it must run before the SDK's modules are evaluated (see boot-heap.ts).
 import { releaseBootHeap } from './boot-heap.js';
+import { createPublicKey, type KeyObject, randomBytes } from 'node:crypto';
 import { type FSWatcher, watch as fsWatch } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { SvcError } from '../core/svc-error.js';
@@ -59,6 +62,34 @@ export interface RunningRuntime {
   /** The config sync poller, when SVC_SYNC_URL is set. */
   sync?: SnapshotPoller;
   close(): Promise<void>;
+}
+
+/** SVC_SNAPSHOT_PUBLIC_KEY: the PEM itself, or the path of a file holding it. */
+async function snapshotPublicKey(value: string): Promise<KeyObject> {
+  let pem = value;
+  if (!value.includes('-----BEGIN')) {
+    try {
+      pem = await readFile(value, 'utf8');
+    } catch (error) {
+      throw new SvcError('CONFIG_MISSING_ENV', `SVC_SNAPSHOT_PUBLIC_KEY: cannot read the file ${value}`, {
+        place: { field: 'SVC_SNAPSHOT_PUBLIC_KEY', file: value },
+        cause: error,
+      });
+    }
+  }
+  try {
+    const key = createPublicKey(pem);
+    if (key.asymmetricKeyType === 'ed25519') return key;
+  } catch {
+    // Reported below.
+  }
+  throw new SvcError(
+    'USAGE',
+    'SVC_SNAPSHOT_PUBLIC_KEY is not an Ed25519 public key in PEM (see svc control key)',
+    {
+      place: { field: 'SVC_SNAPSHOT_PUBLIC_KEY' },
+    },
+  );
 }
 
 function displayHost(host: string): string {
@@ -141,6 +172,8 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
 
   const folder = await load();
   checkBootConfig(folder, env, logger);
+  // A key that cannot be read refuses the boot, before anything listens.
+  const publicKey = env.snapshotPublicKey ? await snapshotPublicKey(env.snapshotPublicKey) : undefined;
   const commit = dir && !opts.folder ? await folderCommit(dir) : undefined;
   const store = createConfigStore(folder, { keep: env.configVersions, ...(commit ? { commit } : {}) });
 
@@ -211,6 +244,8 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   let sync: SnapshotPoller | undefined;
   if (env.syncUrl && env.deployToken) {
     sync = createSnapshotPoller({
+      ...(publicKey ? { publicKey } : {}),
+      runtimeId: env.runtimeId ?? `${hostname()}-${randomBytes(3).toString('hex')}`,
       syncUrl: env.syncUrl,
       deployToken: env.deployToken,
       serverId: config.serverId,

@@ -29,6 +29,8 @@ const VARIABLE_HELP: Record<(typeof RUNTIME_ENV_VARIABLES)[number], string> = {
     'shared by every replica (32+ bytes, hex or base64): 2025-era sessions any replica can serve',
   SVC_CONFIG_VERSIONS: 'configs kept for the sessions opened on them (default 3)',
   SVC_SESSION_MAX_AGE: 'seconds a signed session id lives, from initialize (default 86400)',
+  SVC_SNAPSHOT_PUBLIC_KEY: 'PEM or path of `svc control key`: serve only snapshots it signed',
+  SVC_RUNTIME_ID: 'the name this runtime gives the control service when it polls (default hostname)',
 };
 
 function environmentHelp(): string {
