@@ -49,6 +49,8 @@ export interface CreateAppOptions {
    * false sends every request through the SDK: the path the benchmark compares against.
    */
   fastPath?: boolean;
+  /** /readyz answers 503 until this is true (sync mode: the first poll has settled). */
+  ready?: () => boolean;
 }
 
 export interface RuntimeApp {
@@ -144,6 +146,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', (c) => {
     if (closing) return c.json({ status: 'closing' }, 503);
+    if (opts.ready && !opts.ready()) return c.json({ status: 'starting' }, 503);
     const config = store.current();
     return c.json({
       status: 'ready',

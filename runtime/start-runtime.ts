@@ -178,6 +178,7 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   const store = createConfigStore(folder, { keep: env.configVersions, ...(commit ? { commit } : {}) });
 
   let runtime: RuntimeApp | undefined;
+  let sync: SnapshotPoller | undefined;
   const server = serve({
     // env carries the Node request (client address, body read straight off the socket).
     fetch: (request: Request, env: unknown) => {
@@ -215,6 +216,8 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
     env,
     logger,
     listenPort: port,
+    // In sync mode a replica takes traffic once its first poll has settled (contracts/fleet.md).
+    ready: () => sync?.settled() ?? true,
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
     ...(opts.sessionIdleMs !== undefined ? { sessionIdleMs: opts.sessionIdleMs } : {}),
     ...(opts.maxSessions !== undefined ? { maxSessions: opts.maxSessions } : {}),
@@ -241,7 +244,6 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
         'MCP_ALLOWED_ORIGINS is not set: browser requests from every origin are accepted. Set it to a comma-separated list of origins to restrict them.',
     });
   }
-  let sync: SnapshotPoller | undefined;
   if (env.syncUrl && env.deployToken) {
     sync = createSnapshotPoller({
       ...(publicKey ? { publicKey } : {}),

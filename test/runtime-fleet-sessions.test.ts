@@ -6,6 +6,8 @@
  * 404 so the client starts over; without the secret nothing changes. Clocks are injected.
  */
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -16,6 +18,7 @@ import {
   createConfigStore,
   loadFolderDir,
   parseRuntimeEnv,
+  startRuntime,
   type ConfigStore,
   type RuntimeApp,
 } from '../runtime/index.js';
@@ -315,6 +318,42 @@ async function readUntil(response: Response, needle: string): Promise<string> {
   await reader.cancel();
   return text;
 }
+
+describe('/readyz in sync mode', () => {
+  it('answers 503 until the first poll has settled, then 200', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const service = createServer(async (_req, res) => {
+      await held;
+      res.writeHead(503).end();
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const runtime = await startRuntime({
+      env: parseRuntimeEnv({
+        MCP_RUNTIME_PORT: '0',
+        SVC_UPSTREAM_SECRET: UPSTREAM_SECRET,
+        SVC_SYNC_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
+        SVC_DEPLOY_TOKEN: 'dpl-ready',
+      }),
+      folder: model,
+      logger: { log() {} },
+      syncIntervalMs: 3_600_000,
+    });
+    try {
+      const readyz = `${runtime.url.replace(/\/mcp$/, '')}/readyz`;
+      expect((await fetch(readyz)).status).toBe(503);
+      release();
+      await runtime.sync!.pollNow();
+      expect((await fetch(readyz)).status).toBe(200);
+    } finally {
+      await runtime.close();
+      service.closeAllConnections();
+      await new Promise((r) => service.close(r));
+    }
+  });
+});
 
 function tokenDigest(sid: string): string {
   return JSON.parse(Buffer.from(sid.split('.')[1]!, 'base64url').toString()).d;

@@ -81,6 +81,8 @@ export interface SnapshotPoller {
   pollNow(): Promise<SyncOutcome>;
   /** The ETag of the last snapshot accepted (or found identical). */
   etag(): string | undefined;
+  /** True once the first poll has finished, whatever its outcome (/readyz waits for it). */
+  settled(): boolean;
   /** Cancels the schedule and any request in flight; resolves when no poll is running. */
   stop(): Promise<void>;
 }
@@ -300,9 +302,11 @@ export function createSnapshotPoller(opts: SnapshotPollerOptions): SnapshotPolle
     }
   }
 
+  let settled = false;
   function pollNow(): Promise<SyncOutcome> {
     running ??= pollOnce().finally(() => {
       running = undefined;
+      settled = true;
     });
     return running;
   }
@@ -317,6 +321,7 @@ export function createSnapshotPoller(opts: SnapshotPollerOptions): SnapshotPolle
   return {
     url,
     etag: () => lastEtag,
+    settled: () => settled,
     pollNow,
     start() {
       if (started || stopped) return;
