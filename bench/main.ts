@@ -3,13 +3,14 @@
  * ratios compare like with like. Medians throughout. Never part of `npm test`.
  *
  *   npm run bench                  all sections
- *   npm run bench -- import diff   only some (cli, import, runtime, diff, discovery, control, git)
+ *   npm run bench -- import diff   only some (cli, import, runtime, diff, discovery, control, git, fleet)
  *   npm run bench -- runtime --quick  a short runtime run (fewer warm-up calls, one round)
  */
 import { runCliBench } from './cli-bench.js';
 import { runControlBench } from './control-bench.js';
 import { runDiffBench } from './diff-bench.js';
 import { runDiscoveryBench } from './discovery-bench.js';
+import { runFleetBench } from './fleet-bench.js';
 import { runGitBench } from './git-bench.js';
 import { runImportBench } from './import-bench.js';
 import { runRuntimeBench } from './runtime-bench.js';
@@ -22,6 +23,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   discovery: runDiscoveryBench,
   control: runControlBench,
   git: runGitBench,
+  fleet: runFleetBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

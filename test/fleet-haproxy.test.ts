@@ -20,7 +20,7 @@ import {
   type TempFolder,
 } from '../runtime/testing/index.js';
 import { bundleEntry } from './helpers/bundle-entry.js';
-import { type Haproxy, haproxyBinary, startHaproxy } from './helpers/haproxy.js';
+import { type Haproxy, haproxyBinary, startHaproxy } from '../runtime/testing/haproxy.js';
 
 const UPSTREAM_SECRET = 'sk-fleet-haproxy-5e6f7a8b';
 const SESSION_SECRET = randomBytes(32).toString('base64');

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningControl, startControl } from '../control/index.js';
 import { createServerRepo, FOLDER, type ServerRepo } from '../control/testing/server-repo.js';
 import { parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
-import { type Haproxy, startHaproxy } from './helpers/haproxy.js';
+import { type Haproxy, startHaproxy } from '../runtime/testing/haproxy.js';
 import { connectClient } from './helpers/mcp-client.js';
 import { svc } from './helpers/run-cli.js';
 
