@@ -304,6 +304,27 @@ describe('Svc-Config-Commit', () => {
     const newer = await initialize(b!);
     expect((await rpc(b!, newer, 'tools/list')).headers.get('svc-config-commit')).toBe('a'.repeat(40));
     expect((await rpc(b!, 'unknown', 'tools/list')).headers.get('svc-config-commit')).toBe('a'.repeat(40));
+    // The 2025 initialize result names it too, as semver build metadata of serverInfo.version.
+    const init = await b!.app.app.fetch(
+      new Request(URL_BASE, {
+        method: 'POST',
+        headers: HEADERS,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-11-25',
+            capabilities: {},
+            clientInfo: { name: 'raw', version: '1' },
+          },
+        }),
+      }),
+    );
+    const text = await init.text();
+    expect(JSON.parse(text.slice(text.indexOf('{'))).result.serverInfo.version).toBe(
+      `0.1.0+${'a'.repeat(12)}`,
+    );
   });
 });
 
