@@ -44,6 +44,8 @@ export interface ConfigStoreOptions extends ConfigOrigin {
 function compile(folder: FolderModel, version: number, origin: ConfigOrigin | undefined): LoadedConfig {
   const config = compileConfig(folder, version);
   if (origin?.commit) config.commit = origin.commit;
+  // The digest (sessions, Svc-Config-Commit) is computed right after, off the boot or swap path.
+  setImmediate(() => config.digest);
   return config;
 }
 

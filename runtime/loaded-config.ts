@@ -107,8 +107,11 @@ export interface Discovery extends ModeDecision {
 export interface LoadedConfig {
   /** Monotonic version number assigned by the ConfigStore (1 = the boot config); differs between replicas. */
   version: number;
-  /** Content digest of the folder (sha256 hex): the same on every replica serving the same folder. */
-  digest: string;
+  /**
+   * Content digest of the folder (sha256 hex): the same on every replica serving the same folder.
+   * Computed on first use (tens of ms for a thousand tools), then kept.
+   */
+  readonly digest: string;
   /** The git commit the folder was read at, when known (a clean checkout, or a control snapshot). */
   commit?: string;
   folder: FolderModel;
@@ -198,6 +201,7 @@ function schemaValidator(
 
 /** Compiles a folder model into a served config. Throws nothing: unusable items are left out. */
 export function compileConfig(folder: FolderModel, version: number): LoadedConfig {
+  let digest: string | undefined;
   const { config } = folder;
   const serverId = config.server.id;
 
@@ -336,7 +340,10 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
   const auth = config.auth;
   const loaded: LoadedConfig = {
     version,
-    digest: folderDigest(folder),
+    get digest() {
+      digest ??= folderDigest(folder);
+      return digest;
+    },
     folder,
     serverId,
     serverInfo: {
