@@ -60,6 +60,14 @@ export interface LegacySessionsOptions {
   findConfig?: (digestPrefix: string) => LoadedConfig | undefined;
 }
 
+/**
+ * A few characters of a session id for logs: the start of a random id, the end (of the MAC) of a
+ * signed one, whose start is the same for every session.
+ */
+function logLabel(id: string): string {
+  return id.startsWith('s1.') ? id.slice(-10) : id.slice(0, 8);
+}
+
 /** How many characters of the config digest a session token carries (128 bits). */
 const DIGEST_CHARS = 32;
 const MAX_DELETED = 100_000;
@@ -224,7 +232,7 @@ export class LegacySessions {
           ...(claims ? { expiresAt: claims.e * 1000 } : {}),
         });
         this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
-        this.opts.logger.log('info', event, { session: id.slice(0, 12), configVersion: config.version });
+        this.opts.logger.log('info', event, { session: logLabel(id), configVersion: config.version });
       },
     });
     transport.onclose = () => {
@@ -252,7 +260,7 @@ export class LegacySessions {
     const config = this.opts.findConfig?.(claims.d);
     if (!config) {
       // The client gets 404 and starts a new session, on the newest config.
-      this.opts.logger.log('info', 'session_config_gone', { session: sid.slice(0, 12) });
+      this.opts.logger.log('info', 'session_config_gone', { session: logLabel(sid) });
       return undefined;
     }
     if ((this.perClient.get(client) ?? 0) >= this.opts.maxSessionsPerClient) this.evictIdle(client);
@@ -319,7 +327,7 @@ export class LegacySessions {
 
   private async drop(session: Session, why: string): Promise<void> {
     if (!this.forget(session)) return;
-    this.opts.logger.log('info', 'session_close', { session: session.id.slice(0, 8), reason: why });
+    this.opts.logger.log('info', 'session_close', { session: logLabel(session.id), reason: why });
     await session.server.close().catch(() => {});
   }
 
