@@ -285,6 +285,41 @@ describe('portable sessions', () => {
   });
 });
 
+describe('search-mode confirmations across replicas', () => {
+  it.each([
+    ['with SVC_SESSION_SECRET', { SVC_SESSION_SECRET: SESSION_SECRET }, 1],
+    ['without it (asked again, so the write never runs)', {}, 0],
+  ] as const)(
+    'a 2026 confirmation asked by one replica and answered on another, %s',
+    async (_, vars, runs) => {
+      const fleet = startFleet(searchModel, vars);
+      const asked: string[] = [];
+      const client = new Client(
+        { name: 'confirm', version: '1' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {} } } },
+      );
+      client.setRequestHandler('elicitation/create', (request) => {
+        asked.push(String((request.params as { message?: string }).message));
+        return { action: 'accept', content: { confirm: true } };
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(URL_BASE), { fetch: fleet.fetch }));
+      const before = upstream.requests.length;
+      const result = await client
+        .callTool({ name: 'call_tool', arguments: { name: 'echo_json', arguments: { name: 'fleet' } } })
+        .then(
+          (r) => r,
+          (error: Error) => ({ isError: true, content: [{ type: 'text', text: error.message }] }),
+        );
+      expect(upstream.requests.length - before).toBe(runs);
+      if (runs === 1) {
+        expect(result.isError, JSON.stringify(result)).toBeFalsy();
+        expect(asked.length).toBe(1);
+      } else expect(result.isError).toBe(true);
+      await client.close();
+    },
+  );
+});
+
 describe('Svc-Config-Commit', () => {
   it('names the config that produced each answer: the newest, or the session’s own', async () => {
     const [a, b] = startFleet(model).replicas;
