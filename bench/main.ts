@@ -3,7 +3,7 @@
  * ratios compare like with like. Medians throughout. Never part of `npm test`.
  *
  *   npm run bench                  all sections
- *   npm run bench -- import diff   only some (cli, commands, import, runtime, diff, discovery, control, control-job, git)
+ *   npm run bench -- import diff   only some (cli, commands, import, runtime, diff, discovery, control, control-job, git, fleet)
  *   npm run bench -- runtime --quick  a short runtime run (fewer warm-up calls, one round)
  */
 import { runCliBench } from './cli-bench.js';
@@ -11,6 +11,7 @@ import { runCommandsBench } from './commands-bench.js';
 import { runControlBench, runImportJobBench } from './control-bench.js';
 import { runDiffBench } from './diff-bench.js';
 import { runDiscoveryBench } from './discovery-bench.js';
+import { runFleetBench } from './fleet-bench.js';
 import { runGitBench } from './git-bench.js';
 import { runImportBench } from './import-bench.js';
 import { runRuntimeBench } from './runtime-bench.js';
@@ -25,6 +26,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   control: runControlBench,
   'control-job': runImportJobBench,
   git: runGitBench,
+  fleet: runFleetBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

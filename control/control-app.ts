@@ -13,7 +13,15 @@ import { loadFolder } from '../folder/index.js';
 import { renderReportMarkdown } from '../generator/report/index.js';
 import type { ImportReport } from '../schemas/types.js';
 import { type GitRepository, normaliseLocation } from './git/git-repository.js';
-import { etagMatches, type PublishedSnapshots } from './published-snapshot.js';
+import { etagMatches, type PublishedState, type PublishedSnapshots } from './published-snapshot.js';
+import type { SnapshotSigningKey } from './snapshot-signing-key.js';
+import {
+  RUNTIME_ID_HEADER,
+  SNAPSHOT_COMMIT_HEADER,
+  SNAPSHOT_SEQUENCE_HEADER,
+  SNAPSHOT_SIGNATURE_HEADER,
+  signSnapshot,
+} from '../core/snapshot-signature.js';
 import type { SecretBox } from './secret-box.js';
 import { credentialScope } from '../generator/sources/credential-scope.js';
 import {
@@ -58,7 +66,19 @@ export interface ControlAppOptions {
    * cookies' `Secure` flag. Off by default, since any client can send that header.
    */
   trustProxy?: boolean;
+  /** Signs every snapshot served (contracts/fleet.md); `<data>/snapshot-signing.pem`. */
+  signingKey?: SnapshotSigningKey;
 }
+
+/** Which runtime last fetched which commit of a server (kept in memory, per control instance). */
+export interface RuntimeFetch {
+  runtimeId: string;
+  commit: string;
+  /** 200: fetched the snapshot; 304: already had it. */
+  status: number;
+  at: string;
+}
+const MAX_RUNTIMES_PER_SERVER = 1000;
 
 const SESSION_COOKIE = 'svc_session';
 const LOGIN_CSRF_COOKIE = 'svc_login_csrf';
@@ -460,8 +480,39 @@ export function createControlApp(opts: ControlAppOptions): Hono {
 
   // Published export: the snapshot (deploy token) and the export (workspace token) ----------------
 
+  const runtimes = new Map<string, Map<string, RuntimeFetch>>();
+  const recordFetch = (serverId: string, runtimeId: string | undefined, commit: string, status: number) => {
+    if (!runtimeId) return;
+    const id = runtimeId.slice(0, 200);
+    let seen = runtimes.get(serverId);
+    if (!seen) {
+      seen = new Map();
+      runtimes.set(serverId, seen);
+    }
+    seen.delete(id);
+    seen.set(id, { runtimeId: id, commit, status, at: new Date().toISOString() });
+    if (seen.size > MAX_RUNTIMES_PER_SERVER) seen.delete(seen.keys().next().value as string);
+  };
+  const runtimesOf = (serverId: string): RuntimeFetch[] =>
+    [...(runtimes.get(serverId)?.values() ?? [])].sort((a, b) => b.at.localeCompare(a.at));
+  const signatures = new WeakMap<PublishedState, string>();
+  const signatureOf = (serverId: string, state: PublishedState & { body: string }): string | undefined => {
+    if (!opts.signingKey) return undefined;
+    let signature = signatures.get(state);
+    if (signature === undefined) {
+      signature = signSnapshot(opts.signingKey.privateKey, {
+        serverId,
+        commit: state.commit,
+        sequence: state.sequence,
+        body: state.body,
+      });
+      signatures.set(state, signature);
+    }
+    return signature;
+  };
+
   /** The published export of a server, with the plan's and the branch's refusals. */
-  const published = async (c: Context, server: ServerRow, plan: Plan) => {
+  const published = async (c: Context, server: ServerRow, plan: Plan, runtimeId?: string) => {
     if (plan !== 'paid') {
       return problem(
         c,
@@ -481,7 +532,14 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     }
     c.header('ETag', state.etag);
     c.header('Cache-Control', 'no-cache');
-    if (etagMatches(c.req.header('if-none-match'), state.etag)) return c.body(null, 304);
+    // The commit the snapshot was exported at: runtimes stamp it on every answer (Svc-Config-Commit).
+    c.header(SNAPSHOT_COMMIT_HEADER, state.commit);
+    c.header(SNAPSHOT_SEQUENCE_HEADER, String(state.sequence));
+    const signature = signatureOf(server.id, state as PublishedState & { body: string });
+    if (signature) c.header(SNAPSHOT_SIGNATURE_HEADER, signature);
+    const fresh = !etagMatches(c.req.header('if-none-match'), state.etag);
+    recordFetch(server.id, runtimeId, state.commit, fresh ? 200 : 304);
+    if (!fresh) return c.body(null, 304);
     c.header('Content-Type', 'application/json; charset=utf-8');
     return c.body(state.body, 200);
   };
@@ -499,7 +557,14 @@ export function createControlApp(opts: ControlAppOptions): Hono {
       return problem(c, 403, 'WRONG_SERVER', 'this deploy token belongs to another server');
     }
     if (plan === 'paid') store.touchDeployToken(deploy.id);
-    return published(c, server, plan);
+    return published(c, server, plan, c.req.header(RUNTIME_ID_HEADER));
+  });
+
+  // Which runtimes last fetched which commit (each names itself in Svc-Runtime-Id when it polls).
+  app.get('/v1/servers/:serverId/runtimes', async (c) => {
+    const server = await store.getServer(c.req.param('serverId'));
+    if (!server) return problem(c, 404, 'NOT_FOUND', `no server ${c.req.param('serverId')} is registered`);
+    return c.json(runtimesOf(server.id));
   });
 
   // The same export for the CLI in CI (`svc export --remote`), with a workspace token.
@@ -750,7 +815,7 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     const server = await store.getServer(c.req.param('serverId'));
     if (!server) return problem(c, 404, 'NOT_FOUND', 'no such server');
     const jobs = (await store.listJobs(server.id)).map(jobJson);
-    return page(c, (ctx) => renderStatusPage(server, jobs, ctx), pageCsrf(c));
+    return page(c, (ctx) => renderStatusPage(server, jobs, ctx, runtimesOf(server.id)), pageCsrf(c));
   });
 
   return app;

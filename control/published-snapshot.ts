@@ -14,6 +14,12 @@ import type { ServerRow } from './store/control-store.js';
 
 export interface PublishedState {
   commit: string;
+  /**
+   * Grows with every new head this service publishes (ms since the epoch when it first saw the
+   * head, or one more than the previous): signed with the snapshot, so a runtime can refuse an
+   * older snapshot replayed to it.
+   */
+  sequence: number;
   published: boolean;
   /** The canonical JSON body of the snapshot (only when published). */
   body?: string;
@@ -81,20 +87,21 @@ export class PublishedSnapshots {
     const repo = await this.opts.repository(server);
     const commit = await repo.head(server.branch);
     if (previous && previous.commit === commit) return previous;
+    const sequence = Math.max(Math.floor(this.now()), (previous?.sequence ?? 0) + 1);
     let files: Awaited<ReturnType<GitRepository['readFolder']>>;
     try {
       files = await repo.readFolder(commit, server.path);
     } catch (error) {
-      if (isSvcError(error)) return { commit, published: false, problem: error.message };
+      if (isSvcError(error)) return { commit, sequence, published: false, problem: error.message };
       throw error;
     }
     try {
       const exported = exportFolder(files);
-      if (!exported.server.server.published) return { commit, published: false };
+      if (!exported.server.server.published) return { commit, sequence, published: false };
       const body = canonicalJson(exported);
-      return { commit, published: true, body, etag: snapshotEtag(body) };
+      return { commit, sequence, published: true, body, etag: snapshotEtag(body) };
     } catch (error) {
-      if (isSvcError(error)) return { commit, published: false, problem: error.message };
+      if (isSvcError(error)) return { commit, sequence, published: false, problem: error.message };
       throw error;
     }
   }

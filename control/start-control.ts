@@ -14,6 +14,7 @@ import { ensureControlDataDir } from './data-dir.js';
 import { type GitRepository, openRepository } from './git/git-repository.js';
 import { createImportWorker, type ImportWorker } from './import-worker.js';
 import { PublishedSnapshots } from './published-snapshot.js';
+import { loadSigningKey } from './snapshot-signing-key.js';
 import { loadControlKey, secretBox } from './secret-box.js';
 import { ControlStore } from './store/control-store.js';
 import { openDatabase } from './store/open-database.js';
@@ -156,6 +157,10 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
     return repo;
   };
   const snapshots = new PublishedSnapshots({ repository, refreshMs: opts.headRefreshMs ?? 5000 });
+  const signingKey = await loadSigningKey(dataDir).catch(async (error) => {
+    await store.close();
+    throw error;
+  });
   const worker =
     opts.worker === false
       ? undefined
@@ -176,6 +181,7 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
     store,
     snapshots,
     secrets,
+    signingKey,
     repository,
     cwd: opts.cwd ?? process.cwd(),
     onEnqueued: () => worker?.wake(),

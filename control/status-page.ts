@@ -49,7 +49,23 @@ function jobRow(job: JobView) {
 <td>${job.commit ? html`<code>${job.commit.slice(0, 7)}</code>` : ''}</td><td>${job.summary ?? job.error ?? ''}</td></tr>`;
 }
 
-export function renderStatusPage(server: ServerRow, jobs: JobView[], page: PageContext): string {
+export interface RuntimeView {
+  runtimeId: string;
+  commit: string;
+  status: number;
+  at: string;
+}
+
+function runtimeRow(r: RuntimeView) {
+  return html`<tr data-runtime-id="${r.runtimeId}"><td><code>${r.runtimeId}</code></td><td><code>${r.commit.slice(0, 12)}</code></td><td>${r.at}</td><td>${r.status === 304 ? 'unchanged' : 'fetched'}</td></tr>`;
+}
+
+export function renderStatusPage(
+  server: ServerRow,
+  jobs: JobView[],
+  page: PageContext,
+  runtimes: RuntimeView[] = [],
+): string {
   const api = `/v1/servers/${encodeURIComponent(server.id)}/imports`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Imports · ${server.id}</title><style nonce="${page.nonce}">${raw(STYLE)}</style></head>
@@ -59,6 +75,9 @@ export function renderStatusPage(server: ServerRow, jobs: JobView[], page: PageC
 <p>${server.repository} · branch <code>${server.branch}</code> · folder <code>${server.path}</code></p>
 <table><thead><tr><th>Job</th><th>Status</th><th>Trigger</th><th>Queued</th><th>Finished</th><th>Commit</th><th>Summary</th></tr></thead>
 <tbody id="jobs">${jobs.length ? jobs.map(jobRow) : html`<tr><td colspan="7">No import yet.</td></tr>`}</tbody></table>
+<h2>Runtimes</h2>
+<table id="runtimes"><thead><tr><th>Runtime</th><th>Commit</th><th>Last poll</th><th>Snapshot</th></tr></thead>
+<tbody>${runtimes.length ? runtimes.map(runtimeRow) : html`<tr><td colspan="4">No runtime has polled since this service started.</td></tr>`}</tbody></table>
 <section id="job" data-status=""><h2 id="job-title"></h2><ul class="checklist" id="steps"></ul><ul class="checklist" id="rows"></ul>
 <div id="diff"></div></section>
 <script type="module" nonce="${page.nonce}">

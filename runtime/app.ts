@@ -5,7 +5,7 @@
  * no request, however malformed, can take the process down (errors become 4xx/5xx answers).
  * No listen, no process.env: startRuntime does the I/O.
  */
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   createMcpHandler,
@@ -15,6 +15,7 @@ import {
   readRequestBody,
 } from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
+import { configCommit, stampCommit } from './config-commit.js';
 import { createFastPath } from './fast-path.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { jsonRpcError, LegacySessions } from './legacy-sessions.js';
@@ -24,6 +25,7 @@ import type { Logger } from './logger.js';
 import { buildMcpServer } from './mcp-server.js';
 import { buildOriginPolicy, checkOrigin } from './origin-policy.js';
 import { createRedactor } from './redact.js';
+import { createSessionTokens } from './session-token.js';
 import type { ToolCallDeps } from './tool-call.js';
 import { basicCredentials } from './upstream-request.js';
 import { fetchTransport, nodeHttpTransport } from './upstream-transport.js';
@@ -47,6 +49,8 @@ export interface CreateAppOptions {
    * false sends every request through the SDK: the path the benchmark compares against.
    */
   fastPath?: boolean;
+  /** /readyz answers 503 until this is true (sync mode: the first poll has settled). */
+  ready?: () => boolean;
 }
 
 export interface RuntimeApp {
@@ -60,6 +64,11 @@ export interface RuntimeApp {
 }
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+function confirmationKey(sessionSecret: Uint8Array | undefined): Uint8Array {
+  if (!sessionSecret) return randomBytes(32);
+  return new Uint8Array(hkdfSync('sha256', sessionSecret, new Uint8Array(0), 'svc confirmations', 32));
+}
 const noopLogger: Logger = { log() {} };
 
 export function createApp(opts: CreateAppOptions): RuntimeApp {
@@ -78,8 +87,9 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     now: () => performance.now(),
     ...(env.upstreamSecret ? { secret: env.upstreamSecret } : {}),
     ...(env.upstreamUser ? { user: env.upstreamUser } : {}),
-    // A process-local key: a confirmation is answered by the replica that asked for it, or asked again.
-    confirmations: createRequestStateCodec({ key: randomBytes(32), ttlSeconds: 600 }),
+    // A process-local key, or with SVC_SESSION_SECRET one every replica shares: any replica then
+    // takes the answer to a confirmation another one asked for.
+    confirmations: createRequestStateCodec({ key: confirmationKey(env.sessionSecret), ttlSeconds: 600 }),
   };
   const policy = buildOriginPolicy({
     listenHost: env.host,
@@ -99,6 +109,13 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     maxSessionsPerClient: opts.maxSessionsPerClient ?? 1_000,
     now,
     logger,
+    // SVC_SESSION_SECRET: signed session ids any replica holding the session's config can serve.
+    ...(env.sessionSecret
+      ? {
+          tokens: createSessionTokens(env.sessionSecret, env.sessionMaxAgeSec),
+          findConfig: (digest: string) => store.find(digest),
+        }
+      : {}),
   });
   const fast =
     opts.fastPath === false ? undefined : createFastPath({ current: () => store.current(), sessions, deps });
@@ -129,6 +146,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', (c) => {
     if (closing) return c.json({ status: 'closing' }, 503);
+    if (opts.ready && !opts.ready()) return c.json({ status: 'starting' }, 503);
     const config = store.current();
     return c.json({
       status: 'ready',
@@ -202,7 +220,11 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     const node = env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
     inFlight++;
     try {
-      return await serveMcp(request, pathId, node?.incoming, node?.outgoing);
+      const response = await serveMcp(request, pathId, node?.incoming, node?.outgoing);
+      // A session's answer comes from the config it started with; anything else from the newest.
+      const sid = response.headers.get('mcp-session-id') ?? request.headers.get('mcp-session-id');
+      const served = (sid ? sessions.configOf(sid) : undefined) ?? store.current();
+      return stampCommit(response, configCommit(served));
     } finally {
       inFlight--;
       if (inFlight === 0 && drained) drained();
@@ -326,7 +348,7 @@ function finish(response: Response, origin: string | undefined, preflight: boole
   }
   const vary = headers.get('vary');
   headers.set('vary', vary ? `${vary}, Origin` : 'Origin');
-  headers.set('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
+  headers.set('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version, svc-config-commit');
   if (preflight) {
     headers.set('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS');
     headers.set(

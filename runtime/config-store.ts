@@ -15,7 +15,12 @@ import { folderErrors } from './load-source.js';
 export interface ConfigStore {
   current(): LoadedConfig;
   /** Throws (and keeps the current config) when the folder cannot be served. */
-  swap(folder: FolderModel): LoadedConfig;
+  swap(folder: FolderModel, origin?: ConfigOrigin): LoadedConfig;
+  /**
+   * One of the last `keep` configs (the current one included) whose digest starts with
+   * `digestPrefix`: what a session opened on another replica started with.
+   */
+  find(digestPrefix: string): LoadedConfig | undefined;
   version(): number;
   /** Called after each swap with the new config; returns an unsubscribe function. */
   onSwap(cb: (config: LoadedConfig, previous: LoadedConfig) => void): () => void;
@@ -26,18 +31,44 @@ function assertServable(folder: FolderModel): void {
   if (errors.length > 0) throw folderErrors(errors, 'the folder');
 }
 
+/** Where a folder came from: its git commit, when known. */
+export interface ConfigOrigin {
+  commit?: string;
+}
+
+export interface ConfigStoreOptions extends ConfigOrigin {
+  /** Configs kept for sessions opened on them (SVC_CONFIG_VERSIONS, default 3). */
+  keep?: number;
+}
+
+function compile(folder: FolderModel, version: number, origin: ConfigOrigin | undefined): LoadedConfig {
+  const config = compileConfig(folder, version);
+  if (origin?.commit) config.commit = origin.commit;
+  // The digest (sessions, Svc-Config-Commit) is computed right after, off the boot or swap path.
+  setImmediate(() => config.digest);
+  return config;
+}
+
 /** Throws an SvcError (FOLDER_INVALID) when a tool of the folder cannot work. */
-export function createConfigStore(folder: FolderModel): ConfigStore {
+export function createConfigStore(folder: FolderModel, opts: ConfigStoreOptions = {}): ConfigStore {
   assertServable(folder);
-  let current = compileConfig(folder, 1);
+  const keep = Math.max(1, opts.keep ?? 3);
+  let current = compile(folder, 1, opts);
+  /** Newest first; current is recent[0]. */
+  let recent: LoadedConfig[] = [current];
   const listeners = new Set<(config: LoadedConfig, previous: LoadedConfig) => void>();
   return {
     current: () => current,
     version: () => current.version,
-    swap(next) {
+    find(prefix) {
+      if (prefix.length < 16) return undefined;
+      return recent.find((config) => config.digest.startsWith(prefix));
+    },
+    swap(next, origin) {
       assertServable(next);
       const previous = current;
-      current = compileConfig(next, previous.version + 1);
+      current = compile(next, previous.version + 1, origin);
+      recent = [current, ...recent.filter((c) => c.digest !== current.digest)].slice(0, keep);
       for (const cb of [...listeners]) {
         try {
           cb(current, previous);

@@ -21,7 +21,24 @@ describe('parseRuntimeEnv', () => {
       syncIntervalSec: 60,
       upstreamTimeoutMs: 30_000,
       maxResponseBytes: 10 * 1024 * 1024,
+      configVersions: 3,
+      sessionMaxAgeSec: 86_400,
     });
+  });
+
+  it('reads SVC_SESSION_SECRET as hex or base64 of 32+ bytes, never echoing a bad one', () => {
+    const hex = 'ab'.repeat(32);
+    expect(parseRuntimeEnv({ SVC_SESSION_SECRET: hex }).sessionSecret).toEqual(
+      new Uint8Array(Buffer.from(hex, 'hex')),
+    );
+    const b64 = Buffer.alloc(48, 7).toString('base64');
+    expect(parseRuntimeEnv({ SVC_SESSION_SECRET: b64 }).sessionSecret?.length).toBe(48);
+    const short = fails({ SVC_SESSION_SECRET: 'c2hvcnQtc2VjcmV0' });
+    expect(short).toMatchObject({ code: 'USAGE', field: 'SVC_SESSION_SECRET' });
+    expect(short.message).not.toContain('c2hvcnQtc2VjcmV0');
+    expect(fails({ SVC_SESSION_SECRET: 'not base64 at all!' }).field).toBe('SVC_SESSION_SECRET');
+    expect(parseRuntimeEnv({ SVC_CONFIG_VERSIONS: '5' }).configVersions).toBe(5);
+    expect(fails({ SVC_CONFIG_VERSIONS: '0' }).field).toBe('SVC_CONFIG_VERSIONS');
   });
 
   it('reads every variable', () => {

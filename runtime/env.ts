@@ -33,6 +33,19 @@ export interface RuntimeEnv {
   upstreamTimeoutMs: number;
   /** SVC_MAX_RESPONSE_BYTES, default 10 MiB. */
   maxResponseBytes: number;
+  /**
+   * SVC_SESSION_SECRET (32+ bytes, base64 or hex), shared by every replica: 2025-era session ids
+   * become signed tokens any replica can serve (runtime/session-token.ts). Never logged.
+   */
+  sessionSecret?: Uint8Array;
+  /** SVC_CONFIG_VERSIONS, default 3: configs kept for sessions opened on them. */
+  configVersions: number;
+  /** SVC_SESSION_MAX_AGE seconds, default 86400: absolute lifetime of a signed session id. */
+  sessionMaxAgeSec: number;
+  /** SVC_SNAPSHOT_PUBLIC_KEY: PEM (or a path to one) of the control service's snapshot key. */
+  snapshotPublicKey?: string;
+  /** SVC_RUNTIME_ID: how this runtime names itself to the control service (default hostname-random). */
+  runtimeId?: string;
 }
 
 /** Every variable parseRuntimeEnv reads (the exported folder's .env.example must not name others). */
@@ -52,6 +65,11 @@ export const RUNTIME_ENV_VARIABLES = [
   'SVC_SYNC_INTERVAL',
   'SVC_UPSTREAM_TIMEOUT_MS',
   'SVC_MAX_RESPONSE_BYTES',
+  'SVC_SESSION_SECRET',
+  'SVC_CONFIG_VERSIONS',
+  'SVC_SESSION_MAX_AGE',
+  'SVC_SNAPSHOT_PUBLIC_KEY',
+  'SVC_RUNTIME_ID',
 ] as const;
 
 export const DEFAULT_PORT = 3002;
@@ -88,6 +106,23 @@ export function normalizeOrigin(variable: string, raw: string): string {
     throw invalid(variable, `"${raw}" must be an origin only (scheme, host, port), without a path`);
   }
   return url.origin;
+}
+
+/** 32+ random bytes written as hex or base64 (standard or URL-safe); the value itself is never echoed. */
+function parseSessionSecret(raw: string): Uint8Array {
+  const bytes = /^(?:[0-9a-fA-F]{2})+$/.test(raw)
+    ? Buffer.from(raw, 'hex')
+    : /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)
+      ? Buffer.from(raw, 'base64')
+      : undefined;
+  if (!bytes)
+    throw invalid('SVC_SESSION_SECRET', 'expected 32 or more random bytes written as hex or base64');
+  if (bytes.length < 32)
+    throw invalid(
+      'SVC_SESSION_SECRET',
+      `expected 32 or more random bytes, got ${bytes.length} (try: openssl rand -base64 32)`,
+    );
+  return new Uint8Array(bytes);
 }
 
 /** Throws SvcError (code USAGE, place.field = the variable) when a variable is invalid. */
@@ -143,6 +178,13 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
   const maxResponseBytes =
     capRaw === undefined ? 10 * 1024 * 1024 : parseInteger('SVC_MAX_RESPONSE_BYTES', capRaw, 1, 1 << 30);
 
+  const versionsRaw = nonEmpty(env.SVC_CONFIG_VERSIONS);
+  const configVersions =
+    versionsRaw === undefined ? 3 : parseInteger('SVC_CONFIG_VERSIONS', versionsRaw, 1, 100);
+  const maxAgeRaw = nonEmpty(env.SVC_SESSION_MAX_AGE);
+  const sessionMaxAgeSec =
+    maxAgeRaw === undefined ? 86_400 : parseInteger('SVC_SESSION_MAX_AGE', maxAgeRaw, 60, 30 * 86_400);
+
   const result: RuntimeEnv = {
     mode: 'standalone',
     port,
@@ -150,7 +192,19 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
     syncIntervalSec,
     upstreamTimeoutMs,
     maxResponseBytes,
+    configVersions,
+    sessionMaxAgeSec,
   };
+  const sessionSecret = nonEmpty(env.SVC_SESSION_SECRET);
+  if (sessionSecret !== undefined) result.sessionSecret = parseSessionSecret(sessionSecret);
+  const publicKey = nonEmpty(env.SVC_SNAPSHOT_PUBLIC_KEY);
+  if (publicKey !== undefined) result.snapshotPublicKey = publicKey;
+  const runtimeId = nonEmpty(env.SVC_RUNTIME_ID);
+  if (runtimeId !== undefined) {
+    if (!/^[\x21-\x7e]{1,200}$/.test(runtimeId))
+      throw invalid('SVC_RUNTIME_ID', 'expected 1 to 200 visible ASCII characters');
+    result.runtimeId = runtimeId;
+  }
   const folderPath = nonEmpty(env.SVC_FOLDER_PATH);
   if (folderPath !== undefined) result.folderPath = folderPath;
   const bundlePath = nonEmpty(env.SVC_BUNDLE_PATH) ?? nonEmpty(env.FLOWCP_BUNDLE_PATH);

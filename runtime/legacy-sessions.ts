@@ -9,6 +9,13 @@
  * client: the least recently used session with no request in flight is evicted instead (its
  * client gets 404 and starts over), so a flood of `initialize` from one address only ever
  * evicts that address's own sessions.
+ *
+ * Portable sessions (SVC_SESSION_SECRET, runtime/session-token.ts): the session id is a signed
+ * token, and a replica that gets a request of a session it has not seen (another replica opened
+ * it, or this one forgot it) rebuilds it from the token: the config it started with, if still
+ * held (else 404), and the SDK's per-session state, by replaying its initialize. The table is
+ * then a cache: an idle session is forgotten, not ended, and a token past its absolute expiry
+ * gets 404 on every replica. DELETE ends the session on the replica that received it only.
  */
 import {
   isInitializeRequest,
@@ -18,6 +25,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { LoadedConfig } from './loaded-config.js';
 import type { Logger } from './logger.js';
+import { initClaims, type SessionTokens } from './session-token.js';
 
 export interface Session {
   id: string;
@@ -32,6 +40,8 @@ export interface Session {
   busy: number;
   /** Cancels a call the hot path is serving for this session, by JSON-RPC request id. */
   cancels: Map<string | number, () => void>;
+  /** Portable sessions: the absolute expiry the token carries (epoch ms). */
+  expiresAt?: number;
 }
 
 export interface LegacySessionsOptions {
@@ -44,7 +54,24 @@ export interface LegacySessionsOptions {
   maxSessionsPerClient: number;
   now: () => number;
   logger: Logger;
+  /** Signed, portable session ids (SVC_SESSION_SECRET); without them ids are random and local. */
+  tokens?: SessionTokens;
+  /** The config a portable session started with (by digest prefix), if this replica still holds it. */
+  findConfig?: (digestPrefix: string) => LoadedConfig | undefined;
 }
+
+/**
+ * A few characters of a session id for logs: the start of a random id, the end (of the MAC) of a
+ * signed one, whose start is the same for every session.
+ */
+function logLabel(id: string): string {
+  return id.startsWith('s1.') ? id.slice(-10) : id.slice(0, 8);
+}
+
+/** How many characters of the config digest a session token carries (128 bits). */
+const DIGEST_CHARS = 32;
+const MAX_DELETED = 100_000;
+const ACCEPT_BOTH = 'application/json, text/event-stream';
 
 export function jsonRpcError(
   status: number,
@@ -76,6 +103,9 @@ export class LegacySessions {
   private readonly perClient = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
   private closed = false;
+  /** Portable ids DELETEd here, until their expiry (epoch ms): 404 on this replica. */
+  private readonly deleted = new Map<string, number>();
+  private readonly reviving = new Map<string, Promise<Session | undefined>>();
 
   constructor(private readonly opts: LegacySessionsOptions) {
     const every = Math.max(50, Math.min(30_000, Math.floor(opts.idleMs / 2)));
@@ -98,24 +128,36 @@ export class LegacySessions {
    */
   lookup(sid: string, pathKey: string): Session | undefined {
     const session = this.sessions.get(sid);
-    if (!session || session.pathKey !== pathKey || this.isExpired(session)) return undefined;
+    if (!session || session.pathKey !== pathKey || this.isExpired(session) || this.isIdle(session))
+      return undefined;
     this.touch(session);
     return session;
+  }
+
+  /** The config the live session `sid` serves (the Svc-Config-Commit header), if it is known here. */
+  configOf(sid: string): LoadedConfig | undefined {
+    return this.sessions.get(sid)?.config;
   }
 
   async handle(request: Request, pathKey: string, parsedBody: unknown, client = ''): Promise<Response> {
     const sid = request.headers.get('mcp-session-id');
     if (sid) {
-      const session = this.sessions.get(sid);
-      if (!session || session.pathKey !== pathKey || this.isExpired(session)) {
-        if (session && this.isExpired(session)) await this.drop(session, 'expired');
-        return jsonRpcError(404, -32001, 'Session not found');
+      let known = this.sessions.get(sid);
+      if (known && known.pathKey !== pathKey) return jsonRpcError(404, -32001, 'Session not found');
+      if (known && (this.isExpired(known) || this.isIdle(known))) {
+        await this.drop(known, this.isExpired(known) ? 'expired' : 'idle');
+        known = undefined;
       }
+      const session = known ?? (this.opts.tokens ? await this.revive(sid, pathKey, client) : undefined);
+      if (!session) return jsonRpcError(404, -32001, 'Session not found');
       this.touch(session);
       session.busy++;
       try {
         const response = await session.transport.handleRequest(request, { parsedBody });
-        if (request.method === 'DELETE' && response.status < 300) await this.drop(session, 'deleted');
+        if (request.method === 'DELETE' && response.status < 300) {
+          await this.drop(session, 'deleted');
+          if (session.expiresAt !== undefined) this.rememberDeleted(sid, session.expiresAt);
+        }
         const cancelled = cancelledRequestId(parsedBody);
         if (cancelled !== undefined && response.status === 202) this.cancel(session, cancelled);
         return response;
@@ -151,10 +193,32 @@ export class LegacySessions {
     if (this.sessions.size >= this.opts.maxSessions) this.evictIdle(undefined);
     if (this.sessions.size >= this.opts.maxSessions) return jsonRpcError(503, -32000, 'Too many sessions');
     const config = this.opts.current();
+    const { tokens } = this.opts;
+    const params = (parsedBody as { params?: unknown }).params;
+    const newId = tokens
+      ? () =>
+          tokens.issue(
+            { d: config.digest.slice(0, DIGEST_CHARS), p: pathKey, init: initClaims(params) },
+            this.opts.now(),
+          )
+      : () => crypto.randomUUID();
+    const { transport } = await this.connect(config, pathKey, client, newId, 'session_open');
+    return transport.handleRequest(request, { parsedBody });
+  }
+
+  /** A Server and transport for one session, registered in the table once its initialize is seen. */
+  private async connect(
+    config: LoadedConfig,
+    pathKey: string,
+    client: string,
+    newId: () => string,
+    event: string,
+  ): Promise<{ server: Server; transport: WebStandardStreamableHTTPServerTransport }> {
     const server = this.opts.build(config);
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => crypto.randomUUID(),
+      sessionIdGenerator: newId,
       onsessioninitialized: (id) => {
+        const claims = this.opts.tokens?.verify(id);
         this.sessions.set(id, {
           id,
           transport,
@@ -165,12 +229,10 @@ export class LegacySessions {
           lastSeen: this.opts.now(),
           busy: 0,
           cancels: new Map(),
+          ...(claims ? { expiresAt: claims.e * 1000 } : {}),
         });
         this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
-        this.opts.logger.log('info', 'session_open', {
-          session: id.slice(0, 8),
-          configVersion: config.version,
-        });
+        this.opts.logger.log('info', event, { session: logLabel(id), configVersion: config.version });
       },
     });
     transport.onclose = () => {
@@ -178,7 +240,61 @@ export class LegacySessions {
       if (session) this.forget(session);
     };
     await server.connect(transport);
-    return transport.handleRequest(request, { parsedBody });
+    return { server, transport };
+  }
+
+  /** A portable session opened elsewhere (or forgotten here), rebuilt from its token; one rebuild at a time per id. */
+  private revive(sid: string, pathKey: string, client: string): Promise<Session | undefined> {
+    let pending = this.reviving.get(sid);
+    if (!pending) {
+      pending = this.rebuild(sid, pathKey, client).finally(() => this.reviving.delete(sid));
+      this.reviving.set(sid, pending);
+    }
+    return pending;
+  }
+
+  private async rebuild(sid: string, pathKey: string, client: string): Promise<Session | undefined> {
+    const claims = this.opts.tokens?.verify(sid);
+    if (!claims || claims.p !== pathKey || this.closed) return undefined;
+    if (this.opts.now() >= claims.e * 1000 || this.deleted.has(sid)) return undefined;
+    const config = this.opts.findConfig?.(claims.d);
+    if (!config) {
+      // The client gets 404 and starts a new session, on the newest config.
+      this.opts.logger.log('info', 'session_config_gone', { session: logLabel(sid) });
+      return undefined;
+    }
+    if ((this.perClient.get(client) ?? 0) >= this.opts.maxSessionsPerClient) this.evictIdle(client);
+    if (this.sessions.size >= this.opts.maxSessions) this.evictIdle(undefined);
+    const { transport } = await this.connect(config, pathKey, client, () => sid, 'session_revived');
+    // Replays the session's initialize: the SDK then holds the negotiated version and the client's capabilities.
+    const headers = { 'content-type': 'application/json', accept: ACCEPT_BOTH };
+    const init = await transport.handleRequest(
+      new Request('http://svc.internal/mcp', { method: 'POST', headers }),
+      { parsedBody: { jsonrpc: '2.0', id: 0, method: 'initialize', params: claims.init } },
+    );
+    await init.text();
+    const session = this.sessions.get(sid);
+    if (!session || init.status !== 200) {
+      if (session) await this.drop(session, 'revive_failed');
+      return undefined;
+    }
+    const initialized = await transport.handleRequest(
+      new Request('http://svc.internal/mcp', {
+        method: 'POST',
+        headers: { ...headers, 'mcp-session-id': sid },
+      }),
+      { parsedBody: { jsonrpc: '2.0', method: 'notifications/initialized' } },
+    );
+    await initialized.text();
+    return session;
+  }
+
+  private rememberDeleted(sid: string, until: number): void {
+    if (this.deleted.size >= MAX_DELETED) {
+      const oldest = this.deleted.keys().next();
+      if (!oldest.done) this.deleted.delete(oldest.value);
+    }
+    this.deleted.set(sid, until);
   }
 
   private touch(session: Session): void {
@@ -188,7 +304,14 @@ export class LegacySessions {
     this.sessions.set(session.id, session);
   }
 
+  /** Ended for good: past a portable session's absolute expiry, or idle too long for a local one. */
   private isExpired(session: Session): boolean {
+    if (session.expiresAt !== undefined) return this.opts.now() >= session.expiresAt;
+    return this.isIdle(session);
+  }
+
+  /** Unused for the idle period: a local session ends, a portable one is only forgotten here. */
+  private isIdle(session: Session): boolean {
     return this.opts.now() - session.lastSeen > this.opts.idleMs;
   }
 
@@ -204,7 +327,7 @@ export class LegacySessions {
 
   private async drop(session: Session, why: string): Promise<void> {
     if (!this.forget(session)) return;
-    this.opts.logger.log('info', 'session_close', { session: session.id.slice(0, 8), reason: why });
+    this.opts.logger.log('info', 'session_close', { session: logLabel(session.id), reason: why });
     await session.server.close().catch(() => {});
   }
 
@@ -218,7 +341,12 @@ export class LegacySessions {
   }
 
   sweep(): void {
-    for (const s of [...this.sessions.values()]) if (this.isExpired(s)) void this.drop(s, 'expired');
+    for (const s of [...this.sessions.values()]) {
+      if (this.isExpired(s)) void this.drop(s, 'expired');
+      else if (this.isIdle(s)) void this.drop(s, 'idle');
+    }
+    const now = this.opts.now();
+    for (const [sid, until] of this.deleted) if (now >= until) this.deleted.delete(sid);
   }
 
   async close(): Promise<void> {

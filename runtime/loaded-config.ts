@@ -13,6 +13,7 @@ import type { FolderModel, ToolItem, WidgetItem } from '../folder/model.js';
 import { serverTitle } from '../folder/server-title.js';
 import { type ListedTool, listedTool, widgetUri } from '../folder/listed-tool.js';
 import { searchModeList } from '../folder/tools-list-cost.js';
+import { folderDigest } from './sync/snapshot-folder.js';
 import { buildToolIndex, type ToolIndex } from './discovery/tool-index.js';
 import { isTextMediaType, mediaTypeEssence } from './media-type.js';
 
@@ -91,8 +92,15 @@ export interface Discovery extends ModeDecision {
 }
 
 export interface LoadedConfig {
-  /** Monotonic version number assigned by the ConfigStore (1 = the boot config). */
+  /** Monotonic version number assigned by the ConfigStore (1 = the boot config); differs between replicas. */
   version: number;
+  /**
+   * Content digest of the folder (sha256 hex): the same on every replica serving the same folder.
+   * Computed on first use (tens of ms for a thousand tools), then kept.
+   */
+  readonly digest: string;
+  /** The git commit the folder was read at, when known (a clean checkout, or a control snapshot). */
+  commit?: string;
   folder: FolderModel;
   serverId: string;
   serverInfo: { name: string; title?: string; version: string; description?: string; websiteUrl?: string };
@@ -176,6 +184,7 @@ function schemaValidator(
 
 /** Compiles a folder model into a served config. Throws nothing: unusable items are left out. */
 export function compileConfig(folder: FolderModel, version: number): LoadedConfig {
+  let digest: string | undefined;
   const { config } = folder;
   const serverId = config.server.id;
 
@@ -308,6 +317,10 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
   const auth = config.auth;
   const loaded: LoadedConfig = {
     version,
+    get digest() {
+      digest ??= folderDigest(folder);
+      return digest;
+    },
     folder,
     serverId,
     serverInfo: {

@@ -75,8 +75,18 @@ function getPrompt(
   return result;
 }
 
+/**
+ * serverInfo with the config's commit as semver build metadata (`0.1.0+3c33ace1f2b4`, or
+ * `0.1.0+sha256.<digest>` without a known commit): what answered, in every client's
+ * getServerVersion(), as the Svc-Config-Commit header says it over HTTP.
+ */
+function versionedInfo(loaded: LoadedConfig): LoadedConfig['serverInfo'] {
+  const build = loaded.commit ? loaded.commit.slice(0, 12) : `sha256.${loaded.digest.slice(0, 12)}`;
+  return { ...loaded.serverInfo, version: `${loaded.serverInfo.version}+${build}` };
+}
+
 export function buildMcpServer(loaded: LoadedConfig, deps: ToolCallDeps): Server {
-  const server = new Server(loaded.serverInfo, {
+  const server = new Server(versionedInfo(loaded), {
     capabilities: {
       tools: { listChanged: true },
       prompts: { listChanged: true },

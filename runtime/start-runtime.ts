@@ -7,7 +7,10 @@
  */
 // First: it must run before the SDK's modules are evaluated (see boot-heap.ts).
 import { releaseBootHeap } from './boot-heap.js';
+import { createPublicKey, type KeyObject, randomBytes } from 'node:crypto';
 import { type FSWatcher, watch as fsWatch } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { SvcError } from '../core/svc-error.js';
@@ -16,6 +19,7 @@ import type { FolderModel } from '../folder/model.js';
 import { createApp, type RuntimeApp } from './app.js';
 import { type ConfigStore, createConfigStore } from './config-store.js';
 import type { RuntimeEnv } from './env.js';
+import { folderCommit } from './folder-commit.js';
 import { loadBundle, loadFolderDir, modelFromFiles } from './load-source.js';
 import { jsonLineLogger, type Logger, redactingLogger } from './logger.js';
 import { basicCredentials } from './upstream-request.js';
@@ -59,6 +63,34 @@ export interface RunningRuntime {
   /** The config sync poller, when SVC_SYNC_URL is set. */
   sync?: SnapshotPoller;
   close(): Promise<void>;
+}
+
+/** SVC_SNAPSHOT_PUBLIC_KEY: the PEM itself, or the path of a file holding it. */
+async function snapshotPublicKey(value: string): Promise<KeyObject> {
+  let pem = value;
+  if (!value.includes('-----BEGIN')) {
+    try {
+      pem = await readFile(value, 'utf8');
+    } catch (error) {
+      throw new SvcError('CONFIG_MISSING_ENV', `SVC_SNAPSHOT_PUBLIC_KEY: cannot read the file ${value}`, {
+        place: { field: 'SVC_SNAPSHOT_PUBLIC_KEY', file: value },
+        cause: error,
+      });
+    }
+  }
+  try {
+    const key = createPublicKey(pem);
+    if (key.asymmetricKeyType === 'ed25519') return key;
+  } catch {
+    // Reported below.
+  }
+  throw new SvcError(
+    'USAGE',
+    'SVC_SNAPSHOT_PUBLIC_KEY is not an Ed25519 public key in PEM (see svc control key)',
+    {
+      place: { field: 'SVC_SNAPSHOT_PUBLIC_KEY' },
+    },
+  );
 }
 
 export function displayHost(host: string): string {
@@ -112,7 +144,14 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
 async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   const { env } = opts;
   const basicPair = env.upstreamSecret ? basicCredentials(env.upstreamSecret, env.upstreamUser) : undefined;
-  const redact = createRedactor([env.upstreamSecret, basicPair, env.deployToken]);
+  const sessionKey = env.sessionSecret ? Buffer.from(env.sessionSecret) : undefined;
+  const redact = createRedactor([
+    env.upstreamSecret,
+    basicPair,
+    env.deployToken,
+    sessionKey?.toString('base64'),
+    sessionKey?.toString('hex'),
+  ]);
   const logger = redactingLogger(opts.logger ?? jsonLineLogger({ redact }), redact);
 
   const dir = opts.folderDir ?? env.folderPath;
@@ -134,9 +173,13 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
 
   const folder = await load();
   checkBootConfig(folder, env, logger);
-  const store = createConfigStore(folder);
+  // A key that cannot be read refuses the boot, before anything listens.
+  const publicKey = env.snapshotPublicKey ? await snapshotPublicKey(env.snapshotPublicKey) : undefined;
+  const commit = dir && !opts.folder ? await folderCommit(dir) : undefined;
+  const store = createConfigStore(folder, { keep: env.configVersions, ...(commit ? { commit } : {}) });
 
   let runtime: RuntimeApp | undefined;
+  let sync: SnapshotPoller | undefined;
   const server = serve({
     // env carries the Node request (client address, body read straight off the socket).
     fetch: (request: Request, env: unknown) => {
@@ -174,6 +217,8 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
     env,
     logger,
     listenPort: port,
+    // In sync mode a replica takes traffic once its first poll has settled (contracts/fleet.md).
+    ready: () => sync?.settled() ?? true,
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
     ...(opts.sessionIdleMs !== undefined ? { sessionIdleMs: opts.sessionIdleMs } : {}),
     ...(opts.maxSessions !== undefined ? { maxSessions: opts.maxSessions } : {}),
@@ -200,9 +245,10 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
         'MCP_ALLOWED_ORIGINS is not set: browser requests from every origin are accepted. Set it to a comma-separated list of origins to restrict them.',
     });
   }
-  let sync: SnapshotPoller | undefined;
   if (env.syncUrl && env.deployToken) {
     sync = createSnapshotPoller({
+      ...(publicKey ? { publicKey } : {}),
+      runtimeId: env.runtimeId ?? `${hostname()}-${randomBytes(3).toString('hex')}`,
       syncUrl: env.syncUrl,
       deployToken: env.deployToken,
       serverId: config.serverId,
@@ -251,7 +297,8 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
           ? { folder: modelFromFiles(files, `the folder ${dir}`) }
           : await loadFolderDir(dir);
         checkBootConfig(next.folder, env, { log() {} });
-        store.swap(next.folder);
+        const commit = await folderCommit(dir);
+        store.swap(next.folder, commit ? { commit } : {});
         logger.log('info', 'config_reloaded', {
           version: store.version(),
           tools: store.current().toolList.length,

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import type { Command, CliIo } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -10,6 +11,7 @@ const USAGE = `Usage: svc control serve [--port <n>] [--host <addr>] [--data <di
        svc control token deploy --server <serverId> [--name <name>] [--data <dir>] [--database-url <url>]
        svc control token list [--server <serverId>] [--data <dir>] [--database-url <url>]
        svc control token revoke <tokenId> [--data <dir>] [--database-url <url>]
+       svc control key [--data <dir>]
 
 The control service: serves published snapshots to runtimes (deploy tokens), takes webhooks,
 runs import jobs and shows their status at /servers/<serverId>/imports.
@@ -23,6 +25,8 @@ runs import jobs and shows their status at /servers/<serverId>/imports.
   --keep-jobs <n>        finished import jobs kept per server, newest first (default SVC_CONTROL_KEEP_JOBS or 200)
   --expires-in <days>    a workspace token stops working after this many days (default: never)
 
+\`key\` prints the public key of the Ed25519 key that signs every snapshot served (made in the
+data directory on first use): give it to runtimes as SVC_SNAPSHOT_PUBLIC_KEY.
 Tokens are printed once and stored hashed; \`token list\` shows ids, names, last use, expiry and
 revocation (never a token), \`token revoke\` takes a workspace or a deploy token id. Environment:
 SVC_CONTROL_KEY (base64 of 32 bytes, seals webhook secrets; the same on every replica),
@@ -79,6 +83,14 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
   io.stdout(`svc control listening on ${running.url}\n`);
   await waitForSignal();
   await running.close();
+  return EXIT.ok;
+}
+
+async function key(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs('control key', argv, { data: { type: 'string' } });
+  const { loadSigningKey } = await import('../../control/snapshot-signing-key.js');
+  const dataDir = resolve(io.cwd, values.data ?? io.env.SVC_DATA_DIR ?? '.svc-control');
+  io.stdout((await loadSigningKey(dataDir)).publicKeyPem);
   return EXIT.ok;
 }
 
@@ -212,7 +224,8 @@ export const controlCommand: Command = {
       const [sub, ...rest] = argv;
       if (sub === 'serve') return await serve(rest, io);
       if (sub === 'token') return await token(rest, io);
-      throw new SvcError('USAGE', `svc control: expected "serve" or "token"\n${USAGE}`);
+      if (sub === 'key') return await key(rest, io);
+      throw new SvcError('USAGE', `svc control: expected "serve", "token" or "key"\n${USAGE}`);
     } catch (error) {
       return fail(io, error);
     }

@@ -30,6 +30,12 @@ const VARIABLE_HELP: Record<(typeof RUNTIME_ENV_VARIABLES)[number], string | nul
   SVC_SYNC_INTERVAL: 'seconds between polls of SVC_SYNC_URL (default 60, at least 10)',
   SVC_UPSTREAM_TIMEOUT_MS: 'timeout of one upstream call in milliseconds (default 30000)',
   SVC_MAX_RESPONSE_BYTES: 'largest upstream response passed on, in bytes (default 10 MiB)',
+  SVC_SESSION_SECRET:
+    'shared by every replica (32+ bytes, hex or base64): 2025-era sessions any replica can serve',
+  SVC_CONFIG_VERSIONS: 'configs kept for the sessions opened on them (default 3)',
+  SVC_SESSION_MAX_AGE: 'seconds a signed session id lives, from initialize (default 86400)',
+  SVC_SNAPSHOT_PUBLIC_KEY: 'PEM or path of `svc control key`: serve only snapshots it signed',
+  SVC_RUNTIME_ID: 'the name this runtime gives the control service when it polls (default hostname)',
 };
 
 function environmentHelp(): string {

@@ -10,8 +10,23 @@
  * serve (check() throws, e.g. SVC_UPSTREAM_SECRET missing) → keep serving the last good
  * config, log why, retry at the next tick. The deploy token never appears in a log line.
  *
+ * Signed snapshots (SVC_SNAPSHOT_PUBLIC_KEY, core/snapshot-signature.ts): with a public key, a
+ * snapshot is served only when its Ed25519 signature verifies over this server id, the commit,
+ * the sequence and the exact body, and its sequence is not below the last one accepted; an
+ * unsigned, tampered or rolled-back snapshot is refused like any other bad answer (logged, the
+ * last good config keeps serving). The last sequence is kept in memory: a restarted runtime
+ * accepts any validly signed snapshot again (it boots from its folder, then catches up).
+ *
  * Ticks never overlap: the next poll is scheduled when the previous one has finished.
  */
+import type { KeyObject } from 'node:crypto';
+import {
+  RUNTIME_ID_HEADER,
+  SNAPSHOT_COMMIT_HEADER,
+  SNAPSHOT_SEQUENCE_HEADER,
+  SNAPSHOT_SIGNATURE_HEADER,
+  verifySnapshot,
+} from '../../core/snapshot-signature.js';
 import { SvcError } from '../../core/svc-error.js';
 import type { FolderModel } from '../../folder/model.js';
 import type { ConfigStore } from '../config-store.js';
@@ -51,6 +66,10 @@ export interface SnapshotPollerOptions {
   timers?: SyncTimers;
   /** Throws to refuse a folder this runtime could not serve (the same checks as boot). */
   check?: (folder: FolderModel) => void;
+  /** SVC_SNAPSHOT_PUBLIC_KEY: serve only snapshots signed by the control service's key. */
+  publicKey?: KeyObject;
+  /** Sent as Svc-Runtime-Id, so the control service can list which runtime fetched which commit. */
+  runtimeId?: string;
 }
 
 export interface SnapshotPoller {
@@ -62,6 +81,8 @@ export interface SnapshotPoller {
   pollNow(): Promise<SyncOutcome>;
   /** The ETag of the last snapshot accepted (or found identical). */
   etag(): string | undefined;
+  /** True once the first poll has finished, whatever its outcome (/readyz waits for it). */
+  settled(): boolean;
   /** Cancels the schedule and any request in flight; resolves when no poll is running. */
   stop(): Promise<void>;
 }
@@ -175,6 +196,8 @@ export function createSnapshotPoller(opts: SnapshotPollerOptions): SnapshotPolle
   };
 
   let lastEtag: string | undefined;
+  /** Sequence of the last signed snapshot accepted. */
+  let lastSequence = 0;
   let stopped = false;
   let started = false;
   let timer: unknown;
@@ -208,6 +231,7 @@ export function createSnapshotPoller(opts: SnapshotPollerOptions): SnapshotPolle
         authorization: `Bearer ${opts.deployToken}`,
       };
       if (lastEtag !== undefined) headers['if-none-match'] = lastEtag;
+      if (opts.runtimeId) headers[RUNTIME_ID_HEADER] = opts.runtimeId;
       // Redirects are not followed: the bearer token must go to SVC_SYNC_URL only.
       const response = await doFetch(url, {
         method: 'GET',
@@ -249,6 +273,32 @@ export function createSnapshotPoller(opts: SnapshotPollerOptions): SnapshotPolle
         );
       }
       const text = await readLimited(response, maxBytes);
+      const commitHeader = response.headers.get(SNAPSHOT_COMMIT_HEADER) ?? undefined;
+      let sequence: number | undefined;
+      if (opts.publicKey) {
+        const signature = response.headers.get(SNAPSHOT_SIGNATURE_HEADER);
+        const sequenceText = response.headers.get(SNAPSHOT_SEQUENCE_HEADER) ?? '';
+        if (!signature || !commitHeader || !/^\d{1,16}$/.test(sequenceText))
+          return fail(
+            'the snapshot is not signed, and SVC_SNAPSHOT_PUBLIC_KEY requires it',
+            status,
+            now() - started,
+          );
+        sequence = Number(sequenceText);
+        const signed = { serverId: opts.serverId, commit: commitHeader, sequence, body: text };
+        if (!verifySnapshot(opts.publicKey, signed, signature))
+          return fail(
+            "the snapshot's signature does not verify under SVC_SNAPSHOT_PUBLIC_KEY (altered, or signed by another key)",
+            status,
+            now() - started,
+          );
+        if (sequence < lastSequence)
+          return fail(
+            `the snapshot is older (sequence ${sequence}, commit ${commitHeader.slice(0, 12)}) than one already served (sequence ${lastSequence}): refused as a rollback`,
+            status,
+            now() - started,
+          );
+      }
       let body: unknown;
       try {
         body = JSON.parse(text);
@@ -260,6 +310,7 @@ export function createSnapshotPoller(opts: SnapshotPollerOptions): SnapshotPolle
       const etag = response.headers.get('etag') ?? undefined;
       if (folderDigest(snapshot.folder) === digestOf(opts.store.current())) {
         lastEtag = etag;
+        if (sequence !== undefined) lastSequence = sequence;
         log('debug', 'sync_unchanged', { status, version: opts.store.version() });
         return { kind: 'unchanged', status: 200 };
       }
@@ -270,7 +321,10 @@ export function createSnapshotPoller(opts: SnapshotPollerOptions): SnapshotPolle
         return fail(`the snapshot cannot be served: ${reason}`, status, now() - started);
       }
       if (stopped) return { kind: 'stopped' };
-      const config = opts.store.swap(snapshot.folder);
+      // The control service names the commit the snapshot was exported at.
+      const commit = commitHeader && /^[0-9a-f]{40,64}$/.test(commitHeader) ? commitHeader : undefined;
+      const config = opts.store.swap(snapshot.folder, commit ? { commit } : {});
+      if (sequence !== undefined) lastSequence = sequence;
       digests.set(config, folderDigest(snapshot.folder));
       lastEtag = etag;
       log('info', 'sync_updated', {
@@ -290,9 +344,11 @@ export function createSnapshotPoller(opts: SnapshotPollerOptions): SnapshotPolle
     }
   }
 
+  let settled = false;
   function pollNow(): Promise<SyncOutcome> {
     running ??= pollOnce().finally(() => {
       running = undefined;
+      settled = true;
     });
     return running;
   }
@@ -307,6 +363,7 @@ export function createSnapshotPoller(opts: SnapshotPollerOptions): SnapshotPolle
   return {
     url,
     etag: () => lastEtag,
+    settled: () => settled,
     pollNow,
     start() {
       if (started || stopped) return;

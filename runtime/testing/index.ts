@@ -8,3 +8,4 @@ export {
   WAV_EMPTY,
 } from './echo-upstream.js';
 export { CONFORMANCE_FOLDER, startConformanceUpstream } from './conformance-upstream.js';
+export { freePort, type Haproxy, haproxyBinary, haproxyConfig, startHaproxy } from './haproxy.js';
