@@ -5,6 +5,7 @@
  * no request, however malformed, can take the process down (errors become 4xx/5xx answers).
  * No listen, no process.env: startRuntime does the I/O.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -23,8 +24,9 @@ import type { RuntimeEnv } from './env.js';
 import type { Logger } from './logger.js';
 import { buildMcpServer } from './mcp-server.js';
 import { buildOriginPolicy, checkOrigin } from './origin-policy.js';
+import { callerOf, createRateLimits } from './rate-limit.js';
 import { createRedactor } from './redact.js';
-import type { ToolCallDeps } from './tool-call.js';
+import type { CallContext, ToolCallDeps } from './tool-call.js';
 import { basicCredentials } from './upstream-request.js';
 import { fetchTransport, nodeHttpTransport } from './upstream-transport.js';
 
@@ -80,7 +82,11 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     ...(env.upstreamUser ? { user: env.upstreamUser } : {}),
     // A process-local key: a confirmation is answered by the replica that asked for it, or asked again.
     confirmations: createRequestStateCodec({ key: randomBytes(32), ttlSeconds: 600 }),
+    limits: createRateLimits(),
   };
+  // Calls served by the SDK (not the hot path) find their request's caller here.
+  const requestContext = new AsyncLocalStorage<CallContext>();
+  deps.context = () => requestContext.getStore();
   const policy = buildOriginPolicy({
     listenHost: env.host,
     port: opts.listenPort ?? env.port,
@@ -181,9 +187,30 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     if (pathId !== undefined && pathId !== serverId && (claim || !forward.headers.get('mcp-session-id'))) {
       return jsonRpcError(404, -32000, `No MCP server with id "${pathId}" here`);
     }
+    const context: CallContext = {
+      caller: callerOf(
+        undefined,
+        incoming?.socket.remoteAddress,
+        env.trustProxy ? request.headers.get('x-forwarded-for') : undefined,
+        env.trustProxy,
+      ),
+    };
     const hot =
-      parsedBody !== undefined ? fast?.serve(forward, parsedBody, pathId ?? '', outgoing) : undefined;
+      parsedBody !== undefined
+        ? fast?.serve(forward, parsedBody, pathId ?? '', outgoing, context)
+        : undefined;
     if (hot) return finish(await hot, cors, false);
+    return requestContext.run(context, () => serveSdk(forward, parsedBody, claim, pathId, incoming, cors));
+  };
+
+  const serveSdk = async (
+    forward: Request,
+    parsedBody: unknown,
+    claim: boolean,
+    pathId: string | undefined,
+    incoming: IncomingMessage | undefined,
+    cors: string | undefined,
+  ): Promise<Response> => {
     const legacy = claim
       ? false
       : forward.headers.get('mcp-session-id') && !isModernHeader(forward)

@@ -21,7 +21,35 @@ describe('parseRuntimeEnv', () => {
       syncIntervalSec: 60,
       upstreamTimeoutMs: 30_000,
       maxResponseBytes: 10 * 1024 * 1024,
+      trustProxy: false,
+      metrics: true,
+      executionLogMaxBytes: 10 * 1024 * 1024,
+      logArguments: false,
+      shutdownGraceMs: 10_000,
     });
+  });
+
+  it('reads the operations variables (docs/operations.md)', () => {
+    const env = parseRuntimeEnv({
+      SVC_TRUST_PROXY: '1',
+      SVC_METRICS: '0',
+      SVC_METRICS_TOKEN: ' m-token ',
+      SVC_EXECUTION_LOG: '/var/log/svc/calls.jsonl',
+      SVC_EXECUTION_LOG_MAX_BYTES: '2048',
+      SVC_LOG_ARGUMENTS: 'true',
+      SVC_SHUTDOWN_GRACE_MS: '500',
+    });
+    expect(env).toMatchObject({
+      trustProxy: true,
+      metrics: false,
+      metricsToken: 'm-token',
+      executionLog: '/var/log/svc/calls.jsonl',
+      executionLogMaxBytes: 2048,
+      logArguments: true,
+      shutdownGraceMs: 500,
+    });
+    expect(parseRuntimeEnv({ SVC_EXECUTION_LOG: 'off' }).executionLog).toBeUndefined();
+    expect(fails({ SVC_TRUST_PROXY: 'maybe' }).field).toBe('SVC_TRUST_PROXY');
   });
 
   it('reads every variable', () => {

@@ -33,6 +33,20 @@ export interface RuntimeEnv {
   upstreamTimeoutMs: number;
   /** SVC_MAX_RESPONSE_BYTES, default 10 MiB. */
   maxResponseBytes: number;
+  /** SVC_TRUST_PROXY=1: the caller's address is the first X-Forwarded-For entry (a proxy in front sets it). */
+  trustProxy: boolean;
+  /** SVC_METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <token>`. Never logged. */
+  metricsToken?: string;
+  /** SVC_METRICS=0 turns /metrics and the counters off (default on). */
+  metrics: boolean;
+  /** SVC_EXECUTION_LOG: `stdout`, `off`, or a file path (rotated by size). Unset: off. */
+  executionLog?: string;
+  /** SVC_EXECUTION_LOG_MAX_BYTES: rotate the execution log file past this size (default 10 MiB). */
+  executionLogMaxBytes: number;
+  /** SVC_LOG_ARGUMENTS=1: the execution log carries the (redacted) arguments and result. */
+  logArguments: boolean;
+  /** SVC_SHUTDOWN_GRACE_MS: how long SIGTERM waits for in-flight calls (default 10000). */
+  shutdownGraceMs: number;
 }
 
 /** Every variable parseRuntimeEnv reads (the exported folder's .env.example must not name others). */
@@ -52,6 +66,13 @@ export const RUNTIME_ENV_VARIABLES = [
   'SVC_SYNC_INTERVAL',
   'SVC_UPSTREAM_TIMEOUT_MS',
   'SVC_MAX_RESPONSE_BYTES',
+  'SVC_TRUST_PROXY',
+  'SVC_METRICS',
+  'SVC_METRICS_TOKEN',
+  'SVC_EXECUTION_LOG',
+  'SVC_EXECUTION_LOG_MAX_BYTES',
+  'SVC_LOG_ARGUMENTS',
+  'SVC_SHUTDOWN_GRACE_MS',
 ] as const;
 
 export const DEFAULT_PORT = 3002;
@@ -71,6 +92,15 @@ function parseInteger(variable: string, raw: string, min: number, max: number): 
   const value = Number(raw);
   if (value < min || value > max) throw invalid(variable, `must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/** 1/true/yes or 0/false/no; unset → the default. */
+function parseFlag(variable: string, raw: string | undefined, fallback: boolean): boolean {
+  const value = nonEmpty(raw)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (value === '1' || value === 'true' || value === 'yes') return true;
+  if (value === '0' || value === 'false' || value === 'no') return false;
+  throw invalid(variable, `expected 1 or 0, got "${raw}"`);
 }
 
 /** Parses an origin the way browsers send it: scheme://host[:port], no path. */
@@ -143,6 +173,15 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
   const maxResponseBytes =
     capRaw === undefined ? 10 * 1024 * 1024 : parseInteger('SVC_MAX_RESPONSE_BYTES', capRaw, 1, 1 << 30);
 
+  const logMaxRaw = nonEmpty(env.SVC_EXECUTION_LOG_MAX_BYTES);
+  const executionLogMaxBytes =
+    logMaxRaw === undefined
+      ? 10 * 1024 * 1024
+      : parseInteger('SVC_EXECUTION_LOG_MAX_BYTES', logMaxRaw, 1024, 1 << 30);
+  const graceRaw = nonEmpty(env.SVC_SHUTDOWN_GRACE_MS);
+  const shutdownGraceMs =
+    graceRaw === undefined ? 10_000 : parseInteger('SVC_SHUTDOWN_GRACE_MS', graceRaw, 0, 600_000);
+
   const result: RuntimeEnv = {
     mode: 'standalone',
     port,
@@ -150,7 +189,16 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
     syncIntervalSec,
     upstreamTimeoutMs,
     maxResponseBytes,
+    trustProxy: parseFlag('SVC_TRUST_PROXY', env.SVC_TRUST_PROXY, false),
+    metrics: parseFlag('SVC_METRICS', env.SVC_METRICS, true),
+    executionLogMaxBytes,
+    logArguments: parseFlag('SVC_LOG_ARGUMENTS', env.SVC_LOG_ARGUMENTS, false),
+    shutdownGraceMs,
   };
+  const metricsToken = env.SVC_METRICS_TOKEN?.trim();
+  if (metricsToken) result.metricsToken = metricsToken;
+  const executionLog = nonEmpty(env.SVC_EXECUTION_LOG);
+  if (executionLog !== undefined && executionLog !== 'off') result.executionLog = executionLog;
   const folderPath = nonEmpty(env.SVC_FOLDER_PATH);
   if (folderPath !== undefined) result.folderPath = folderPath;
   const bundlePath = nonEmpty(env.SVC_BUNDLE_PATH) ?? nonEmpty(env.FLOWCP_BUNDLE_PATH);

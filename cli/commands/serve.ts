@@ -25,6 +25,13 @@ const VARIABLE_HELP: Record<(typeof RUNTIME_ENV_VARIABLES)[number], string> = {
   SVC_SYNC_INTERVAL: 'seconds between polls of SVC_SYNC_URL (default 60, at least 10)',
   SVC_UPSTREAM_TIMEOUT_MS: 'timeout of one upstream call in milliseconds (default 30000)',
   SVC_MAX_RESPONSE_BYTES: 'largest upstream response passed on, in bytes (default 10 MiB)',
+  SVC_TRUST_PROXY: '1: the caller is the first X-Forwarded-For entry (only behind a proxy that sets it)',
+  SVC_METRICS: '0 turns GET /metrics and its counters off (default on)',
+  SVC_METRICS_TOKEN: 'bearer token GET /metrics requires (unset: open, like /healthz)',
+  SVC_EXECUTION_LOG: 'one JSON line per tool call: stdout, or a file path rotated by size (unset: off)',
+  SVC_EXECUTION_LOG_MAX_BYTES: 'rotate the execution log file past this many bytes (default 10 MiB)',
+  SVC_LOG_ARGUMENTS: '1: the execution log also carries arguments and results, redacted (default 0)',
+  SVC_SHUTDOWN_GRACE_MS: 'on SIGTERM, how long in-flight calls may take to finish (default 10000)',
 };
 
 function environmentHelp(): string {
