@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { jsonLineLogger, type Logger } from '../runtime/logger.js';
 import { createControlApp } from './control-app.js';
+import { createControlMetrics } from './control-metrics.js';
 import { type GitRepository, openRepository } from './git/git-repository.js';
 import { createImportWorker, type ImportWorker } from './import-worker.js';
 import { PublishedSnapshots } from './published-snapshot.js';
@@ -40,6 +41,10 @@ export interface StartControlOptions {
   trustProxy?: boolean;
   /** false: serve the API only (no import worker in this process). */
   worker?: boolean;
+  /** false: no GET /metrics (default on). */
+  metrics?: boolean;
+  /** SVC_METRICS_TOKEN: GET /metrics needs it as a bearer token. */
+  metricsToken?: string;
   logger?: Logger;
 }
 
@@ -88,7 +93,12 @@ async function refuseNewKeyOverSecrets(dataDir: string, store: ControlStore): Pr
 export async function startControl(opts: StartControlOptions): Promise<RunningControl> {
   const dataDir = resolve(opts.cwd ?? process.cwd(), opts.dataDir);
   const logger = opts.logger ?? jsonLineLogger({});
-  const log = (event: string, fields: Record<string, unknown>) => logger.log('info', event, fields);
+  const metrics = opts.metrics === false ? undefined : createControlMetrics();
+  const log = (event: string, fields: Record<string, unknown>) => {
+    if (metrics && event === 'import_queued') metrics.job('queued');
+    if (metrics && event === 'import_finished') metrics.job(String(fields.status));
+    logger.log('info', event, fields);
+  };
   const store = await openControlStore({
     dataDir,
     ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
@@ -140,6 +150,8 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
     log,
     ...(opts.sessionTtlMs !== undefined ? { sessionTtlMs: opts.sessionTtlMs } : {}),
     ...(opts.trustProxy ? { trustProxy: true } : {}),
+    ...(metrics ? { metrics } : {}),
+    ...(opts.metricsToken ? { metricsToken: opts.metricsToken } : {}),
   });
   const host = opts.host ?? '127.0.0.1';
   const server = serve({ fetch: app.fetch, port: opts.port ?? 3100, hostname: host });

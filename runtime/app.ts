@@ -21,12 +21,16 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { jsonRpcError, LegacySessions } from './legacy-sessions.js';
 import type { ConfigStore } from './config-store.js';
 import type { RuntimeEnv } from './env.js';
+import type { LoadedConfig } from './loaded-config.js';
 import type { Logger } from './logger.js';
 import { buildMcpServer } from './mcp-server.js';
+import { createRuntimeMetrics, metricsResponse, type RuntimeMetrics } from './metrics.js';
+import { folderDigest } from './sync/snapshot-folder.js';
 import { buildOriginPolicy, checkOrigin } from './origin-policy.js';
 import { callerOf, createRateLimits } from './rate-limit.js';
 import { createRedactor } from './redact.js';
-import type { CallContext, ToolCallDeps } from './tool-call.js';
+import type { CallContext, CallRecord, ToolCallDeps } from './tool-call.js';
+import type { ToolCallResult } from './upstream-call.js';
 import { basicCredentials } from './upstream-request.js';
 import { fetchTransport, nodeHttpTransport } from './upstream-transport.js';
 
@@ -49,6 +53,10 @@ export interface CreateAppOptions {
    * false sends every request through the SDK: the path the benchmark compares against.
    */
   fastPath?: boolean;
+  /** The ETag of the synced snapshot being served, for svc_config_info. */
+  syncEtag?: () => string | undefined;
+  /** Told of every finished tool call besides the metrics (the execution log). */
+  observe?: (record: CallRecord, args: Record<string, unknown> | undefined, result: ToolCallResult) => void;
 }
 
 export interface RuntimeApp {
@@ -59,6 +67,8 @@ export interface RuntimeApp {
   sessionCount(): number;
   /** Requests answered on the tools/call + tools/list hot path so far. */
   hotPathServed(): number;
+  /** The Prometheus series of this app (undefined with SVC_METRICS=0). */
+  metrics?: RuntimeMetrics;
 }
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -84,6 +94,30 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     confirmations: createRequestStateCodec({ key: randomBytes(32), ttlSeconds: 600 }),
     limits: createRateLimits(),
   };
+  const digests = new WeakMap<LoadedConfig, string>();
+  const metrics = env.metrics
+    ? createRuntimeMetrics({
+        configInfo: () => {
+          const config = store.current();
+          let commit = digests.get(config);
+          if (commit === undefined) {
+            commit = folderDigest(config.folder).slice(0, 12);
+            digests.set(config, commit);
+          }
+          return { commit, etag: opts.syncEtag?.() ?? '' };
+        },
+        sessions: () => sessions.size,
+      })
+    : undefined;
+  const observe = opts.observe;
+  if (metrics && observe) {
+    deps.observe = (record, args, result) => {
+      metrics.call(record);
+      observe(record, args, result);
+    };
+  } else if (metrics) deps.observe = (record) => metrics.call(record);
+  else if (observe) deps.observe = observe;
+  const reject = metrics ? (reason: string) => metrics.rejected(reason) : () => undefined;
   // Calls served by the SDK (not the hot path) find their request's caller here.
   const requestContext = new AsyncLocalStorage<CallContext>();
   deps.context = () => requestContext.getStore();
@@ -143,6 +177,11 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
       tools: config.toolList.length,
     });
   });
+  if (metrics) {
+    app.get('/metrics', (c) =>
+      metricsResponse(metrics.registry, env.metricsToken, c.req.header('authorization')),
+    );
+  }
 
   const serveMcp = async (
     request: Request,
@@ -157,11 +196,15 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     );
     if (!decision.ok) {
       logger.log('warn', 'origin_refused', { reason: decision.reason, path: new URL(request.url).pathname });
+      reject('origin');
       return jsonRpcError(403, -32000, `Forbidden: ${decision.reason}`);
     }
     const cors = decision.corsOrigin;
     if (request.method === 'OPTIONS') return finish(new Response(null, { status: 204 }), cors, true);
-    if (closing) return jsonRpcError(503, -32000, 'Server is shutting down');
+    if (closing) {
+      reject('closing');
+      return jsonRpcError(503, -32000, 'Server is shutting down');
+    }
     let parsedBody: unknown;
     let forward = request;
     if (request.method === 'POST') {
@@ -170,6 +213,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
         : await readRequestBody(request, MAX_BODY_BYTES);
       if (read.tooLarge) {
         // Not another byte is read; the connection is closed once the answer is out.
+        reject('too_large');
         return jsonRpcError(413, -32600, 'Request body too large', { connection: 'close' });
       }
       try {
@@ -178,13 +222,17 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
         // Let the SDK answer the parse error in its own words, from an unread copy of the body.
         forward = new Request(request.url, { method: 'POST', headers: request.headers, body: read.text });
       }
-      if (exceedsJsonDepth(parsedBody)) return tooDeep(parsedBody, cors);
+      if (exceedsJsonDepth(parsedBody)) {
+        reject('too_deep');
+        return tooDeep(parsedBody, cors);
+      }
     }
     const claim = envelopeClaim(parsedBody);
     // Another server id is 404 — except for a 2025 session opened there before a swap renamed the
     // server: LegacySessions checks that the session belongs to this path.
     const serverId = store.current().serverId;
     if (pathId !== undefined && pathId !== serverId && (claim || !forward.headers.get('mcp-session-id'))) {
+      reject('unknown_server');
       return jsonRpcError(404, -32000, `No MCP server with id "${pathId}" here`);
     }
     const context: CallContext = {
@@ -244,6 +292,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     app,
     sessionCount: () => sessions.size,
     hotPathServed: () => fast?.served() ?? 0,
+    ...(metrics ? { metrics } : {}),
     async close(graceMs = 10_000) {
       if (closing) return;
       closing = true;

@@ -136,6 +136,7 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   const store = createConfigStore(folder);
 
   let runtime: RuntimeApp | undefined;
+  let sync: SnapshotPoller | undefined;
   const server = serve({
     // env carries the Node request (client address, body read straight off the socket).
     fetch: (request: Request, env: unknown) => {
@@ -178,6 +179,7 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
     ...(opts.maxSessions !== undefined ? { maxSessions: opts.maxSessions } : {}),
     ...(opts.fastPath !== undefined ? { fastPath: opts.fastPath } : {}),
     ...(opts.maxSessionsPerClient !== undefined ? { maxSessionsPerClient: opts.maxSessionsPerClient } : {}),
+    syncEtag: () => sync?.etag(),
   });
 
   const base = `http://${displayHost(env.host)}:${port}`;
@@ -199,7 +201,6 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
         'MCP_ALLOWED_ORIGINS is not set: browser requests from every origin are accepted. Set it to a comma-separated list of origins to restrict them.',
     });
   }
-  let sync: SnapshotPoller | undefined;
   if (env.syncUrl && env.deployToken) {
     sync = createSnapshotPoller({
       syncUrl: env.syncUrl,
@@ -211,6 +212,10 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
       logger,
       // A synced config is refused exactly as boot would refuse it (e.g. SVC_UPSTREAM_SECRET missing).
       check: (next) => checkBootConfig(next, env, logger),
+      onOutcome: (outcome) => {
+        if (outcome.kind === 'stopped') return;
+        runtime?.metrics?.sync(outcome.kind === 'updated' || outcome.kind === 'unchanged', Date.now());
+      },
     });
     sync.start();
   }

@@ -51,6 +51,8 @@ export interface SnapshotPollerOptions {
   timers?: SyncTimers;
   /** Throws to refuse a folder this runtime could not serve (the same checks as boot). */
   check?: (folder: FolderModel) => void;
+  /** Told how each poll ended (metrics, readiness). */
+  onOutcome?: (outcome: SyncOutcome) => void;
 }
 
 export interface SnapshotPoller {
@@ -249,9 +251,14 @@ export function createSnapshotPoller(opts: SnapshotPollerOptions): SnapshotPolle
   }
 
   function pollNow(): Promise<SyncOutcome> {
-    running ??= pollOnce().finally(() => {
-      running = undefined;
-    });
+    running ??= pollOnce()
+      .then((outcome) => {
+        opts.onOutcome?.(outcome);
+        return outcome;
+      })
+      .finally(() => {
+        running = undefined;
+      });
     return running;
   }
 
