@@ -29,8 +29,8 @@ import { folderDigest } from './sync/snapshot-folder.js';
 import { buildOriginPolicy, checkOrigin } from './origin-policy.js';
 import { callerOf, createRateLimits } from './rate-limit.js';
 import { createRedactor } from './redact.js';
-import type { CallContext, CallRecord, ToolCallDeps } from './tool-call.js';
-import type { ToolCallResult } from './upstream-call.js';
+import type { ExecutionLog } from './execution-log.js';
+import type { CallContext, ToolCallDeps } from './tool-call.js';
 import { basicCredentials } from './upstream-request.js';
 import { fetchTransport, nodeHttpTransport } from './upstream-transport.js';
 
@@ -55,8 +55,8 @@ export interface CreateAppOptions {
   fastPath?: boolean;
   /** The ETag of the synced snapshot being served, for svc_config_info. */
   syncEtag?: () => string | undefined;
-  /** Told of every finished tool call besides the metrics (the execution log). */
-  observe?: (record: CallRecord, args: Record<string, unknown> | undefined, result: ToolCallResult) => void;
+  /** One JSON line per tool call (SVC_EXECUTION_LOG), opened and closed by startRuntime. */
+  executionLog?: ExecutionLog;
 }
 
 export interface RuntimeApp {
@@ -95,28 +95,28 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     limits: createRateLimits(),
   };
   const digests = new WeakMap<LoadedConfig, string>();
+  /** The served folder's identity in metrics and the execution log: a digest of what it serves. */
+  const commitOf = (config: LoadedConfig): string => {
+    let commit = digests.get(config);
+    if (commit === undefined) {
+      commit = folderDigest(config.folder).slice(0, 12);
+      digests.set(config, commit);
+    }
+    return commit;
+  };
   const metrics = env.metrics
     ? createRuntimeMetrics({
-        configInfo: () => {
-          const config = store.current();
-          let commit = digests.get(config);
-          if (commit === undefined) {
-            commit = folderDigest(config.folder).slice(0, 12);
-            digests.set(config, commit);
-          }
-          return { commit, etag: opts.syncEtag?.() ?? '' };
-        },
+        configInfo: () => ({ commit: commitOf(store.current()), etag: opts.syncEtag?.() ?? '' }),
         sessions: () => sessions.size,
       })
     : undefined;
-  const observe = opts.observe;
-  if (metrics && observe) {
-    deps.observe = (record, args, result) => {
-      metrics.call(record);
-      observe(record, args, result);
+  const executionLog = opts.executionLog;
+  if (metrics || executionLog) {
+    deps.observe = (record, args, result, loaded) => {
+      metrics?.call(record);
+      executionLog?.record(record, commitOf(loaded), args, result);
     };
-  } else if (metrics) deps.observe = (record) => metrics.call(record);
-  else if (observe) deps.observe = observe;
+  }
   const reject = metrics ? (reason: string) => metrics.rejected(reason) : () => undefined;
   // Calls served by the SDK (not the hot path) find their request's caller here.
   const requestContext = new AsyncLocalStorage<CallContext>();

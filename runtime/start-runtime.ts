@@ -15,6 +15,7 @@ import type { FolderModel } from '../folder/model.js';
 import { createApp, type RuntimeApp } from './app.js';
 import { type ConfigStore, createConfigStore } from './config-store.js';
 import type { RuntimeEnv } from './env.js';
+import { createExecutionLog } from './execution-log.js';
 import { loadBundle, loadFolderDir } from './load-source.js';
 import { jsonLineLogger, type Logger, redactingLogger } from './logger.js';
 import { basicCredentials } from './upstream-request.js';
@@ -44,6 +45,8 @@ export interface StartRuntimeOptions {
   syncIntervalMs?: number;
   /** Timeout of one snapshot request in ms (default 15000). */
   syncTimeoutMs?: number;
+  /** Where execution log lines go instead of stdout or SVC_EXECUTION_LOG's file (tests). */
+  executionLogWrite?: (line: string) => void;
 }
 
 export interface RunningRuntime {
@@ -135,6 +138,16 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   checkBootConfig(folder, env, logger);
   const store = createConfigStore(folder);
 
+  const executionLog =
+    env.executionLog !== undefined || opts.executionLogWrite
+      ? createExecutionLog({
+          target: env.executionLog ?? 'stdout',
+          maxBytes: env.executionLogMaxBytes,
+          logArguments: env.logArguments,
+          redact,
+          ...(opts.executionLogWrite ? { write: opts.executionLogWrite } : {}),
+        })
+      : undefined;
   let runtime: RuntimeApp | undefined;
   let sync: SnapshotPoller | undefined;
   const server = serve({
@@ -180,6 +193,7 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
     ...(opts.fastPath !== undefined ? { fastPath: opts.fastPath } : {}),
     ...(opts.maxSessionsPerClient !== undefined ? { maxSessionsPerClient: opts.maxSessionsPerClient } : {}),
     syncEtag: () => sync?.etag(),
+    ...(executionLog ? { executionLog } : {}),
   });
 
   const base = `http://${displayHost(env.host)}:${port}`;
@@ -276,6 +290,7 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
         force.unref();
         await closing;
         clearTimeout(force);
+        await executionLog?.close();
         logger.log('info', 'runtime_stopped', {});
       })();
       return closed;

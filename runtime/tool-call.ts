@@ -32,7 +32,12 @@ export interface ToolCallDeps {
   /** The context of the MCP request being served, for calls made through the SDK (AsyncLocalStorage). */
   context?: () => CallContext | undefined;
   /** Told of every finished call (metrics, execution log); absent: nothing is recorded. */
-  observe?: (record: CallRecord, args: Record<string, unknown> | undefined, result: ToolCallResult) => void;
+  observe?: (
+    record: CallRecord,
+    args: Record<string, unknown> | undefined,
+    result: ToolCallResult,
+    loaded: LoadedConfig,
+  ) => void;
   /** Wraps the upstream call (a trace span, a traceparent header); absent: the call as it is. */
   aroundUpstream?: (
     tool: string,
@@ -126,7 +131,7 @@ export async function callCompiledTool(
   if (done.upstream?.bytes !== undefined) record.bytes = done.upstream.bytes;
   if (context?.caller !== undefined) record.caller = context.caller;
   if (context?.traceId !== undefined) record.traceId = context.traceId;
-  deps.observe(record, rawArgs, done.result);
+  deps.observe(record, rawArgs, done.result, loaded);
   return done.result;
 }
 
