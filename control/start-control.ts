@@ -41,6 +41,8 @@ export interface StartControlOptions {
   trustProxy?: boolean;
   /** false: serve the API only (no import worker in this process). */
   worker?: boolean;
+  /** On close, how long requests in flight may take before their connections are cut (default 5000 ms). */
+  shutdownGraceMs?: number;
   /** false: no GET /metrics (default on). */
   metrics?: boolean;
   /** SVC_METRICS_TOKEN: GET /metrics needs it as a bearer token. */
@@ -181,13 +183,24 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
     store,
     ...(worker ? { worker } : {}),
     close() {
+      // Graceful (SIGTERM): stop accepting connections, let the worker finish the job it holds
+      // (import-worker.ts stop() waits for its loop; a job it never finishes, e.g. the process is
+      // killed, stays leased and is claimed again once the lease expires), let requests in
+      // flight answer (bounded), then close the database.
       closing ??= (async () => {
+        const http = server as unknown as {
+          closeIdleConnections?(): void;
+          closeAllConnections?(): void;
+        };
+        const closed = new Promise<void>((r) => server.close(() => r()));
+        http.closeIdleConnections?.();
         await worker?.stop();
-        await new Promise<void>((r) => {
-          if ('closeAllConnections' in server)
-            (server as { closeAllConnections(): void }).closeAllConnections();
-          server.close(() => r());
-        });
+        // Connections whose request ended while the worker stopped are idle now.
+        http.closeIdleConnections?.();
+        const force = setTimeout(() => http.closeAllConnections?.(), opts.shutdownGraceMs ?? 5000);
+        force.unref();
+        await closed;
+        clearTimeout(force);
         await store.close();
       })();
       return closing;

@@ -55,6 +55,11 @@ export interface CreateAppOptions {
   fastPath?: boolean;
   /** The ETag of the synced snapshot being served, for svc_config_info. */
   syncEtag?: () => string | undefined;
+  /**
+   * The config sync's health for /readyz (startRuntime, when SVC_SYNC_URL is set): not ready
+   * while the runtime has not reached the control service for too long.
+   */
+  syncHealth?: () => SyncHealth;
   /** One JSON line per tool call (SVC_EXECUTION_LOG), opened and closed by startRuntime. */
   executionLog?: ExecutionLog;
 }
@@ -69,6 +74,14 @@ export interface RuntimeApp {
   hotPathServed(): number;
   /** The Prometheus series of this app (undefined with SVC_METRICS=0). */
   metrics?: RuntimeMetrics;
+}
+
+export interface SyncHealth {
+  ok: boolean;
+  /** ISO time of the last poll that reached the control service (or of boot, before the first). */
+  lastSuccess: string;
+  /** Polls failed since the last success (the reasons are in the log, not on this open endpoint). */
+  consecutiveFailures: number;
 }
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -170,12 +183,17 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
   app.get('/readyz', (c) => {
     if (closing) return c.json({ status: 'closing' }, 503);
     const config = store.current();
-    return c.json({
-      status: 'ready',
-      serverId: config.serverId,
-      configVersion: config.version,
-      tools: config.toolList.length,
-    });
+    const sync = opts.syncHealth?.();
+    return c.json(
+      {
+        status: sync && !sync.ok ? 'sync_stale' : 'ready',
+        serverId: config.serverId,
+        configVersion: config.version,
+        tools: config.toolList.length,
+        ...(sync ? { sync } : {}),
+      },
+      sync && !sync.ok ? 503 : 200,
+    );
   });
   if (metrics) {
     app.get('/metrics', (c) =>

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { SvcError } from '../core/svc-error.js';
 import type { FolderModel } from '../folder/model.js';
-import { createApp, type RuntimeApp } from './app.js';
+import { createApp, type RuntimeApp, type SyncHealth } from './app.js';
 import { type ConfigStore, createConfigStore } from './config-store.js';
 import type { RuntimeEnv } from './env.js';
 import { createExecutionLog } from './execution-log.js';
@@ -150,6 +150,15 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
       : undefined;
   let runtime: RuntimeApp | undefined;
   let sync: SnapshotPoller | undefined;
+  // Sync health for /readyz: stale once no poll has reached the control service for 3 intervals.
+  const syncIntervalMs = opts.syncIntervalMs ?? env.syncIntervalSec * 1000;
+  let lastSyncOk = Date.now();
+  let syncFailures = 0;
+  const syncHealth = (): SyncHealth => ({
+    ok: Date.now() - lastSyncOk <= 3 * syncIntervalMs,
+    lastSuccess: new Date(lastSyncOk).toISOString(),
+    consecutiveFailures: syncFailures,
+  });
   const server = serve({
     // env carries the Node request (client address, body read straight off the socket).
     fetch: (request: Request, env: unknown) => {
@@ -193,6 +202,7 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
     ...(opts.fastPath !== undefined ? { fastPath: opts.fastPath } : {}),
     ...(opts.maxSessionsPerClient !== undefined ? { maxSessionsPerClient: opts.maxSessionsPerClient } : {}),
     syncEtag: () => sync?.etag(),
+    ...(env.syncUrl && env.deployToken ? { syncHealth } : {}),
     ...(executionLog ? { executionLog } : {}),
   });
 
@@ -221,14 +231,19 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
       deployToken: env.deployToken,
       serverId: config.serverId,
       store,
-      intervalMs: opts.syncIntervalMs ?? env.syncIntervalSec * 1000,
+      intervalMs: syncIntervalMs,
       ...(opts.syncTimeoutMs !== undefined ? { timeoutMs: opts.syncTimeoutMs } : {}),
       logger,
       // A synced config is refused exactly as boot would refuse it (e.g. SVC_UPSTREAM_SECRET missing).
       check: (next) => checkBootConfig(next, env, logger),
       onOutcome: (outcome) => {
         if (outcome.kind === 'stopped') return;
-        runtime?.metrics?.sync(outcome.kind === 'updated' || outcome.kind === 'unchanged', Date.now());
+        const ok = outcome.kind === 'updated' || outcome.kind === 'unchanged';
+        if (ok) {
+          lastSyncOk = Date.now();
+          syncFailures = 0;
+        } else syncFailures++;
+        runtime?.metrics?.sync(ok, Date.now());
       },
     });
     sync.start();
@@ -280,7 +295,7 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
         watcher?.close();
         clearTimeout(reloadTimer);
         const closing = new Promise<void>((resolve) => server.close(() => resolve()));
-        await runtime?.close();
+        await runtime?.close(env.shutdownGraceMs);
         // Idle keep-alive sockets would otherwise hold close() open.
         (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
         const force = setTimeout(
