@@ -30,6 +30,7 @@ import { buildOriginPolicy, checkOrigin } from './origin-policy.js';
 import { callerOf, createRateLimits } from './rate-limit.js';
 import { createRedactor } from './redact.js';
 import type { ExecutionLog } from './execution-log.js';
+import type { RequestSpan, Tracing } from './tracing.js';
 import type { CallContext, ToolCallDeps } from './tool-call.js';
 import { basicCredentials } from './upstream-request.js';
 import { fetchTransport, nodeHttpTransport } from './upstream-transport.js';
@@ -60,6 +61,8 @@ export interface CreateAppOptions {
    * while the runtime has not reached the control service for too long.
    */
   syncHealth?: () => SyncHealth;
+  /** OpenTelemetry tracing (OTEL_*), created and shut down by startRuntime; absent: none. */
+  tracing?: Tracing;
   /** One JSON line per tool call (SVC_EXECUTION_LOG), opened and closed by startRuntime. */
   executionLog?: ExecutionLog;
 }
@@ -131,6 +134,10 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     };
   }
   const reject = metrics ? (reason: string) => metrics.rejected(reason) : () => undefined;
+  const tracing = opts.tracing;
+  if (tracing)
+    deps.aroundUpstream = (tool, request, context, send) =>
+      tracing.upstream(tool, request, context?.traceparent, send);
   // Calls served by the SDK (not the hot path) find their request's caller here.
   const requestContext = new AsyncLocalStorage<CallContext>();
   deps.context = () => requestContext.getStore();
@@ -261,12 +268,33 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
         env.trustProxy,
       ),
     };
-    const hot =
-      parsedBody !== undefined
-        ? fast?.serve(forward, parsedBody, pathId ?? '', outgoing, context)
-        : undefined;
-    if (hot) return finish(await hot, cors, false);
-    return requestContext.run(context, () => serveSdk(forward, parsedBody, claim, pathId, incoming, cors));
+    const parent = request.headers.get('traceparent') ?? metaTraceparent(parsedBody);
+    let span: RequestSpan | undefined;
+    if (tracing) {
+      span = tracing.startRequest(spanName(parsedBody), parent ?? undefined, { 'mcp.server.id': serverId });
+      context.traceparent = span.traceparent;
+      context.traceId = span.traceId;
+    } else if (parent) {
+      const traceId = traceIdOf(parent);
+      if (traceId) context.traceId = traceId;
+    }
+    const respond = async (): Promise<Response> => {
+      const hot =
+        parsedBody !== undefined
+          ? fast?.serve(forward, parsedBody, pathId ?? '', outgoing, context)
+          : undefined;
+      if (hot) return finish(await hot, cors, false);
+      return requestContext.run(context, () => serveSdk(forward, parsedBody, claim, pathId, incoming, cors));
+    };
+    if (!span) return respond();
+    try {
+      const response = await respond();
+      span.end(response.status);
+      return response;
+    } catch (error) {
+      span.end(500);
+      throw error;
+    }
   };
 
   const serveSdk = async (
@@ -394,6 +422,32 @@ function envelopeClaim(body: unknown): boolean {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const meta = (body as { params?: { _meta?: unknown } }).params?._meta;
   return typeof meta === 'object' && meta !== null && 'io.modelcontextprotocol/protocolVersion' in meta;
+}
+
+const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+/** The trace id of a W3C traceparent, when it is one (for the execution log, tracing off). */
+function traceIdOf(traceparent: string): string | undefined {
+  return TRACEPARENT.exec(traceparent.trim())?.[1];
+}
+
+/** A traceparent given in the request's `_meta` (contracts/operations.md), when there is one. */
+function metaTraceparent(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const value = (body as { params?: { _meta?: { traceparent?: unknown } } }).params?._meta?.traceparent;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `tools/call <tool>`, or the method: the name of an MCP request's span. */
+function spanName(body: unknown): string {
+  const message = (typeof body === 'object' && body !== null ? body : {}) as {
+    method?: unknown;
+    params?: { name?: unknown };
+  };
+  const method = typeof message.method === 'string' ? message.method : 'mcp';
+  return method === 'tools/call' && typeof message.params?.name === 'string'
+    ? `tools/call ${message.params.name}`
+    : method;
 }
 
 function isModernHeader(request: Request): boolean {

@@ -47,6 +47,8 @@ export interface RuntimeEnv {
   logArguments: boolean;
   /** SVC_SHUTDOWN_GRACE_MS: how long SIGTERM waits for in-flight calls (default 10000). */
   shutdownGraceMs: number;
+  /** The OTEL_* variables (OpenTelemetry's own names and meanings), when any is set: runtime/tracing.ts. */
+  otel?: Record<string, string>;
 }
 
 /** Every variable parseRuntimeEnv reads (the exported folder's .env.example must not name others). */
@@ -73,6 +75,13 @@ export const RUNTIME_ENV_VARIABLES = [
   'SVC_EXECUTION_LOG_MAX_BYTES',
   'SVC_LOG_ARGUMENTS',
   'SVC_SHUTDOWN_GRACE_MS',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_HEADERS',
+  'OTEL_SERVICE_NAME',
+  'OTEL_TRACES_SAMPLER',
+  'OTEL_TRACES_SAMPLER_ARG',
+  'OTEL_SDK_DISABLED',
 ] as const;
 
 export const DEFAULT_PORT = 3002;
@@ -197,6 +206,11 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
   };
   const metricsToken = env.SVC_METRICS_TOKEN?.trim();
   if (metricsToken) result.metricsToken = metricsToken;
+  const otel: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (key.startsWith('OTEL_') && value !== undefined && value.trim() !== '') otel[key] = value;
+  }
+  if (Object.keys(otel).length > 0) result.otel = otel;
   const executionLog = nonEmpty(env.SVC_EXECUTION_LOG);
   if (executionLog !== undefined && executionLog !== 'off') result.executionLog = executionLog;
   const folderPath = nonEmpty(env.SVC_FOLDER_PATH);

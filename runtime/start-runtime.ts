@@ -148,6 +148,8 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
           ...(opts.executionLogWrite ? { write: opts.executionLogWrite } : {}),
         })
       : undefined;
+  // Loaded only when asked for: the OpenTelemetry SDK costs boot time and memory.
+  const tracing = env.otel ? (await import('./tracing.js')).createTracing(env.otel) : undefined;
   let runtime: RuntimeApp | undefined;
   let sync: SnapshotPoller | undefined;
   // Sync health for /readyz: stale once no poll has reached the control service for 3 intervals.
@@ -204,6 +206,7 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
     syncEtag: () => sync?.etag(),
     ...(env.syncUrl && env.deployToken ? { syncHealth } : {}),
     ...(executionLog ? { executionLog } : {}),
+    ...(tracing ? { tracing } : {}),
   });
 
   const base = `http://${displayHost(env.host)}:${port}`;
@@ -306,6 +309,7 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
         await closing;
         clearTimeout(force);
         await executionLog?.close();
+        await tracing?.shutdown().catch(() => undefined);
         logger.log('info', 'runtime_stopped', {});
       })();
       return closed;
