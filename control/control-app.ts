@@ -14,6 +14,7 @@ import { renderReportMarkdown } from '../generator/report/index.js';
 import type { ImportReport } from '../schemas/types.js';
 import { metricsResponse } from '../runtime/metrics.js';
 import type { ControlMetrics } from './control-metrics.js';
+import { fetchRuntimeStats } from './runtime-stats.js';
 import { type GitRepository, normaliseLocation } from './git/git-repository.js';
 import { etagMatches, type PublishedSnapshots } from './published-snapshot.js';
 import type { SecretBox } from './secret-box.js';
@@ -58,6 +59,8 @@ export interface ControlAppOptions {
   metrics?: ControlMetrics;
   /** SVC_METRICS_TOKEN: GET /metrics then needs it as a bearer token. */
   metricsToken?: string;
+  /** SVC_PROMETHEUS_URL: the Prometheus scraping the runtimes, for the servers page's panel. */
+  prometheusUrl?: string;
 }
 
 const SESSION_COOKIE = 'svc_session';
@@ -734,8 +737,11 @@ export function createControlApp(opts: ControlAppOptions): Hono {
   });
 
   app.get(HOME, async (c) => {
-    const servers = await store.listServers();
-    return page(c, (ctx) => renderServersPage(servers, ctx), pageCsrf(c));
+    const [servers, stats] = await Promise.all([
+      store.listServers(),
+      opts.prometheusUrl ? fetchRuntimeStats(opts.prometheusUrl) : undefined,
+    ]);
+    return page(c, (ctx) => renderServersPage(servers, ctx, stats), pageCsrf(c));
   });
 
   app.get('/servers/:serverId/imports', async (c) => {

@@ -47,6 +47,8 @@ export interface StartControlOptions {
   metrics?: boolean;
   /** SVC_METRICS_TOKEN: GET /metrics needs it as a bearer token. */
   metricsToken?: string;
+  /** SVC_PROMETHEUS_URL: the servers page shows calls, errors and p95 per server from it. */
+  prometheusUrl?: string;
   logger?: Logger;
 }
 
@@ -154,6 +156,7 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
     ...(opts.trustProxy ? { trustProxy: true } : {}),
     ...(metrics ? { metrics } : {}),
     ...(opts.metricsToken ? { metricsToken: opts.metricsToken } : {}),
+    ...(opts.prometheusUrl ? { prometheusUrl: opts.prometheusUrl } : {}),
   });
   const host = opts.host ?? '127.0.0.1';
   const server = serve({ fetch: app.fetch, port: opts.port ?? 3100, hostname: host });

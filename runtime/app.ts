@@ -122,6 +122,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
   };
   const metrics = env.metrics
     ? createRuntimeMetrics({
+        server: store.current().serverId,
         configInfo: () => ({ commit: commitOf(store.current()), etag: opts.syncEtag?.() ?? '' }),
         sessions: () => sessions.size,
       })

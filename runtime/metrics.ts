@@ -18,6 +18,8 @@ export interface RuntimeMetrics {
 }
 
 export interface RuntimeMetricsOptions {
+  /** The served server's id: a `server` label on every series (the status page groups by it). */
+  server: string;
   /** The served config's identity: a digest of its folder, and the sync ETag it came with. */
   configInfo: () => { commit: string; etag: string };
   sessions: () => number;
@@ -36,6 +38,7 @@ function statusLabel(record: CallRecord): string {
 
 export function createRuntimeMetrics(opts: RuntimeMetricsOptions): RuntimeMetrics {
   const registry = new Registry();
+  registry.setDefaultLabels({ server: opts.server });
   const calls = new Counter({
     name: 'svc_tool_calls_total',
     help: 'Tool calls by tool and outcome (ok, tool_error, upstream_error, invalid, rate_limited, refused).',
@@ -89,13 +92,37 @@ export function createRuntimeMetrics(opts: RuntimeMetricsOptions): RuntimeMetric
     labelNames: ['reason'] as const,
     registers: [registry],
   });
+  // The labelled children are looked up once per label set: a call then costs no label hashing.
+  type Child = { inc(): void };
+  const callChildren = new Map<string, Child>();
+  const upstreamChildren = new Map<string, Child>();
+  const durationChildren = new Map<string, { observe(value: number): void }>();
   return {
     registry,
     call(record) {
-      calls.inc({ tool: record.tool, outcome: record.outcome });
-      duration.observe({ tool: record.tool }, record.durationMs / 1000);
-      if (record.status !== undefined || record.failure !== undefined)
-        upstream.inc({ tool: record.tool, status: statusLabel(record) });
+      const callKey = `${record.tool}\u0000${record.outcome}`;
+      let call = callChildren.get(callKey);
+      if (!call) {
+        call = calls.labels(record.tool, record.outcome);
+        callChildren.set(callKey, call);
+      }
+      call.inc();
+      let timing = durationChildren.get(record.tool);
+      if (!timing) {
+        timing = duration.labels(record.tool);
+        durationChildren.set(record.tool, timing);
+      }
+      timing.observe(record.durationMs / 1000);
+      if (record.status !== undefined || record.failure !== undefined) {
+        const status = statusLabel(record);
+        const key = `${record.tool}\u0000${status}`;
+        let answer = upstreamChildren.get(key);
+        if (!answer) {
+          answer = upstream.labels(record.tool, status);
+          upstreamChildren.set(key, answer);
+        }
+        answer.inc();
+      }
     },
     rejected(reason) {
       rejected.inc({ reason });

@@ -83,10 +83,13 @@ describe.skipIf(missing !== undefined)('Prometheus scrapes the runtime and the c
     root = mkdtempSync(join(tmpdir(), 'svc-prometheus-'));
     upstream = await startEchoUpstream({ record: false });
     folder = await copyFixtureFolder('fixtures/runtime/basic', `${upstream.url}/api`);
+    const port = await freePort();
+    promUrl = `http://127.0.0.1:${port}`;
     control = await startControl({
       port: 0,
       dataDir: join(root, 'control'),
       metricsToken: TOKEN,
+      prometheusUrl: promUrl,
       logger: { log() {} },
     });
     runtime = await startRuntime({
@@ -102,8 +105,6 @@ describe.skipIf(missing !== undefined)('Prometheus scrapes the runtime and the c
       syncIntervalMs: 300,
       logger: { log() {} },
     });
-    const port = await freePort();
-    promUrl = `http://127.0.0.1:${port}`;
     const config = join(root, 'prometheus.yml');
     const target = (url: string) => new URL(url).host;
     writeFileSync(
@@ -207,5 +208,36 @@ describe.skipIf(missing !== undefined)('Prometheus scrapes the runtime and the c
     // Both targets are up, scraped with the bearer token.
     const up = await until('up', (s) => s.length === 2 && s.every((x) => x.value[1] === '1'));
     expect(up.map((s) => s.metric.job).sort()).toEqual(['control', 'runtime']);
+  }, 60_000);
+
+  it("shows calls, errors and p95 per server on the control service's servers page", async () => {
+    const pat = (await control.store.createWorkspaceToken('ops-panel')).token;
+    // Counters that first appear already counted show no increase: these calls come after.
+    await until('svc_tool_calls_total{job="runtime"}', (s) => s.length > 0);
+    const client = await connectClient(runtime.url, 'prom-panel', 'modern');
+    try {
+      await client.callTool({ name: 'echo_get', arguments: { id: 'p' } });
+      await client.callTool({ name: 'status', arguments: { code: 500 } });
+    } finally {
+      await client.close();
+    }
+    const row = async () => {
+      const page = await (
+        await fetch(`${control.url}/servers`, { headers: { authorization: `Bearer ${pat}` } })
+      ).text();
+      return /<tr data-runtime-server="echo-api"><td><code>echo-api<\/code><\/td><td>(\d+)<\/td><td>(\d+)[^<]*<\/td><td>(\d+ ms|–)<\/td><\/tr>/.exec(
+        page,
+      );
+    };
+    const deadline = Date.now() + 30_000;
+    let found = await row();
+    while (Date.now() < deadline && !(found && Number(found[1]) > 0 && Number(found[2]) > 0)) {
+      await new Promise((r) => setTimeout(r, 250));
+      found = await row();
+    }
+    expect(found, 'the panel row of echo-api').not.toBeNull();
+    expect(Number(found![1])).toBeGreaterThan(0);
+    expect(Number(found![2])).toBeGreaterThan(0);
+    expect(found![3]).toMatch(/^\d+ ms$/);
   }, 60_000);
 });
