@@ -17,7 +17,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { appendFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { writeBenchFolder } from './runtime/bench-folder.js';
@@ -377,6 +380,7 @@ export async function runRuntimeBench(): Promise<RuntimeBenchReport> {
 
     const report: RuntimeBenchReport = { rows, big: bigReport, aims: aimsOf(rows, bigReport) };
     printReport(report);
+    await runOpsRows(upstream, folder1);
     if (clientWarnings() > 0) {
       console.log(
         `\n(${clientWarnings()} MaxListenersExceededWarning from the SDK client's per-transport AbortSignal in the load generator, not from a server.)`,
@@ -505,5 +509,134 @@ function printReport(r: RuntimeBenchReport): void {
     console.log(
       `| ${aim.name} | ${fmt(aim.value, aim.name.includes('wrong') ? 0 : 2)} | ${aim.aim} | ${aim.met ? 'yes' : 'no'} |`,
     );
+  }
+}
+
+// Operations (issue 20) ---------------------------------------------------------------------
+
+type OpsVariant = 'off' | 'metrics' | 'tracing' | 'limit';
+const OPS_VARIANTS: OpsVariant[] = ['off', 'metrics', 'tracing', 'limit'];
+const OPS_LABEL: Record<OpsVariant, string> = {
+  off: 'all off (SVC_METRICS=0)',
+  metrics: 'metrics on (the default)',
+  tracing: 'tracing on, OTLP/HTTP to a loopback receiver',
+  limit: 'rate limits configured, not hit',
+};
+
+export interface OpsRow {
+  variant: OpsVariant;
+  concurrency: number;
+  perSec: number;
+  p50: number;
+  serverCpuUs: number;
+  wrong: number;
+  errors: number;
+}
+
+/**
+ * The cost of the operations features on the hot path (2026-07-28, raw client): the same runtime
+ * with all of them off, with metrics, with tracing exporting every span to a loopback OTLP
+ * receiver (in this process, so its work is not the server's), and with per-caller and per-tool
+ * limits far above the load. Fresh process per row, alternating order, as above.
+ */
+export async function runOpsRows(upstream?: Target, folder?: string): Promise<OpsRow[]> {
+  const ownUpstream = upstream ?? (await spawnTarget('upstream'));
+  const plain = folder ?? (await writeBenchFolder(`${ownUpstream.url}/api`, 1));
+  const limited = await writeBenchFolder(`${ownUpstream.url}/api`, 1);
+  await appendFile(
+    join(limited, 'config.yaml'),
+    'rateLimits:\n  perCaller: 999999999/s\n  perTool:\n    echo: 999999999/s\n',
+  );
+  let spansReceived = 0;
+  const receiver = createServer((req, res) => {
+    let bytes = 0;
+    req.on('data', (c: Buffer) => {
+      bytes += c.length;
+    });
+    req.on('end', () => {
+      if (bytes > 0) spansReceived++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const otlpUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  try {
+    const tallies = new Map<string, Tally>();
+    const tallyOf = (v: OpsVariant, n: number) => {
+      const key = `${v}|${n}`;
+      let t = tallies.get(key);
+      if (!t) {
+        t = newTally();
+        tallies.set(key, t);
+      }
+      return t;
+    };
+    const total = ROUNDS * CONCURRENCY.length * OPS_VARIANTS.length;
+    let done = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const concurrency of CONCURRENCY) {
+        const order = round % 2 === 0 ? OPS_VARIANTS : [...OPS_VARIANTS].reverse();
+        for (const variant of order) {
+          const target = await spawnTarget(
+            'runtime',
+            variant === 'limit' ? limited : plain,
+            'hot',
+            variant,
+            otlpUrl,
+          );
+          try {
+            await new Promise((r) => setTimeout(r, 200));
+            const driver = await rawDriver('modern', target.url, concurrency);
+            try {
+              await drive(driver, concurrency, target.pid, tallyOf(variant, concurrency));
+            } finally {
+              await driver.close();
+            }
+          } finally {
+            await target.stop();
+          }
+          done++;
+          process.stderr.write(`\r  operations bench: ${done}/${total} rows measured`);
+        }
+      }
+    }
+    process.stderr.write('\n');
+    const rows: OpsRow[] = [];
+    for (const concurrency of CONCURRENCY) {
+      for (const variant of OPS_VARIANTS) {
+        const t = tallyOf(variant, concurrency);
+        t.latencies.sort((a, b) => a - b);
+        rows.push({
+          variant,
+          concurrency,
+          perSec: (t.calls / t.elapsedMs) * 1000,
+          p50: percentile(t.latencies, 50),
+          serverCpuUs: (t.cpuMs / t.calls) * 1000,
+          wrong: t.wrong,
+          errors: t.errors,
+        });
+      }
+    }
+    console.log('\n### operations (issue 20): the hot path, 2026-07-28, raw client\n');
+    console.log(
+      '| runtime | clients | calls/s | vs all off | p50 ms | server CPU µs/call | CPU vs all off | wrong | errors |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const row of rows) {
+      const off = rows.find((r) => r.variant === 'off' && r.concurrency === row.concurrency)!;
+      console.log(
+        `| ${OPS_LABEL[row.variant]} | ${row.concurrency} | ${fmt(row.perSec, 0)} | ${fmt(row.perSec / off.perSec)}x | ${fmt(row.p50, 3)} | ${fmt(row.serverCpuUs, 0)} | ${fmt(row.serverCpuUs / off.serverCpuUs)}x | ${row.wrong} | ${row.errors} |`,
+      );
+    }
+    console.log(
+      `\n(OTLP export requests received by the loopback receiver: ${spansReceived}. Aims: metrics and an unhit limit cost under 3%, tracing with export under 10%.)`,
+    );
+    return rows;
+  } finally {
+    await new Promise<void>((r) => receiver.close(() => r()));
+    await rm(limited, { recursive: true, force: true });
+    if (!folder) await rm(plain, { recursive: true, force: true });
+    if (!upstream) await ownUpstream.stop();
   }
 }
