@@ -24,7 +24,7 @@ import type { RuntimeEnv } from './env.js';
 import type { LoadedConfig } from './loaded-config.js';
 import type { Logger } from './logger.js';
 import { buildMcpServer } from './mcp-server.js';
-import { createRuntimeMetrics, metricsResponse, type RuntimeMetrics } from './metrics.js';
+import type { RuntimeMetrics, RuntimeMetricsOptions } from './metrics.js';
 import { folderDigest } from './sync/snapshot-folder.js';
 import { buildOriginPolicy, checkOrigin } from './origin-policy.js';
 import { callerOf, createRateLimits } from './rate-limit.js';
@@ -63,6 +63,11 @@ export interface CreateAppOptions {
   syncHealth?: () => SyncHealth;
   /** OpenTelemetry tracing (OTEL_*), created and shut down by startRuntime; absent: none. */
   tracing?: Tracing;
+  /**
+   * Makes the Prometheus series (runtime/metrics.ts createRuntimeMetrics; startRuntime passes it
+   * unless SVC_METRICS=0). Given as a factory so this file loads no Node-only metrics library.
+   */
+  metrics?: (options: RuntimeMetricsOptions) => RuntimeMetrics;
   /** One JSON line per tool call (SVC_EXECUTION_LOG), opened and closed by startRuntime. */
   executionLog?: ExecutionLog;
 }
@@ -120,13 +125,12 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     }
     return commit;
   };
-  const metrics = env.metrics
-    ? createRuntimeMetrics({
-        server: store.current().serverId,
-        configInfo: () => ({ commit: commitOf(store.current()), etag: opts.syncEtag?.() ?? '' }),
-        sessions: () => sessions.size,
-      })
-    : undefined;
+  const metrics = opts.metrics?.({
+    server: store.current().serverId,
+    ...(env.metricsToken ? { token: env.metricsToken } : {}),
+    configInfo: () => ({ commit: commitOf(store.current()), etag: opts.syncEtag?.() ?? '' }),
+    sessions: () => sessions.size,
+  });
   const executionLog = opts.executionLog;
   if (metrics || executionLog) {
     deps.observe = (record, args, result, loaded) => {
@@ -204,9 +208,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     );
   });
   if (metrics) {
-    app.get('/metrics', (c) =>
-      metricsResponse(metrics.registry, env.metricsToken, c.req.header('authorization')),
-    );
+    app.get('/metrics', (c) => metrics.respond(c.req.header('authorization')));
   }
 
   const serveMcp = async (

@@ -10,6 +10,8 @@ import type { CallRecord } from './tool-call.js';
 
 export interface RuntimeMetrics {
   readonly registry: Registry;
+  /** GET /metrics: the series, or 401 without the token (when one is set). */
+  respond(authorization: string | null | undefined): Promise<Response> | Response;
   call(record: CallRecord): void;
   /** An HTTP request refused before MCP served it: origin, too_large, too_deep, closing, not_found. */
   rejected(reason: string): void;
@@ -18,6 +20,8 @@ export interface RuntimeMetrics {
 }
 
 export interface RuntimeMetricsOptions {
+  /** SVC_METRICS_TOKEN. */
+  token?: string;
   /** The served server's id: a `server` label on every series (the status page groups by it). */
   server: string;
   /** The served config's identity: a digest of its folder, and the sync ETag it came with. */
@@ -99,6 +103,7 @@ export function createRuntimeMetrics(opts: RuntimeMetricsOptions): RuntimeMetric
   const durationChildren = new Map<string, { observe(value: number): void }>();
   return {
     registry,
+    respond: (authorization) => metricsResponse(registry, opts.token, authorization),
     call(record) {
       const callKey = `${record.tool}\u0000${record.outcome}`;
       let call = callChildren.get(callKey);

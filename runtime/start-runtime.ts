@@ -16,6 +16,7 @@ import { createApp, type RuntimeApp, type SyncHealth } from './app.js';
 import { type ConfigStore, createConfigStore } from './config-store.js';
 import type { RuntimeEnv } from './env.js';
 import { createExecutionLog } from './execution-log.js';
+import { createRuntimeMetrics } from './metrics.js';
 import { loadBundle, loadFolderDir } from './load-source.js';
 import { jsonLineLogger, type Logger, redactingLogger } from './logger.js';
 import { basicCredentials } from './upstream-request.js';
@@ -207,6 +208,7 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
     ...(env.syncUrl && env.deployToken ? { syncHealth } : {}),
     ...(executionLog ? { executionLog } : {}),
     ...(tracing ? { tracing } : {}),
+    ...(env.metrics ? { metrics: createRuntimeMetrics } : {}),
   });
 
   const base = `http://${displayHost(env.host)}:${port}`;
