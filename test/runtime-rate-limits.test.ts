@@ -5,6 +5,7 @@
  * caller is the client address, or the first X-Forwarded-For entry with SVC_TRUST_PROXY=1. An
  * upstream 429 with Retry-After reaches the client with the hint.
  */
+import { readFile, writeFile } from 'node:fs/promises';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
@@ -166,5 +167,47 @@ describe("the upstream's own limit", () => {
     expect(text(result)).toMatch(
       /^Upstream returned HTTP 429 Too Many Requests \(the API asks to retry after 17 s\): slow down/,
     );
+  });
+});
+
+describe('search mode', () => {
+  it.each(['modern', 'legacy'] as const)('limits a tool called through call_tool (%s)', async (era) => {
+    const searchFolder = await copyFixtureFolder(
+      'fixtures/runtime/basic',
+      `${upstream.url}/api`,
+      (config) => `${config}discovery: search\nrateLimits:\n  perTool:\n    echo_get: 1/h\n`,
+    );
+    try {
+      // A read, so call_tool runs it without asking the person.
+      const file = `${searchFolder.dir}/Tools/echo_get.yaml`;
+      await writeFile(
+        file,
+        (await readFile(file, 'utf8')).replace('readOnlyHint: false', 'readOnlyHint: true'),
+      );
+      const runtime = await startRuntime({
+        env: parseRuntimeEnv({ MCP_RUNTIME_PORT: '0', SVC_UPSTREAM_SECRET: 'sk-rate-9f8e7d6c' }),
+        folderDir: searchFolder.dir,
+        logger: { log() {} },
+      });
+      runtimes.push(runtime);
+      const client = await connect(runtime.url, era, '192.0.2.50');
+      const before = echoCalls();
+      const first = await client.callTool({
+        name: 'call_tool',
+        arguments: { name: 'echo_get', arguments: { id: 's1' } },
+      });
+      expect(first.isError, text(first)).toBeFalsy();
+      const second = await client.callTool({
+        name: 'call_tool',
+        arguments: { name: 'echo_get', arguments: { id: 's2' } },
+      });
+      expect(second.isError).toBe(true);
+      expect(text(second)).toMatch(
+        /^Rate limit reached: this server allows 1 call per hour for tool echo_get/,
+      );
+      expect(echoCalls()).toBe(before + 1);
+    } finally {
+      await searchFolder.remove();
+    }
   });
 });
