@@ -53,14 +53,10 @@ function parentContext(traceparent: string | undefined): Context {
   );
 }
 
+/** The W3C traceparent naming this span as the parent (what the propagator would write). */
 function traceparentOf(span: Span): string {
-  const carrier: Record<string, string> = {};
-  propagator.inject(trace.setSpan(ROOT_CONTEXT, span), carrier, {
-    set: (c, key, value) => {
-      (c as Record<string, string>)[key] = value;
-    },
-  });
-  return carrier.traceparent ?? '';
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  return `00-${traceId}-${spanId}-${traceFlags & 1 ? '01' : '00'}`;
 }
 
 /** Tracing as the OTEL_* variables in `env` ask for it, or undefined when they ask for none. */
