@@ -3,7 +3,7 @@
  * ratios compare like with like. Medians throughout. Never part of `npm test`.
  *
  *   npm run bench                  all sections
- *   npm run bench -- import diff   only some (cli, commands, import, runtime, diff, discovery, control, control-job, git, fleet)
+ *   npm run bench -- import diff   only some (cli, commands, import, runtime, ops, diff, discovery, control, control-job, git, fleet)
  *   npm run bench -- runtime --quick  a short runtime run (fewer warm-up calls, one round)
  */
 import { runCliBench } from './cli-bench.js';
@@ -14,13 +14,15 @@ import { runDiscoveryBench } from './discovery-bench.js';
 import { runFleetBench } from './fleet-bench.js';
 import { runGitBench } from './git-bench.js';
 import { runImportBench } from './import-bench.js';
-import { runRuntimeBench } from './runtime-bench.js';
+import { runOpsRows, runRuntimeBench } from './runtime-bench.js';
 
 const sections: Record<string, () => Promise<unknown>> = {
   cli: runCliBench,
   commands: runCommandsBench,
   import: runImportBench,
   runtime: runRuntimeBench,
+  // The operations rows alone (they also end the runtime section).
+  ops: () => runOpsRows(),
   diff: runDiffBench,
   discovery: runDiscoveryBench,
   control: runControlBench,

@@ -17,7 +17,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { appendFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { writeBenchFolder } from './runtime/bench-folder.js';
@@ -377,6 +380,7 @@ export async function runRuntimeBench(): Promise<RuntimeBenchReport> {
 
     const report: RuntimeBenchReport = { rows, big: bigReport, aims: aimsOf(rows, bigReport) };
     printReport(report);
+    await runOpsRows(upstream, folder1);
     if (clientWarnings() > 0) {
       console.log(
         `\n(${clientWarnings()} MaxListenersExceededWarning from the SDK client's per-transport AbortSignal in the load generator, not from a server.)`,
@@ -506,4 +510,208 @@ function printReport(r: RuntimeBenchReport): void {
       `| ${aim.name} | ${fmt(aim.value, aim.name.includes('wrong') ? 0 : 2)} | ${aim.aim} | ${aim.met ? 'yes' : 'no'} |`,
     );
   }
+}
+
+// Operations (issue 20) ---------------------------------------------------------------------
+
+type OpsVariant = 'off' | 'metrics' | 'tracing' | 'limit';
+const OPS_VARIANTS: OpsVariant[] = ['off', 'metrics', 'tracing', 'limit'];
+const OPS_LABEL: Record<OpsVariant, string> = {
+  off: 'all off (SVC_METRICS=0)',
+  metrics: 'metrics on (the default)',
+  tracing: 'tracing on, OTLP/HTTP to a loopback receiver',
+  limit: 'rate limits configured, not hit',
+};
+
+export interface OpsRow {
+  variant: OpsVariant;
+  concurrency: number;
+  perSec: number;
+  p50: number;
+  serverCpuUs: number;
+  wrong: number;
+  errors: number;
+}
+
+/**
+ * The cost of the operations features on the hot path (2026-07-28, raw client): the same runtime
+ * with all of them off, with metrics, with tracing exporting every span to a loopback OTLP
+ * receiver (in this process, so its work is not the server's), and with per-caller and per-tool
+ * limits far above the load. Fresh process per row, alternating order, as above.
+ */
+export async function runOpsRows(upstream?: Target, folder?: string): Promise<OpsRow[]> {
+  const ownUpstream = upstream ?? (await spawnTarget('upstream'));
+  const plain = folder ?? (await writeBenchFolder(`${ownUpstream.url}/api`, 1));
+  const limited = await writeBenchFolder(`${ownUpstream.url}/api`, 1);
+  await appendFile(
+    join(limited, 'config.yaml'),
+    'rateLimits:\n  perCaller: 999999999/s\n  perTool:\n    echo: 999999999/s\n',
+  );
+  let spansReceived = 0;
+  const receiver = createServer((req, res) => {
+    let bytes = 0;
+    req.on('data', (c: Buffer) => {
+      bytes += c.length;
+    });
+    req.on('end', () => {
+      if (bytes > 0) spansReceived++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const otlpUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  try {
+    const tallies = new Map<string, Tally>();
+    const tallyOf = (v: OpsVariant, n: number) => {
+      const key = `${v}|${n}`;
+      let t = tallies.get(key);
+      if (!t) {
+        t = newTally();
+        tallies.set(key, t);
+      }
+      return t;
+    };
+    const total = ROUNDS * CONCURRENCY.length * OPS_VARIANTS.length;
+    let done = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const concurrency of CONCURRENCY) {
+        const order = round % 2 === 0 ? OPS_VARIANTS : [...OPS_VARIANTS].reverse();
+        for (const variant of order) {
+          const target = await spawnTarget(
+            'runtime',
+            variant === 'limit' ? limited : plain,
+            'hot',
+            variant,
+            otlpUrl,
+          );
+          try {
+            await new Promise((r) => setTimeout(r, 200));
+            const driver = await rawDriver('modern', target.url, concurrency);
+            try {
+              await drive(driver, concurrency, target.pid, tallyOf(variant, concurrency));
+            } finally {
+              await driver.close();
+            }
+          } finally {
+            await target.stop();
+          }
+          done++;
+          process.stderr.write(`\r  operations bench: ${done}/${total} rows measured`);
+        }
+      }
+    }
+    process.stderr.write('\n');
+    const rows: OpsRow[] = [];
+    for (const concurrency of CONCURRENCY) {
+      for (const variant of OPS_VARIANTS) {
+        const t = tallyOf(variant, concurrency);
+        t.latencies.sort((a, b) => a - b);
+        rows.push({
+          variant,
+          concurrency,
+          perSec: (t.calls / t.elapsedMs) * 1000,
+          p50: percentile(t.latencies, 50),
+          serverCpuUs: (t.cpuMs / t.calls) * 1000,
+          wrong: t.wrong,
+          errors: t.errors,
+        });
+      }
+    }
+    console.log('\n### operations (issue 20): the hot path, 2026-07-28, raw client\n');
+    console.log(
+      '| runtime | clients | calls/s | vs all off | p50 ms | server CPU µs/call | CPU vs all off | wrong | errors |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const row of rows) {
+      const off = rows.find((r) => r.variant === 'off' && r.concurrency === row.concurrency)!;
+      console.log(
+        `| ${OPS_LABEL[row.variant]} | ${row.concurrency} | ${fmt(row.perSec, 0)} | ${fmt(row.perSec / off.perSec)}x | ${fmt(row.p50, 3)} | ${fmt(row.serverCpuUs, 0)} | ${fmt(row.serverCpuUs / off.serverCpuUs)}x | ${row.wrong} | ${row.errors} |`,
+      );
+    }
+    console.log(
+      `\n(OTLP export requests received by the loopback receiver: ${spansReceived}. Aims: metrics and an unhit limit cost under 3%, tracing with export under 10%.)`,
+    );
+    const off16 = rows.find((r) => r.variant === 'off' && r.concurrency === 16)!;
+    const unit = await perCallCosts(otlpUrl);
+    console.log(
+      '\nThe same costs measured in-process, per call, which a loaded machine disturbs far less than ' +
+        "the rows above (µs of this process's CPU; the share is of the all-off server CPU per call at 16 clients, " +
+        `${fmt(off16.serverCpuUs, 0)} µs):\n`,
+    );
+    console.log('| feature, per call | µs CPU | share of a call |');
+    console.log('|---|---:|---:|');
+    for (const [name, us] of Object.entries(unit)) {
+      console.log(`| ${name} | ${fmt(us, 2)} | ${fmt((100 * us) / off16.serverCpuUs, 1)}% |`);
+    }
+    return rows;
+  } finally {
+    await new Promise<void>((r) => receiver.close(() => r()));
+    await rm(limited, { recursive: true, force: true });
+    if (!folder) await rm(plain, { recursive: true, force: true });
+    if (!upstream) await ownUpstream.stop();
+  }
+}
+
+/** CPU µs per call of each feature's own work, in this process: metrics, an unhit limit, two spans exported. */
+async function perCallCosts(otlpUrl: string): Promise<Record<string, number>> {
+  const { createRuntimeMetrics } = await import('../runtime/metrics.js');
+  const { createRateLimits } = await import('../runtime/rate-limit.js');
+  const { createTracing } = await import('../runtime/tracing.js');
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  const time = async (n: number, run: (i: number) => unknown): Promise<number> => {
+    for (let i = 0; i < Math.min(n, 2000); i++) await run(i);
+    const before = cpu();
+    for (let i = 0; i < n; i++) await run(i);
+    return ((cpu() - before) * 1000) / n;
+  };
+  const metrics = createRuntimeMetrics({
+    server: 'bench',
+    configInfo: () => ({ commit: 'c', etag: '' }),
+    sessions: () => 0,
+  });
+  const record = {
+    tool: 'echo',
+    outcome: 'ok' as const,
+    status: 200,
+    durationMs: 0.4,
+    bytes: 100,
+    caller: '127.0.0.1',
+    configVersion: 1,
+  };
+  const limits = createRateLimits();
+  const config = { rateLimits: { perCaller: '999999999/s', perTool: { echo: '999999999/s' } } } as never;
+  const tracing = createTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl, OTEL_SERVICE_NAME: 'svc-bench' })!;
+  const outcome = { status: 200, bytes: 100, result: { content: [] } };
+  const request = { method: 'GET', url: 'http://127.0.0.1/api/echo/r0/x', headers: {} };
+  const base = {
+    'metrics (3 series)': await time(200_000, () => metrics.call(record)),
+    'rate limits, per caller and per tool, not hit': await time(100_000, (i) =>
+      limits.check(config, 'echo', `10.0.${i % 250}.1`),
+    ),
+  };
+  // Within the batch queue (2,048 spans), and the export's flush counted: no span is dropped.
+  const warm = createTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl, OTEL_SERVICE_NAME: 'svc-bench' })!;
+  for (let i = 0; i < 500; i++) {
+    const span = warm.startRequest('tools/call echo', undefined, {});
+    await warm.upstream('echo', request, span.traceparent, async () => outcome);
+    span.end(200);
+  }
+  await warm.shutdown();
+  const spans = 1000;
+  const before = cpu();
+  for (let i = 0; i < spans; i++) {
+    const span = tracing.startRequest('tools/call echo', undefined, {});
+    await tracing.upstream('echo', request, span.traceparent, async () => outcome);
+    span.end(200);
+  }
+  await tracing.shutdown();
+  const costs: Record<string, number> = {
+    ...base,
+    'tracing: request + upstream span, traceparent, OTLP export': ((cpu() - before) * 1000) / spans,
+  };
+  return costs;
 }

@@ -12,6 +12,9 @@ import { isSvcError } from '../core/svc-error.js';
 import { loadFolder } from '../folder/index.js';
 import { renderReportMarkdown } from '../generator/report/index.js';
 import type { ImportReport } from '../schemas/types.js';
+import { metricsResponse } from '../runtime/metrics.js';
+import type { ControlMetrics } from './control-metrics.js';
+import { fetchRuntimeStats } from './runtime-stats.js';
 import { type GitRepository, normaliseLocation } from './git/git-repository.js';
 import { etagMatches, type PublishedState, type PublishedSnapshots } from './published-snapshot.js';
 import type { SnapshotSigningKey } from './snapshot-signing-key.js';
@@ -68,6 +71,12 @@ export interface ControlAppOptions {
   trustProxy?: boolean;
   /** Signs every snapshot served (contracts/fleet.md); `<data>/snapshot-signing.pem`. */
   signingKey?: SnapshotSigningKey;
+  /** Prometheus series (GET /metrics); absent: no /metrics route. */
+  metrics?: ControlMetrics;
+  /** SVC_METRICS_TOKEN: GET /metrics then needs it as a bearer token. */
+  metricsToken?: string;
+  /** SVC_PROMETHEUS_URL: the Prometheus scraping the runtimes, for the servers page's panel. */
+  prometheusUrl?: string;
 }
 
 /** Which runtime last fetched which commit of a server (kept in memory, per control instance). */
@@ -206,6 +215,27 @@ export function createControlApp(opts: ControlAppOptions): Hono {
   app.notFound((c) => problem(c, 404, 'NOT_FOUND', 'no such route'));
 
   app.get('/healthz', (c) => c.json({ ok: true }));
+  /** What a webhook delivery came to, for the metrics: queued, duplicate or ignored. */
+  const hookResults = new WeakMap<Request, string>();
+  const metrics = opts.metrics;
+  if (metrics) {
+    app.get('/metrics', (c) =>
+      metricsResponse(metrics.registry, opts.metricsToken, c.req.header('authorization')),
+    );
+    app.use('/v1/servers/:serverId/export/snapshot', async (c, next) => {
+      await next();
+      metrics.snapshotPoll(c.res.status);
+    });
+    app.use('/v1/hooks/*', async (c, next) => {
+      await next();
+      const source = /^\/v1\/hooks\/(github|gitlab|generic)\b/.exec(c.req.path)?.[1] ?? 'unknown';
+      const status = c.res.status;
+      const result =
+        hookResults.get(c.req.raw) ??
+        (status === 401 ? 'bad_signature' : status === 400 || status === 413 ? 'invalid' : 'error');
+      metrics.webhook(source, result);
+    });
+  }
 
   // GitHub caps payloads at 25 MB; nothing this service reads is larger.
   const limit = bodyLimit({
@@ -624,17 +654,23 @@ export function createControlApp(opts: ControlAppOptions): Hono {
     trigger: JobTrigger,
     deliveryId: string | undefined,
   ) => {
-    if (decision.kind === 'ignore') return c.json({ status: 'ignored', reason: decision.reason }, 200);
+    if (decision.kind === 'ignore') {
+      hookResults.set(c.req.raw, 'ignored');
+      return c.json({ status: 'ignored', reason: decision.reason }, 200);
+    }
     const targets = servers.filter((s) => s.branch === decision.branch);
     if (targets.length === 0) {
+      hookResults.set(c.req.raw, 'ignored');
       return c.json({ status: 'ignored', reason: `${decision.branch} is not the tracked branch` }, 200);
     }
     const queued = await Promise.all(
       targets.map((s) => enqueue(s.id, trigger, deliveryId ? `${trigger}:${deliveryId}:${s.id}` : undefined)),
     );
     if (queued.every((q) => q.duplicate)) {
+      hookResults.set(c.req.raw, 'duplicate');
       return c.json({ status: 'duplicate', jobIds: queued.map((q) => q.jobId) }, 200);
     }
+    hookResults.set(c.req.raw, 'queued');
     return c.json({ status: 'queued', jobIds: queued.map((q) => q.jobId) }, 202);
   };
 
@@ -807,8 +843,11 @@ export function createControlApp(opts: ControlAppOptions): Hono {
   });
 
   app.get(HOME, async (c) => {
-    const servers = await store.listServers();
-    return page(c, (ctx) => renderServersPage(servers, ctx), pageCsrf(c));
+    const [servers, stats] = await Promise.all([
+      store.listServers(),
+      opts.prometheusUrl ? fetchRuntimeStats(opts.prometheusUrl) : undefined,
+    ]);
+    return page(c, (ctx) => renderServersPage(servers, ctx, stats), pageCsrf(c));
   });
 
   app.get('/servers/:serverId/imports', async (c) => {

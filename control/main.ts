@@ -8,7 +8,9 @@
  * SVC_DATABASE_URL (postgres://…), SVC_CONTROL_KEY, SVC_GIT_TOKEN, SVC_GIT_TOKEN_HOSTS (the
  * comma-separated hosts SVC_GIT_TOKEN may go to), SVC_CONTROL_ALLOW_PRIVATE (1: repository and
  * source URLs may reach private addresses), SVC_CONTROL_KEEP_JOBS (200),
- * SVC_CONTROL_TRUST_PROXY (1: trust X-Forwarded-Proto from the proxy in front).
+ * SVC_CONTROL_TRUST_PROXY (1: trust X-Forwarded-Proto from the proxy in front), SVC_METRICS (0: no
+ * GET /metrics), SVC_METRICS_TOKEN (bearer token GET /metrics requires), SVC_PROMETHEUS_URL (the
+ * Prometheus scraping the runtimes: the servers page shows calls, errors, p95 per server).
  *
  * With arguments it is `svc control <arguments>` (the image has no other CLI), e.g.
  * `node control.mjs token workspace --name admin` prints a workspace token.
@@ -51,6 +53,9 @@ async function main(): Promise<void> {
       allowPrivateAddresses: parseAllowPrivate(env.SVC_CONTROL_ALLOW_PRIVATE),
       keepJobs: parseKeepJobs(env.SVC_CONTROL_KEEP_JOBS),
       trustProxy: parseTrustProxy(env.SVC_CONTROL_TRUST_PROXY),
+      ...(env.SVC_METRICS_TOKEN?.trim() ? { metricsToken: env.SVC_METRICS_TOKEN.trim() } : {}),
+      metrics: env.SVC_METRICS?.trim() !== '0',
+      ...(env.SVC_PROMETHEUS_URL?.trim() ? { prometheusUrl: env.SVC_PROMETHEUS_URL.trim() } : {}),
     });
   } catch (error) {
     const message = isSvcError(error) ? error.describe() : String((error as Error)?.message ?? error);

@@ -11,6 +11,7 @@ import { serve } from '@hono/node-server';
 import { jsonLineLogger, type Logger } from '../runtime/logger.js';
 import { createControlApp } from './control-app.js';
 import { ensureControlDataDir } from './data-dir.js';
+import { createControlMetrics } from './control-metrics.js';
 import { type GitRepository, openRepository } from './git/git-repository.js';
 import { createImportWorker, type ImportWorker } from './import-worker.js';
 import { PublishedSnapshots } from './published-snapshot.js';
@@ -55,6 +56,14 @@ export interface StartControlOptions {
   trustProxy?: boolean;
   /** false: serve the API only (no import worker in this process). */
   worker?: boolean;
+  /** On close, how long requests in flight may take before their connections are cut (default 5000 ms). */
+  shutdownGraceMs?: number;
+  /** false: no GET /metrics (default on). */
+  metrics?: boolean;
+  /** SVC_METRICS_TOKEN: GET /metrics needs it as a bearer token. */
+  metricsToken?: string;
+  /** SVC_PROMETHEUS_URL: the servers page shows calls, errors and p95 per server from it. */
+  prometheusUrl?: string;
   logger?: Logger;
 }
 
@@ -104,7 +113,12 @@ async function refuseNewKeyOverSecrets(dataDir: string, store: ControlStore): Pr
 export async function startControl(opts: StartControlOptions): Promise<RunningControl> {
   const dataDir = resolve(opts.cwd ?? process.cwd(), opts.dataDir);
   const logger = opts.logger ?? jsonLineLogger({});
-  const log = (event: string, fields: Record<string, unknown>) => logger.log('info', event, fields);
+  const metrics = opts.metrics === false ? undefined : createControlMetrics();
+  const log = (event: string, fields: Record<string, unknown>) => {
+    if (metrics && event === 'import_queued') metrics.job('queued');
+    if (metrics && event === 'import_finished') metrics.job(String(fields.status));
+    logger.log('info', event, fields);
+  };
   if (opts.gitToken && !opts.gitTokenHosts?.length) {
     logger.log('warn', 'git_token_unused', {
       message: 'SVC_GIT_TOKEN is set but SVC_GIT_TOKEN_HOSTS is not: the token is sent to no host',
@@ -188,6 +202,9 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
     log,
     ...(opts.sessionTtlMs !== undefined ? { sessionTtlMs: opts.sessionTtlMs } : {}),
     ...(opts.trustProxy ? { trustProxy: true } : {}),
+    ...(metrics ? { metrics } : {}),
+    ...(opts.metricsToken ? { metricsToken: opts.metricsToken } : {}),
+    ...(opts.prometheusUrl ? { prometheusUrl: opts.prometheusUrl } : {}),
   });
   const host = opts.host ?? '127.0.0.1';
   const server = serve({ fetch: app.fetch, port: opts.port ?? 3100, hostname: host });
@@ -217,13 +234,24 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
     store,
     ...(worker ? { worker } : {}),
     close() {
+      // Graceful (SIGTERM): stop accepting connections, let the worker finish the job it holds
+      // (import-worker.ts stop() waits for its loop; a job it never finishes, e.g. the process is
+      // killed, stays leased and is claimed again once the lease expires), let requests in
+      // flight answer (bounded), then close the database.
       closing ??= (async () => {
+        const http = server as unknown as {
+          closeIdleConnections?(): void;
+          closeAllConnections?(): void;
+        };
+        const closed = new Promise<void>((r) => server.close(() => r()));
+        http.closeIdleConnections?.();
         await worker?.stop();
-        await new Promise<void>((r) => {
-          if ('closeAllConnections' in server)
-            (server as { closeAllConnections(): void }).closeAllConnections();
-          server.close(() => r());
-        });
+        // Connections whose request ended while the worker stopped are idle now.
+        http.closeIdleConnections?.();
+        const force = setTimeout(() => http.closeAllConnections?.(), opts.shutdownGraceMs ?? 5000);
+        force.unref();
+        await closed;
+        clearTimeout(force);
         await store.close();
       })();
       return closing;

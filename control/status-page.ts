@@ -7,6 +7,7 @@
  * policy); state-changing forms carry a CSRF token.
  */
 import { html, raw } from 'hono/html';
+import type { RuntimeStats } from './runtime-stats.js';
 import type { ServerRow } from './store/control-store.js';
 
 interface JobView {
@@ -146,7 +147,24 @@ tick();
 }
 
 /** The registered servers, each linking to its status page: where a sign-in lands by default. */
-export function renderServersPage(servers: ServerRow[], page: PageContext): string {
+/** Calls, errors and p95 per server over the last hour, from Prometheus (when configured). */
+function statsPanel(stats: RuntimeStats | undefined) {
+  if (!stats) return '';
+  const body = !stats.ok
+    ? html`<tr><td colspan="4">Prometheus cannot be read: ${stats.reason}</td></tr>`
+    : stats.servers.length === 0
+      ? html`<tr><td colspan="4">No runtime has reported a call in the last hour.</td></tr>`
+      : stats.servers.map(
+          (s) =>
+            html`<tr data-runtime-server="${s.server}"><td><code>${s.server}</code></td><td>${Math.round(s.calls)}</td><td>${Math.round(s.errors)}${
+              s.calls > 0 ? ` (${((100 * s.errors) / s.calls).toFixed(1)}%)` : ''
+            }</td><td>${Number.isFinite(s.p95) ? `${Math.round(s.p95 * 1000)} ms` : '–'}</td></tr>`,
+        );
+  return html`<h2>Runtimes, last hour</h2>
+<table><thead><tr><th>Server</th><th>Calls</th><th>Errors</th><th>p95</th></tr></thead><tbody id="runtime-stats">${body}</tbody></table>`;
+}
+
+export function renderServersPage(servers: ServerRow[], page: PageContext, stats?: RuntimeStats): string {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>svc control · servers</title><style nonce="${page.nonce}">${raw(STYLE)}</style></head>
 <body>${signOut(page)}<h1>Servers</h1>
@@ -158,7 +176,7 @@ ${
           html`<tr data-server-id="${s.id}"><td><a href="/servers/${encodeURIComponent(s.id)}/imports"><code>${s.id}</code></a></td><td>${s.repository}</td><td><code>${s.branch}</code></td><td><code>${s.path}</code></td></tr>`,
       )
     : html`<tr><td colspan="4">No server is registered yet (POST /v1/servers).</td></tr>`
-}</tbody></table></body></html>`.toString();
+}</tbody></table>${statsPanel(stats)}</body></html>`.toString();
 }
 
 /** The sign-in form; `page.csrf` is the value of the sign-in CSRF cookie set with it. */

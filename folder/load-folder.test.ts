@@ -28,6 +28,35 @@ describe('loadFolder', () => {
     expect(r.folder.widgets[0]?.sidecar.csp?.connectDomains).toEqual(['https://api.example.test']);
   });
 
+  test('rateLimits: n/s|m|h only, and every perTool name a tool of the folder (svc validate)', () => {
+    const ok = sampleFiles();
+    ok['config.yaml'] = `${ok['config.yaml']}rateLimits:\n  perCaller: 60/m\n  perTool:\n    getOrder: 5/s\n`;
+    const loaded = loadFolder(ok);
+    expect(loaded.ok && loaded.folder.config.rateLimits).toEqual({
+      perCaller: '60/m',
+      perTool: { getOrder: '5/s' },
+    });
+
+    const unknown = sampleFiles();
+    unknown['config.yaml'] = `${unknown['config.yaml']}rateLimits:\n  perTool:\n    getOrdr: 5/s\n`;
+    expect(errorsOf(unknown)).toEqual([
+      expect.objectContaining({
+        file: 'config.yaml',
+        field: '/rateLimits/perTool/getOrdr',
+        line: (unknown['config.yaml'] ?? '').split('\n').indexOf('    getOrdr: 5/s') + 1,
+        message: expect.stringContaining('"getOrdr", which is no tool of this folder'),
+      }),
+    ]);
+
+    for (const bad of ['60/min', '0/s', '60', 'ten/m']) {
+      const files = sampleFiles();
+      files['config.yaml'] = `${files['config.yaml']}rateLimits:\n  perCaller: ${bad}\n`;
+      expect(errorsOf(files)).toEqual([
+        expect.objectContaining({ file: 'config.yaml', field: '/rateLimits/perCaller' }),
+      ]);
+    }
+  });
+
   test('a missing config.yaml is named', () => {
     const files = sampleFiles();
     delete files['config.yaml'];

@@ -89,6 +89,8 @@ export function loadFolder(files: FolderFiles): LoadFolderResult {
     }
   }
 
+  if (config) checkRateLimitTools(files, config, tools, errors);
+
   tools.sort((a, b) => a.tool.sortOrder - b.tool.sortOrder || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   if (errors.length > 0 || !config)
     return { ok: false, errors, partial: { ...(config ? { config } : {}), tools, ...content.items } };
@@ -110,6 +112,30 @@ function checkToolNames(files: FolderFiles, tools: readonly ToolItem[], errors: 
     } else {
       byName.set(tool.name, file);
     }
+  }
+}
+
+/** A per-tool rate limit must name a tool of this folder: a typo would otherwise limit nothing. */
+function checkRateLimitTools(
+  files: FolderFiles,
+  config: SvcConfig,
+  tools: readonly ToolItem[],
+  errors: SvcError[],
+): void {
+  const perTool = config.rateLimits?.perTool;
+  if (!perTool) return;
+  const names = new Set(tools.map((t) => t.tool.name));
+  for (const name of Object.keys(perTool)) {
+    if (names.has(name)) continue;
+    const field = `/rateLimits/perTool/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    errors.push(
+      invalid(
+        CONFIG_FILE,
+        `rateLimits.perTool names "${name}", which is no tool of this folder`,
+        field,
+        files[CONFIG_FILE],
+      ),
+    );
   }
 }
 

@@ -5,6 +5,7 @@
  * no request, however malformed, can take the process down (errors become 4xx/5xx answers).
  * No listen, no process.env: startRuntime does the I/O.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { hkdfSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -21,12 +22,18 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { jsonRpcError, LegacySessions } from './legacy-sessions.js';
 import type { ConfigStore } from './config-store.js';
 import type { RuntimeEnv } from './env.js';
+import type { LoadedConfig } from './loaded-config.js';
 import type { Logger } from './logger.js';
 import { buildMcpServer } from './mcp-server.js';
+import type { RuntimeMetrics, RuntimeMetricsOptions } from './metrics.js';
+import { folderDigest } from './sync/snapshot-folder.js';
 import { buildOriginPolicy, checkOrigin } from './origin-policy.js';
+import { callerOf, createRateLimits } from './rate-limit.js';
 import { createRedactor } from './redact.js';
+import type { ExecutionLog } from './execution-log.js';
 import { createSessionTokens } from './session-token.js';
-import type { ToolCallDeps } from './tool-call.js';
+import type { RequestSpan, Tracing } from './tracing.js';
+import type { CallContext, ToolCallDeps } from './tool-call.js';
 import { basicCredentials } from './upstream-request.js';
 import { fetchTransport, nodeHttpTransport } from './upstream-transport.js';
 
@@ -51,6 +58,22 @@ export interface CreateAppOptions {
   fastPath?: boolean;
   /** /readyz answers 503 until this is true (sync mode: the first poll has settled). */
   ready?: () => boolean;
+  /** The ETag of the synced snapshot being served, for svc_config_info. */
+  syncEtag?: () => string | undefined;
+  /**
+   * The config sync's health for /readyz (startRuntime, when SVC_SYNC_URL is set): not ready
+   * while the runtime has not reached the control service for too long.
+   */
+  syncHealth?: () => SyncHealth;
+  /** OpenTelemetry tracing (OTEL_*), created and shut down by startRuntime; absent: none. */
+  tracing?: Tracing;
+  /**
+   * Makes the Prometheus series (runtime/metrics.ts createRuntimeMetrics; startRuntime passes it
+   * unless SVC_METRICS=0). Given as a factory so this file loads no Node-only metrics library.
+   */
+  metrics?: (options: RuntimeMetricsOptions) => RuntimeMetrics;
+  /** One JSON line per tool call (SVC_EXECUTION_LOG), opened and closed by startRuntime. */
+  executionLog?: ExecutionLog;
 }
 
 export interface RuntimeApp {
@@ -61,6 +84,16 @@ export interface RuntimeApp {
   sessionCount(): number;
   /** Requests answered on the tools/call + tools/list hot path so far. */
   hotPathServed(): number;
+  /** The Prometheus series of this app (undefined with SVC_METRICS=0). */
+  metrics?: RuntimeMetrics;
+}
+
+export interface SyncHealth {
+  ok: boolean;
+  /** ISO time of the last poll that reached the control service (or of boot, before the first). */
+  lastSuccess: string;
+  /** Polls failed since the last success (the reasons are in the log, not on this open endpoint). */
+  consecutiveFailures: number;
 }
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -90,7 +123,39 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     // A process-local key, or with SVC_SESSION_SECRET one every replica shares: any replica then
     // takes the answer to a confirmation another one asked for.
     confirmations: createRequestStateCodec({ key: confirmationKey(env.sessionSecret), ttlSeconds: 600 }),
+    limits: createRateLimits(),
   };
+  const digests = new WeakMap<LoadedConfig, string>();
+  /** The served folder's identity in metrics and the execution log: a digest of what it serves. */
+  const commitOf = (config: LoadedConfig): string => {
+    let commit = digests.get(config);
+    if (commit === undefined) {
+      commit = folderDigest(config.folder).slice(0, 12);
+      digests.set(config, commit);
+    }
+    return commit;
+  };
+  const metrics = opts.metrics?.({
+    server: store.current().serverId,
+    ...(env.metricsToken ? { token: env.metricsToken } : {}),
+    configInfo: () => ({ commit: commitOf(store.current()), etag: opts.syncEtag?.() ?? '' }),
+    sessions: () => sessions.size,
+  });
+  const executionLog = opts.executionLog;
+  if (metrics || executionLog) {
+    deps.observe = (record, args, result, loaded) => {
+      metrics?.call(record);
+      executionLog?.record(record, commitOf(loaded), args, result);
+    };
+  }
+  const reject = metrics ? (reason: string) => metrics.rejected(reason) : () => undefined;
+  const tracing = opts.tracing;
+  if (tracing)
+    deps.aroundUpstream = (tool, request, context, send) =>
+      tracing.upstream(tool, request, context?.traceparent, send);
+  // Calls served by the SDK (not the hot path) find their request's caller here.
+  const requestContext = new AsyncLocalStorage<CallContext>();
+  deps.context = () => requestContext.getStore();
   const policy = buildOriginPolicy({
     listenHost: env.host,
     port: opts.listenPort ?? env.port,
@@ -148,13 +213,21 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     if (closing) return c.json({ status: 'closing' }, 503);
     if (opts.ready && !opts.ready()) return c.json({ status: 'starting' }, 503);
     const config = store.current();
-    return c.json({
-      status: 'ready',
-      serverId: config.serverId,
-      configVersion: config.version,
-      tools: config.toolList.length,
-    });
+    const sync = opts.syncHealth?.();
+    return c.json(
+      {
+        status: sync && !sync.ok ? 'sync_stale' : 'ready',
+        serverId: config.serverId,
+        configVersion: config.version,
+        tools: config.toolList.length,
+        ...(sync ? { sync } : {}),
+      },
+      sync && !sync.ok ? 503 : 200,
+    );
   });
+  if (metrics) {
+    app.get('/metrics', (c) => metrics.respond(c.req.header('authorization')));
+  }
 
   const serveMcp = async (
     request: Request,
@@ -169,11 +242,15 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     );
     if (!decision.ok) {
       logger.log('warn', 'origin_refused', { reason: decision.reason, path: new URL(request.url).pathname });
+      reject('origin');
       return jsonRpcError(403, -32000, `Forbidden: ${decision.reason}`);
     }
     const cors = decision.corsOrigin;
     if (request.method === 'OPTIONS') return finish(new Response(null, { status: 204 }), cors, true);
-    if (closing) return jsonRpcError(503, -32000, 'Server is shutting down');
+    if (closing) {
+      reject('closing');
+      return jsonRpcError(503, -32000, 'Server is shutting down');
+    }
     let parsedBody: unknown;
     let forward = request;
     if (request.method === 'POST') {
@@ -182,6 +259,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
         : await readRequestBody(request, MAX_BODY_BYTES);
       if (read.tooLarge) {
         // Not another byte is read; the connection is closed once the answer is out.
+        reject('too_large');
         return jsonRpcError(413, -32600, 'Request body too large', { connection: 'close' });
       }
       try {
@@ -190,18 +268,64 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
         // Let the SDK answer the parse error in its own words, from an unread copy of the body.
         forward = new Request(request.url, { method: 'POST', headers: request.headers, body: read.text });
       }
-      if (exceedsJsonDepth(parsedBody)) return tooDeep(parsedBody, cors);
+      if (exceedsJsonDepth(parsedBody)) {
+        reject('too_deep');
+        return tooDeep(parsedBody, cors);
+      }
     }
     const claim = envelopeClaim(parsedBody);
     // Another server id is 404 — except for a 2025 session opened there before a swap renamed the
     // server: LegacySessions checks that the session belongs to this path.
     const serverId = store.current().serverId;
     if (pathId !== undefined && pathId !== serverId && (claim || !forward.headers.get('mcp-session-id'))) {
+      reject('unknown_server');
       return jsonRpcError(404, -32000, `No MCP server with id "${pathId}" here`);
     }
-    const hot =
-      parsedBody !== undefined ? fast?.serve(forward, parsedBody, pathId ?? '', outgoing) : undefined;
-    if (hot) return finish(await hot, cors, false);
+    const context: CallContext = {
+      caller: callerOf(
+        undefined,
+        incoming?.socket.remoteAddress,
+        env.trustProxy ? request.headers.get('x-forwarded-for') : undefined,
+        env.trustProxy,
+      ),
+    };
+    const parent = request.headers.get('traceparent') ?? metaTraceparent(parsedBody);
+    let span: RequestSpan | undefined;
+    if (tracing) {
+      span = tracing.startRequest(spanName(parsedBody), parent ?? undefined, { 'mcp.server.id': serverId });
+      context.traceparent = span.traceparent;
+      context.traceId = span.traceId;
+    } else if (parent) {
+      const traceId = traceIdOf(parent);
+      if (traceId) context.traceId = traceId;
+    }
+    const respond = async (): Promise<Response> => {
+      const hot =
+        parsedBody !== undefined
+          ? fast?.serve(forward, parsedBody, pathId ?? '', outgoing, context)
+          : undefined;
+      if (hot) return finish(await hot, cors, false);
+      return requestContext.run(context, () => serveSdk(forward, parsedBody, claim, pathId, incoming, cors));
+    };
+    if (!span) return respond();
+    try {
+      const response = await respond();
+      span.end(response.status);
+      return response;
+    } catch (error) {
+      span.end(500);
+      throw error;
+    }
+  };
+
+  const serveSdk = async (
+    forward: Request,
+    parsedBody: unknown,
+    claim: boolean,
+    pathId: string | undefined,
+    incoming: IncomingMessage | undefined,
+    cors: string | undefined,
+  ): Promise<Response> => {
     const legacy = claim
       ? false
       : forward.headers.get('mcp-session-id') && !isModernHeader(forward)
@@ -239,6 +363,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     app,
     sessionCount: () => sessions.size,
     hotPathServed: () => fast?.served() ?? 0,
+    ...(metrics ? { metrics } : {}),
     async close(graceMs = 10_000) {
       if (closing) return;
       closing = true;
@@ -322,6 +447,32 @@ function envelopeClaim(body: unknown): boolean {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const meta = (body as { params?: { _meta?: unknown } }).params?._meta;
   return typeof meta === 'object' && meta !== null && 'io.modelcontextprotocol/protocolVersion' in meta;
+}
+
+const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+/** The trace id of a W3C traceparent, when it is one (for the execution log, tracing off). */
+function traceIdOf(traceparent: string): string | undefined {
+  return TRACEPARENT.exec(traceparent.trim())?.[1];
+}
+
+/** A traceparent given in the request's `_meta` (contracts/operations.md), when there is one. */
+function metaTraceparent(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const value = (body as { params?: { _meta?: { traceparent?: unknown } } }).params?._meta?.traceparent;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `tools/call <tool>`, or the method: the name of an MCP request's span. */
+function spanName(body: unknown): string {
+  const message = (typeof body === 'object' && body !== null ? body : {}) as {
+    method?: unknown;
+    params?: { name?: unknown };
+  };
+  const method = typeof message.method === 'string' ? message.method : 'mcp';
+  return method === 'tools/call' && typeof message.params?.name === 'string'
+    ? `tools/call ${message.params.name}`
+    : method;
 }
 
 function isModernHeader(request: Request): boolean {

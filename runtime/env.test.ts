@@ -23,6 +23,11 @@ describe('parseRuntimeEnv', () => {
       maxResponseBytes: 10 * 1024 * 1024,
       configVersions: 3,
       sessionMaxAgeSec: 86_400,
+      trustProxy: false,
+      metrics: true,
+      executionLogMaxBytes: 10 * 1024 * 1024,
+      logArguments: false,
+      shutdownGraceMs: 10_000,
     });
   });
 
@@ -39,6 +44,29 @@ describe('parseRuntimeEnv', () => {
     expect(fails({ SVC_SESSION_SECRET: 'not base64 at all!' }).field).toBe('SVC_SESSION_SECRET');
     expect(parseRuntimeEnv({ SVC_CONFIG_VERSIONS: '5' }).configVersions).toBe(5);
     expect(fails({ SVC_CONFIG_VERSIONS: '0' }).field).toBe('SVC_CONFIG_VERSIONS');
+  });
+
+  it('reads the operations variables (docs/operations.md)', () => {
+    const env = parseRuntimeEnv({
+      SVC_TRUST_PROXY: '1',
+      SVC_METRICS: '0',
+      SVC_METRICS_TOKEN: ' m-token ',
+      SVC_EXECUTION_LOG: '/var/log/svc/calls.jsonl',
+      SVC_EXECUTION_LOG_MAX_BYTES: '2048',
+      SVC_LOG_ARGUMENTS: 'true',
+      SVC_SHUTDOWN_GRACE_MS: '500',
+    });
+    expect(env).toMatchObject({
+      trustProxy: true,
+      metrics: false,
+      metricsToken: 'm-token',
+      executionLog: '/var/log/svc/calls.jsonl',
+      executionLogMaxBytes: 2048,
+      logArguments: true,
+      shutdownGraceMs: 500,
+    });
+    expect(parseRuntimeEnv({ SVC_EXECUTION_LOG: 'off' }).executionLog).toBeUndefined();
+    expect(fails({ SVC_TRUST_PROXY: 'maybe' }).field).toBe('SVC_TRUST_PROXY');
   });
 
   it('reads every variable', () => {

@@ -46,6 +46,22 @@ export interface RuntimeEnv {
   snapshotPublicKey?: string;
   /** SVC_RUNTIME_ID: how this runtime names itself to the control service (default hostname-random). */
   runtimeId?: string;
+  /** SVC_TRUST_PROXY=1: the caller's address is the first X-Forwarded-For entry (a proxy in front sets it). */
+  trustProxy: boolean;
+  /** SVC_METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <token>`. Never logged. */
+  metricsToken?: string;
+  /** SVC_METRICS=0 turns /metrics and the counters off (default on). */
+  metrics: boolean;
+  /** SVC_EXECUTION_LOG: `stdout`, `off`, or a file path (rotated by size). Unset: off. */
+  executionLog?: string;
+  /** SVC_EXECUTION_LOG_MAX_BYTES: rotate the execution log file past this size (default 10 MiB). */
+  executionLogMaxBytes: number;
+  /** SVC_LOG_ARGUMENTS=1: the execution log carries the (redacted) arguments and result. */
+  logArguments: boolean;
+  /** SVC_SHUTDOWN_GRACE_MS: how long SIGTERM waits for in-flight calls (default 10000). */
+  shutdownGraceMs: number;
+  /** The OTEL_* variables (OpenTelemetry's own names and meanings), when any is set: runtime/tracing.ts. */
+  otel?: Record<string, string>;
 }
 
 /** Every variable parseRuntimeEnv reads (the exported folder's .env.example must not name others). */
@@ -70,6 +86,20 @@ export const RUNTIME_ENV_VARIABLES = [
   'SVC_SESSION_MAX_AGE',
   'SVC_SNAPSHOT_PUBLIC_KEY',
   'SVC_RUNTIME_ID',
+  'SVC_TRUST_PROXY',
+  'SVC_METRICS',
+  'SVC_METRICS_TOKEN',
+  'SVC_EXECUTION_LOG',
+  'SVC_EXECUTION_LOG_MAX_BYTES',
+  'SVC_LOG_ARGUMENTS',
+  'SVC_SHUTDOWN_GRACE_MS',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_HEADERS',
+  'OTEL_SERVICE_NAME',
+  'OTEL_TRACES_SAMPLER',
+  'OTEL_TRACES_SAMPLER_ARG',
+  'OTEL_SDK_DISABLED',
 ] as const;
 
 export const DEFAULT_PORT = 3002;
@@ -89,6 +119,15 @@ function parseInteger(variable: string, raw: string, min: number, max: number): 
   const value = Number(raw);
   if (value < min || value > max) throw invalid(variable, `must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/** 1/true/yes or 0/false/no; unset → the default. */
+function parseFlag(variable: string, raw: string | undefined, fallback: boolean): boolean {
+  const value = nonEmpty(raw)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (value === '1' || value === 'true' || value === 'yes') return true;
+  if (value === '0' || value === 'false' || value === 'no') return false;
+  throw invalid(variable, `expected 1 or 0, got "${raw}"`);
 }
 
 /** Parses an origin the way browsers send it: scheme://host[:port], no path. */
@@ -184,6 +223,14 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
   const maxAgeRaw = nonEmpty(env.SVC_SESSION_MAX_AGE);
   const sessionMaxAgeSec =
     maxAgeRaw === undefined ? 86_400 : parseInteger('SVC_SESSION_MAX_AGE', maxAgeRaw, 60, 30 * 86_400);
+  const logMaxRaw = nonEmpty(env.SVC_EXECUTION_LOG_MAX_BYTES);
+  const executionLogMaxBytes =
+    logMaxRaw === undefined
+      ? 10 * 1024 * 1024
+      : parseInteger('SVC_EXECUTION_LOG_MAX_BYTES', logMaxRaw, 1024, 1 << 30);
+  const graceRaw = nonEmpty(env.SVC_SHUTDOWN_GRACE_MS);
+  const shutdownGraceMs =
+    graceRaw === undefined ? 10_000 : parseInteger('SVC_SHUTDOWN_GRACE_MS', graceRaw, 0, 600_000);
 
   const result: RuntimeEnv = {
     mode: 'standalone',
@@ -194,6 +241,11 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
     maxResponseBytes,
     configVersions,
     sessionMaxAgeSec,
+    trustProxy: parseFlag('SVC_TRUST_PROXY', env.SVC_TRUST_PROXY, false),
+    metrics: parseFlag('SVC_METRICS', env.SVC_METRICS, true),
+    executionLogMaxBytes,
+    logArguments: parseFlag('SVC_LOG_ARGUMENTS', env.SVC_LOG_ARGUMENTS, false),
+    shutdownGraceMs,
   };
   const sessionSecret = nonEmpty(env.SVC_SESSION_SECRET);
   if (sessionSecret !== undefined) result.sessionSecret = parseSessionSecret(sessionSecret);
@@ -205,6 +257,15 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
       throw invalid('SVC_RUNTIME_ID', 'expected 1 to 200 visible ASCII characters');
     result.runtimeId = runtimeId;
   }
+  const metricsToken = env.SVC_METRICS_TOKEN?.trim();
+  if (metricsToken) result.metricsToken = metricsToken;
+  const otel: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (key.startsWith('OTEL_') && value !== undefined && value.trim() !== '') otel[key] = value;
+  }
+  if (Object.keys(otel).length > 0) result.otel = otel;
+  const executionLog = nonEmpty(env.SVC_EXECUTION_LOG);
+  if (executionLog !== undefined && executionLog !== 'off') result.executionLog = executionLog;
   const folderPath = nonEmpty(env.SVC_FOLDER_PATH);
   if (folderPath !== undefined) result.folderPath = folderPath;
   const bundlePath = nonEmpty(env.SVC_BUNDLE_PATH) ?? nonEmpty(env.FLOWCP_BUNDLE_PATH);

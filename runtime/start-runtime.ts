@@ -16,11 +16,13 @@ import { serve } from '@hono/node-server';
 import { SvcError } from '../core/svc-error.js';
 import { readFolderBetweenWrites } from '../folder/read-between-writes.js';
 import type { FolderModel } from '../folder/model.js';
-import { createApp, type RuntimeApp } from './app.js';
+import { createApp, type RuntimeApp, type SyncHealth } from './app.js';
 import { type ConfigStore, createConfigStore } from './config-store.js';
 import type { RuntimeEnv } from './env.js';
+import { createExecutionLog } from './execution-log.js';
 import { folderCommit } from './folder-commit.js';
 import { loadBundle, loadFolderDir, modelFromFiles } from './load-source.js';
+import { createRuntimeMetrics } from './metrics.js';
 import { jsonLineLogger, type Logger, redactingLogger } from './logger.js';
 import { basicCredentials } from './upstream-request.js';
 import { createRedactor } from './redact.js';
@@ -49,6 +51,8 @@ export interface StartRuntimeOptions {
   syncIntervalMs?: number;
   /** Timeout of one snapshot request in ms (default 15000). */
   syncTimeoutMs?: number;
+  /** Where execution log lines go instead of stdout or SVC_EXECUTION_LOG's file (tests). */
+  executionLogWrite?: (line: string) => void;
 }
 
 export interface RunningRuntime {
@@ -178,8 +182,29 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   const commit = dir && !opts.folder ? await folderCommit(dir) : undefined;
   const store = createConfigStore(folder, { keep: env.configVersions, ...(commit ? { commit } : {}) });
 
+  const executionLog =
+    env.executionLog !== undefined || opts.executionLogWrite
+      ? createExecutionLog({
+          target: env.executionLog ?? 'stdout',
+          maxBytes: env.executionLogMaxBytes,
+          logArguments: env.logArguments,
+          redact,
+          ...(opts.executionLogWrite ? { write: opts.executionLogWrite } : {}),
+        })
+      : undefined;
+  // Loaded only when asked for: the OpenTelemetry SDK costs boot time and memory.
+  const tracing = env.otel ? (await import('./tracing.js')).createTracing(env.otel) : undefined;
   let runtime: RuntimeApp | undefined;
   let sync: SnapshotPoller | undefined;
+  // Sync health for /readyz: stale once no poll has reached the control service for 3 intervals.
+  const syncIntervalMs = opts.syncIntervalMs ?? env.syncIntervalSec * 1000;
+  let lastSyncOk = Date.now();
+  let syncFailures = 0;
+  const syncHealth = (): SyncHealth => ({
+    ok: Date.now() - lastSyncOk <= 3 * syncIntervalMs,
+    lastSuccess: new Date(lastSyncOk).toISOString(),
+    consecutiveFailures: syncFailures,
+  });
   const server = serve({
     // env carries the Node request (client address, body read straight off the socket).
     fetch: (request: Request, env: unknown) => {
@@ -224,6 +249,11 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
     ...(opts.maxSessions !== undefined ? { maxSessions: opts.maxSessions } : {}),
     ...(opts.fastPath !== undefined ? { fastPath: opts.fastPath } : {}),
     ...(opts.maxSessionsPerClient !== undefined ? { maxSessionsPerClient: opts.maxSessionsPerClient } : {}),
+    syncEtag: () => sync?.etag(),
+    ...(env.syncUrl && env.deployToken ? { syncHealth } : {}),
+    ...(executionLog ? { executionLog } : {}),
+    ...(tracing ? { tracing } : {}),
+    ...(env.metrics ? { metrics: createRuntimeMetrics } : {}),
   });
 
   const base = `http://${displayHost(env.host)}:${port}`;
@@ -253,11 +283,20 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
       deployToken: env.deployToken,
       serverId: config.serverId,
       store,
-      intervalMs: opts.syncIntervalMs ?? env.syncIntervalSec * 1000,
+      intervalMs: syncIntervalMs,
       ...(opts.syncTimeoutMs !== undefined ? { timeoutMs: opts.syncTimeoutMs } : {}),
       logger,
       // A synced config is refused exactly as boot would refuse it (e.g. SVC_UPSTREAM_SECRET missing).
       check: (next) => checkBootConfig(next, env, logger),
+      onOutcome: (outcome) => {
+        if (outcome.kind === 'stopped') return;
+        const ok = outcome.kind === 'updated' || outcome.kind === 'unchanged';
+        if (ok) {
+          lastSyncOk = Date.now();
+          syncFailures = 0;
+        } else syncFailures++;
+        runtime?.metrics?.sync(ok, Date.now());
+      },
     });
     sync.start();
   }
@@ -333,7 +372,7 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
         watcher = undefined;
         clearTimeout(reloadTimer);
         const closing = new Promise<void>((resolve) => server.close(() => resolve()));
-        await runtime?.close();
+        await runtime?.close(env.shutdownGraceMs);
         // Idle keep-alive sockets would otherwise hold close() open.
         (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
         const force = setTimeout(
@@ -343,6 +382,8 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
         force.unref();
         await closing;
         clearTimeout(force);
+        await executionLog?.close();
+        await tracing?.shutdown().catch(() => undefined);
         logger.log('info', 'runtime_stopped', {});
       })();
       return closed;

@@ -9,9 +9,10 @@ import { UNMATCHED } from '../folder/advertised-output-schema.js';
 import type { CancelSignal } from './call-cancel.js';
 import type { CompiledTool, LoadedConfig } from './loaded-config.js';
 import type { Logger } from './logger.js';
+import { describeRefusal, type RateLimits } from './rate-limit.js';
 import type { Redactor } from './redact.js';
-import { callUpstream, type ToolCallResult, toolError } from './upstream-call.js';
-import { buildUpstreamRequest } from './upstream-request.js';
+import { callUpstream, type ToolCallResult, toolError, type UpstreamOutcome } from './upstream-call.js';
+import { buildUpstreamRequest, type UpstreamRequest } from './upstream-request.js';
 import type { UpstreamTransport } from './upstream-transport.js';
 
 export interface ToolCallDeps {
@@ -26,6 +27,53 @@ export interface ToolCallDeps {
   now: () => number;
   /** Seals the state of a write awaiting the person's yes (search mode, contracts/discovery.md). */
   confirmations?: RequestStateCodec<unknown>;
+  /** Counters of config.yaml `rateLimits` (rate-limit.ts); absent: nothing is limited. */
+  limits?: RateLimits;
+  /** The context of the MCP request being served, for calls made through the SDK (AsyncLocalStorage). */
+  context?: () => CallContext | undefined;
+  /** Told of every finished call (metrics, execution log); absent: nothing is recorded. */
+  observe?: (
+    record: CallRecord,
+    args: Record<string, unknown> | undefined,
+    result: ToolCallResult,
+    loaded: LoadedConfig,
+  ) => void;
+  /** Wraps the upstream call (a trace span, a traceparent header); absent: the call as it is. */
+  aroundUpstream?: (
+    tool: string,
+    request: UpstreamRequest,
+    context: CallContext | undefined,
+    send: (request: UpstreamRequest) => Promise<UpstreamOutcome>,
+  ) => Promise<UpstreamOutcome>;
+}
+
+/** Who asked for the call, and the trace it belongs to (contracts/operations.md). */
+export interface CallContext {
+  /** The authenticated subject, else the client address (rate-limit.ts callerOf). */
+  caller: string;
+  /** The W3C traceparent the call's span is a child of (set by the tracing, when on). */
+  traceparent?: string;
+  /** The trace id of the call, for the execution log. */
+  traceId?: string;
+}
+
+/** contracts/operations.md: svc_tool_calls_total{outcome}. */
+export type CallOutcome = 'ok' | 'tool_error' | 'upstream_error' | 'invalid' | 'rate_limited' | 'refused';
+
+/** One finished tool call, as metrics and the execution log see it. */
+export interface CallRecord {
+  tool: string;
+  outcome: CallOutcome;
+  /** The upstream's HTTP status, when it answered. */
+  status?: number;
+  /** timeout, network, too_large, cancelled: why no answer arrived. */
+  failure?: string;
+  durationMs: number;
+  /** Bytes of the upstream's answer body. */
+  bytes?: number;
+  caller?: string;
+  traceId?: string;
+  configVersion: number;
 }
 
 const MAX_LISTED_PROBLEMS = 20;
@@ -49,33 +97,89 @@ export async function callTool(
   name: string,
   rawArgs: Record<string, unknown> | undefined,
   signal?: CancelSignal,
+  context?: CallContext,
 ): Promise<ToolCallResult> {
   const tool = loaded.tools.get(name);
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  return callCompiledTool(loaded, deps, tool, rawArgs, signal);
+  return callCompiledTool(loaded, deps, tool, rawArgs, signal, context);
 }
 
-/** Calls a tool of this config version that the caller has already found (by name or by search). */
+/**
+ * Calls a tool of this config version that the caller has already found (by name or by search).
+ * Every path (the hot path, the SDK's handler, search mode's call_tool) comes through here, so
+ * the rate limits, metrics and execution log see every call once.
+ */
 export async function callCompiledTool(
   loaded: LoadedConfig,
   deps: ToolCallDeps,
   tool: CompiledTool,
   rawArgs: Record<string, unknown> | undefined,
   signal?: CancelSignal,
+  context: CallContext | undefined = deps.context?.(),
 ): Promise<ToolCallResult> {
+  if (!deps.observe) return (await runCall(loaded, deps, tool, rawArgs, signal, context)).result;
+  const started = deps.now();
+  const done = await runCall(loaded, deps, tool, rawArgs, signal, context);
+  const record: CallRecord = {
+    tool: tool.listed.name,
+    outcome: done.outcome,
+    durationMs: deps.now() - started,
+    configVersion: loaded.version,
+  };
+  if (done.upstream?.status !== undefined) record.status = done.upstream.status;
+  if (done.upstream?.failure !== undefined) record.failure = done.upstream.failure;
+  if (done.upstream?.bytes !== undefined) record.bytes = done.upstream.bytes;
+  if (context?.caller !== undefined) record.caller = context.caller;
+  if (context?.traceId !== undefined) record.traceId = context.traceId;
+  deps.observe(record, rawArgs, done.result, loaded);
+  return done.result;
+}
+
+interface CallDone {
+  result: ToolCallResult;
+  outcome: CallOutcome;
+  upstream?: UpstreamOutcome;
+}
+
+async function runCall(
+  loaded: LoadedConfig,
+  deps: ToolCallDeps,
+  tool: CompiledTool,
+  rawArgs: Record<string, unknown> | undefined,
+  signal: CancelSignal | undefined,
+  context: CallContext | undefined,
+): Promise<CallDone> {
   const name = tool.listed.name;
-  if (loaded.callsRefused) return toolError(loaded.callsRefused);
+  if (loaded.callsRefused) return { outcome: 'refused', result: toolError(loaded.callsRefused) };
   if (loaded.needsSecret && !deps.secret) {
-    return toolError('SVC_UPSTREAM_SECRET is not set: this server cannot authenticate to its API.');
+    return {
+      outcome: 'refused',
+      result: toolError('SVC_UPSTREAM_SECRET is not set: this server cannot authenticate to its API.'),
+    };
+  }
+  const limited = deps.limits?.check(loaded.folder.config, name, context?.caller ?? 'unknown');
+  if (limited) {
+    const refusal = await limited;
+    if (refusal) {
+      deps.logger.log('warn', 'rate_limited', {
+        tool: name,
+        limit: refusal.limit,
+        retryAfterSeconds: refusal.retryAfterSeconds,
+      });
+      return { outcome: 'rate_limited', result: toolError(describeRefusal(refusal, name)) };
+    }
   }
   const args = rawArgs ?? {};
   const validator = tool.validator();
-  if ('error' in validator) return toolError(validator.error);
+  if ('error' in validator) return { outcome: 'invalid', result: toolError(validator.error) };
   if (!validator(args)) {
     const problems = describeAjvErrors(validator.errors ?? []);
-    return toolError(
-      deps.redact(`Invalid arguments for tool ${name}:\n${problems.map((p) => `- ${p}`).join('\n')}`),
-    );
+    return {
+      outcome: 'invalid',
+      result: toolError(
+        deps.redact(`Invalid arguments for tool ${name}:\n${problems.map((p) => `- ${p}`).join('\n')}`),
+      ),
+    };
   }
   const built = buildUpstreamRequest(tool.item.tool, args, {
     config: loaded.folder.config,
@@ -83,20 +187,27 @@ export async function callCompiledTool(
     ...(deps.user ? { user: deps.user } : {}),
   });
   if (!built.ok) {
-    return toolError(
-      deps.redact(`Invalid arguments for tool ${name}:\n${built.problems.map((p) => `- ${p}`).join('\n')}`),
-    );
+    return {
+      outcome: 'invalid',
+      result: toolError(
+        deps.redact(`Invalid arguments for tool ${name}:\n${built.problems.map((p) => `- ${p}`).join('\n')}`),
+      ),
+    };
   }
   const started = deps.now();
-  const outcome = await callUpstream(built.request, {
-    transport: deps.transport,
-    timeoutMs: deps.timeoutMs,
-    maxResponseBytes: deps.maxResponseBytes,
-    redact: deps.redact,
-    structured: tool.listed.outputSchema !== undefined,
-    toolName: name,
-    ...(signal ? { signal } : {}),
-  });
+  const send = (request: UpstreamRequest) =>
+    callUpstream(request, {
+      transport: deps.transport,
+      timeoutMs: deps.timeoutMs,
+      maxResponseBytes: deps.maxResponseBytes,
+      redact: deps.redact,
+      structured: tool.listed.outputSchema !== undefined,
+      toolName: name,
+      ...(signal ? { signal } : {}),
+    });
+  const outcome = deps.aroundUpstream
+    ? await deps.aroundUpstream(name, built.request, context, send)
+    : await send(built.request);
   const result = checkStructured(tool, outcome.result, deps);
   deps.logger.log(result.isError ? 'warn' : 'debug', 'tool_call', {
     tool: name,
@@ -106,7 +217,12 @@ export async function callCompiledTool(
     ms: Math.round((deps.now() - started) * 10) / 10,
     configVersion: loaded.version,
   });
-  return result;
+  const answered = outcome.status !== undefined && outcome.status >= 200 && outcome.status <= 299;
+  return {
+    result,
+    upstream: outcome,
+    outcome: !result.isError ? 'ok' : answered ? 'tool_error' : 'upstream_error',
+  };
 }
 
 /**

@@ -49,6 +49,8 @@ export interface UpstreamOutcome {
   status?: number;
   /** Why the call failed without an HTTP answer: timeout, network, too_large, cancelled. */
   failure?: 'timeout' | 'network' | 'too_large' | 'cancelled';
+  /** Bytes of the answer's body, when one arrived. */
+  bytes?: number;
 }
 
 const ERROR_EXCERPT_CHARS = 2000;
@@ -123,6 +125,20 @@ function decodeBody(bytes: Uint8Array, charset: string | undefined): string {
     // An encoding this runtime does not know: read as UTF-8, as before.
     return utf8.decode(bytes);
   }
+}
+
+/**
+ * An upstream's 429/503 Retry-After (seconds, or an HTTP date) as a sentence for the client:
+ * the model is told when to try again, in the upstream's own terms. Anything else is ignored.
+ */
+function retryHint(value: string | undefined): string {
+  const raw = value?.trim();
+  if (!raw) return '';
+  if (/^\d{1,9}$/.test(raw)) return ` (the API asks to retry after ${Number(raw)} s)`;
+  const when = Date.parse(raw);
+  if (Number.isNaN(when)) return '';
+  const seconds = Math.max(0, Math.ceil((when - Date.now()) / 1000));
+  return ` (the API asks to retry after ${seconds} s, at ${new Date(when).toISOString()})`;
 }
 
 function withheld(bytes: Uint8Array, type: string): ToolCallResult {
@@ -225,23 +241,29 @@ export async function callUpstream(
       : `(${bytes.byteLength} bytes of ${type})`;
     const reason = response.statusText ? ` ${options.redact(response.statusText)}` : '';
     const detail = text.trim() ? `: ${excerpt(text)}` : '';
-    return { status, result: toolError(`Upstream returned HTTP ${status}${reason}${detail}`) };
+    const retry = status === 429 || status === 503 ? retryHint(response.headers['retry-after']) : '';
+    return {
+      status,
+      bytes: bytes.byteLength,
+      result: toolError(`Upstream returned HTTP ${status}${reason}${retry}${detail}`),
+    };
   }
 
   // An image or audio body goes out as base64 bytes, beyond text redaction, whatever its text-ness:
   // an SVG is XML text, yet it is returned as an image block, so it is searched as bytes too.
   const media = type.startsWith('image/') || type.startsWith('audio/');
   if ((media || !isTextType(type)) && bytesHoldSecret(options.redact, bytes))
-    return { status, result: withheld(bytes, type) };
+    return { status, bytes: bytes.byteLength, result: withheld(bytes, type) };
   if (media) {
     const data = Buffer.from(bytes).toString('base64');
     const kind = type.startsWith('image/') ? 'image' : 'audio';
-    return { status, result: { content: [{ type: kind, data, mimeType: type }] } };
+    return { status, bytes: bytes.byteLength, result: { content: [{ type: kind, data, mimeType: type }] } };
   }
   if (!isTextType(type)) {
     const blob = Buffer.from(bytes).toString('base64');
     return {
       status,
+      bytes: bytes.byteLength,
       result: {
         content: [
           {
@@ -264,6 +286,7 @@ export async function callUpstream(
     const note = `The upstream answer (HTTP ${status}) is JSON nested more than ${MAX_JSON_DEPTH} levels deep, deeper than this server passes on as data; it follows as text only.`;
     return {
       status,
+      bytes: bytes.byteLength,
       result: {
         content: [
           { type: 'text', text: note },
@@ -274,9 +297,9 @@ export async function callUpstream(
     };
   }
   if (text === '')
-    return { status, result: { content: [{ type: 'text', text: `HTTP ${status} (empty body)` }] } };
+    return { status, bytes: 0, result: { content: [{ type: 'text', text: `HTTP ${status} (empty body)` }] } };
   const result: ToolCallResult = { content: [{ type: 'text', text }] };
   if (options.structured && (isJsonMediaType(type) || type === '') && isPlainObject(json))
     result.structuredContent = json;
-  return { status, result };
+  return { status, bytes: bytes.byteLength, result };
 }

@@ -126,6 +126,21 @@ export interface SvcConfig {
     sunsetGraceDays?: number;
   };
   /**
+   * Rate limits on tool calls, counted per runtime replica (docs/operations.md). Past a limit the call is refused before the upstream, with the time to retry.
+   */
+  rateLimits?: {
+    /**
+     * Calls one caller (the authenticated subject, else the client address) may make across all tools: n per second (s), minute (m) or hour (h), e.g. 60/m.
+     */
+    perCaller?: string;
+    /**
+     * Calls of one tool across all callers, keyed by tool name (each must be a tool of this folder): n/s, n/m or n/h.
+     */
+    perTool?: {
+      [k: string]: string;
+    };
+  };
+  /**
    * Environment variables the runtime needs for this folder (names only).
    */
   requiredEnv: string[];

@@ -340,21 +340,34 @@ afterAll(async () => {
   await upstream?.close();
 });
 
+/**
+ * `lines` holds the log lines and the execution log's lines, the latter with arguments and
+ * results (SVC_LOG_ARGUMENTS=1), so everything the runtime writes is checked. The execution log
+ * lines are checked as parsed JSON, as a reader of the log sees them.
+ */
 async function withRuntime<T>(
   mode: AuthMode,
   secret: string,
-  run: (client: Client, lines: string[]) => Promise<T>,
+  run: (client: Client, lines: Iterable<unknown>) => Promise<T>,
 ): Promise<T> {
   const logger = memoryLogger();
+  const executed: string[] = [];
+  const lines: Iterable<unknown> = {
+    [Symbol.iterator]: () => [...logger.lines, ...executed.map((l) => JSON.parse(l))][Symbol.iterator](),
+  };
   const runtime = await startRuntime({
-    env: parseRuntimeEnv({ MCP_RUNTIME_PORT: '0', SVC_UPSTREAM_SECRET: secret }),
+    env: parseRuntimeEnv({ MCP_RUNTIME_PORT: '0', SVC_UPSTREAM_SECRET: secret, SVC_LOG_ARGUMENTS: '1' }),
     folder: folderFor(mode, `${upstream.url}/api`),
     logger,
+    executionLogWrite: (line) => executed.push(line),
   });
   const client = new Client({ name: 'redaction-test', version: '1.0.0' });
   try {
     await client.connect(new StreamableHTTPClientTransport(new URL(runtime.url)));
-    return await run(client, logger.lines);
+    const out = await run(client, lines);
+    // Every call the test made is in the execution log (else it checked nothing).
+    expect(executed.length).toBeGreaterThan(0);
+    return out;
   } finally {
     await client.close().catch(() => {});
     await runtime.close();
@@ -399,6 +412,8 @@ describe('the secrets from the issue, every encoding in every body', () => {
             }
           }
         }
+        // A client that sends the secret itself: the execution log's copy of the arguments is redacted.
+        await client.callTool({ name: 'leak', arguments: { enc: 'raw', kind: 'urlEcho', note: secret } });
         for (const line of lines) expectNoLeak(secret, 'a log line', line);
       });
     },

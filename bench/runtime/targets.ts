@@ -4,7 +4,11 @@
  *   node targets.js upstream
  *   node targets.js hono-proxy <upstreamUrl>     Hono + @hono/node-server, node:http upstream call
  *   node targets.js node-proxy <upstreamUrl>     plain node:http server, node:http upstream call
- *   node targets.js runtime <folderDir> [hot|sdk] the runtime, with or without the hot path
+ *   node targets.js runtime <folderDir> [hot|sdk] [off|metrics|tracing|limit] [otlpUrl]
+ *                                                the runtime, with or without the hot path; with
+ *                                                metrics (the default), with none of the operations
+ *                                                features, with tracing exported to otlpUrl, or
+ *                                                with a rate limit configured in the folder
  * Prints one JSON line {url} on stdout once listening; SIGTERM stops it.
  *
  * Both bare proxies do what any MCP proxy must at the least: read and parse the JSON-RPC body,
@@ -39,7 +43,7 @@ function rpcAnswer(message: CallMessage, text: string): string {
 }
 
 async function main(): Promise<void> {
-  const [kind, arg, mode] = process.argv.slice(2);
+  const [kind, arg, mode, ops, otlpUrl] = process.argv.slice(2);
   let url: string;
   let stop: () => Promise<void>;
   if (kind === 'upstream') {
@@ -91,8 +95,14 @@ async function main(): Promise<void> {
     await import('../../runtime/boot-heap.js');
     const { parseRuntimeEnv } = await import('../../runtime/env.js');
     const { startRuntime } = await import('../../runtime/start-runtime.js');
+    const opsEnv: Record<string, string> =
+      ops === 'off' || ops === 'limit'
+        ? { SVC_METRICS: '0' }
+        : ops === 'tracing'
+          ? { SVC_METRICS: '0', OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl!, OTEL_SERVICE_NAME: 'svc-bench' }
+          : {};
     const runtime = await startRuntime({
-      env: parseRuntimeEnv({ MCP_RUNTIME_PORT: '0' }),
+      env: parseRuntimeEnv({ MCP_RUNTIME_PORT: '0', ...opsEnv }),
       folderDir: arg!,
       fastPath: mode !== 'sdk',
       logger: { log() {} },

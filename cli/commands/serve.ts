@@ -36,6 +36,21 @@ const VARIABLE_HELP: Record<(typeof RUNTIME_ENV_VARIABLES)[number], string | nul
   SVC_SESSION_MAX_AGE: 'seconds a signed session id lives, from initialize (default 86400)',
   SVC_SNAPSHOT_PUBLIC_KEY: 'PEM or path of `svc control key`: serve only snapshots it signed',
   SVC_RUNTIME_ID: 'the name this runtime gives the control service when it polls (default hostname)',
+  SVC_TRUST_PROXY: '1: the caller is the first X-Forwarded-For entry (only behind a proxy that sets it)',
+  SVC_METRICS: '0 turns GET /metrics and its counters off (default on)',
+  SVC_METRICS_TOKEN: 'bearer token GET /metrics requires (unset: open, like /healthz)',
+  SVC_EXECUTION_LOG: 'one JSON line per tool call: stdout, or a file path rotated by size (unset: off)',
+  SVC_EXECUTION_LOG_MAX_BYTES: 'rotate the execution log file past this many bytes (default 10 MiB)',
+  SVC_LOG_ARGUMENTS: '1: the execution log also carries arguments and results, redacted (default 0)',
+  SVC_SHUTDOWN_GRACE_MS: 'on SIGTERM, how long in-flight calls may take to finish (default 10000)',
+  OTEL_EXPORTER_OTLP_ENDPOINT:
+    'OpenTelemetry collector (OTLP/HTTP): traces go to <endpoint>/v1/traces (unset: no tracing)',
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'the full OTLP/HTTP traces URL, instead of OTEL_EXPORTER_OTLP_ENDPOINT',
+  OTEL_EXPORTER_OTLP_HEADERS: 'headers sent to the collector, key=value,key=value',
+  OTEL_SERVICE_NAME: 'service.name of the spans (default svc-runtime)',
+  OTEL_TRACES_SAMPLER: 'OpenTelemetry sampler (default parentbased_always_on)',
+  OTEL_TRACES_SAMPLER_ARG: "the sampler's argument (e.g. the ratio of traceidratio)",
+  OTEL_SDK_DISABLED: 'true: no tracing, whatever else is set',
 };
 
 function environmentHelp(): string {

@@ -70,6 +70,8 @@ export interface SnapshotPollerOptions {
   publicKey?: KeyObject;
   /** Sent as Svc-Runtime-Id, so the control service can list which runtime fetched which commit. */
   runtimeId?: string;
+  /** Told how each poll ended (metrics, readiness). */
+  onOutcome?: (outcome: SyncOutcome) => void;
 }
 
 export interface SnapshotPoller {
@@ -346,10 +348,15 @@ export function createSnapshotPoller(opts: SnapshotPollerOptions): SnapshotPolle
 
   let settled = false;
   function pollNow(): Promise<SyncOutcome> {
-    running ??= pollOnce().finally(() => {
-      running = undefined;
-      settled = true;
-    });
+    running ??= pollOnce()
+      .then((outcome) => {
+        opts.onOutcome?.(outcome);
+        return outcome;
+      })
+      .finally(() => {
+        running = undefined;
+        settled = true;
+      });
     return running;
   }
 
