@@ -15,6 +15,7 @@ import {
   readRequestBody,
 } from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
+import { attachCallContext } from './call-context.js';
 import { createFastPath } from './fast-path.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { jsonRpcError, LegacySessions } from './legacy-sessions.js';
@@ -24,7 +25,7 @@ import type { Logger } from './logger.js';
 import { buildMcpServer } from './mcp-server.js';
 import { buildOriginPolicy, checkOrigin } from './origin-policy.js';
 import { createRedactor } from './redact.js';
-import type { ToolCallDeps } from './tool-call.js';
+import type { CallContext, ToolCallDeps } from './tool-call.js';
 import { basicCredentials } from './upstream-request.js';
 import { fetchTransport, nodeHttpTransport } from './upstream-transport.js';
 
@@ -175,14 +176,17 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
       if (exceedsJsonDepth(parsedBody)) return tooDeep(parsedBody, cors);
     }
     const claim = envelopeClaim(parsedBody);
+    const loaded = store.current();
+    const call: CallContext | undefined = loaded.forwardHeaders ? { headers: forward.headers } : undefined;
+    if (call) attachCallContext(forward, call);
     // Another server id is 404 — except for a 2025 session opened there before a swap renamed the
     // server: LegacySessions checks that the session belongs to this path.
-    const serverId = store.current().serverId;
+    const serverId = loaded.serverId;
     if (pathId !== undefined && pathId !== serverId && (claim || !forward.headers.get('mcp-session-id'))) {
       return jsonRpcError(404, -32000, `No MCP server with id "${pathId}" here`);
     }
     const hot =
-      parsedBody !== undefined ? fast?.serve(forward, parsedBody, pathId ?? '', outgoing) : undefined;
+      parsedBody !== undefined ? fast?.serve(forward, parsedBody, pathId ?? '', outgoing, call) : undefined;
     if (hot) return finish(await hot, cors, false);
     const legacy = claim
       ? false

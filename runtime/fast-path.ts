@@ -43,7 +43,7 @@ import type { LegacySessions, Session } from './legacy-sessions.js';
 import type { LoadedConfig } from './loaded-config.js';
 import { META_TOOL_NAMES } from '../folder/discovery-mode.js';
 import { buildMcpServer } from './mcp-server.js';
-import { callTool, type ToolCallDeps } from './tool-call.js';
+import { type CallContext, callTool, type ToolCallDeps } from './tool-call.js';
 
 const MODERN_VERSION = '2026-07-28';
 const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
@@ -74,6 +74,7 @@ export interface FastPath {
     body: unknown,
     pathKey: string,
     outgoing?: ServerResponse,
+    call?: CallContext,
   ): Promise<Response> | undefined;
   /** Requests answered here so far (observability, tests). */
   served(): number;
@@ -268,6 +269,7 @@ export function createFastPath(opts: FastPathOptions): FastPath {
     request: Request,
     rpc: RpcRequest,
     outgoing: ServerResponse | undefined,
+    call: CallContext | undefined,
   ): Promise<Response> {
     const config = opts.current();
     const list = modernList(config);
@@ -282,6 +284,7 @@ export function createFastPath(opts: FastPathOptions): FastPath {
         params.name as string,
         params.arguments as Record<string, unknown> | undefined,
         gone.signal,
+        call,
       )) as unknown as Record<string, unknown>;
     } catch (error) {
       return errorAnswer(rpc.id, error);
@@ -299,7 +302,11 @@ export function createFastPath(opts: FastPathOptions): FastPath {
     return answer(rpc.id, JSON.stringify(stamped));
   }
 
-  async function serveSession(session: Session, rpc: RpcRequest): Promise<Response> {
+  async function serveSession(
+    session: Session,
+    rpc: RpcRequest,
+    context: CallContext | undefined,
+  ): Promise<Response> {
     const headers = { 'mcp-session-id': session.id };
     if (rpc.method === 'tools/list') return answer(rpc.id, await legacyList(session.config), headers);
     const params = rpc.params!;
@@ -323,6 +330,7 @@ export function createFastPath(opts: FastPathOptions): FastPath {
         params.name as string,
         params.arguments as Record<string, unknown> | undefined,
         abort,
+        context,
       ).then(
         (result) => answer(rpc.id, JSON.stringify(result), headers),
         (error: unknown) => errorAnswer(rpc.id, error, headers),
@@ -337,7 +345,7 @@ export function createFastPath(opts: FastPathOptions): FastPath {
   let served = 0;
   return {
     served: () => served,
-    serve(request, body, pathKey, outgoing) {
+    serve(request, body, pathKey, outgoing, call) {
       const rpc = hotRequest(body);
       if (!rpc) return undefined;
       // The meta-tools of search mode may ask the person first: the SDK carries that round trip.
@@ -352,7 +360,7 @@ export function createFastPath(opts: FastPathOptions): FastPath {
           return undefined;
         }
         served++;
-        return serveModern(request, rpc, outgoing);
+        return serveModern(request, rpc, outgoing, call);
       }
       const sid = request.headers.get('mcp-session-id');
       if (!sid) return undefined;
@@ -363,7 +371,7 @@ export function createFastPath(opts: FastPathOptions): FastPath {
       const session = sessions.lookup(sid, pathKey);
       if (!session) return undefined;
       served++;
-      return serveSession(session, rpc);
+      return serveSession(session, rpc, call);
     },
   };
 }

@@ -28,6 +28,19 @@ export interface ToolCallDeps {
   confirmations?: RequestStateCodec<unknown>;
 }
 
+/**
+ * What one MCP HTTP request brings to its tool calls: its headers (config.yaml forwardHeaders
+ * picks those sent upstream) and, in user_oauth mode, the end user's upstream access token,
+ * unsealed from svc's own token by the auth gate (runtime/auth/). Both eras, both paths.
+ */
+export interface CallContext {
+  headers?: Headers;
+  /** user_oauth: the end user's upstream access token. Never svc's own token. */
+  userToken?: string;
+  /** Set when the upstream answered 401 to userToken: the app answers with a 401 challenge. */
+  userTokenRejected?: boolean;
+}
+
 const MAX_LISTED_PROBLEMS = 20;
 
 function describeAjvErrors(errors: { instancePath: string; message?: string; params?: unknown }[]): string[] {
@@ -49,10 +62,11 @@ export async function callTool(
   name: string,
   rawArgs: Record<string, unknown> | undefined,
   signal?: CancelSignal,
+  call?: CallContext,
 ): Promise<ToolCallResult> {
   const tool = loaded.tools.get(name);
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  return callCompiledTool(loaded, deps, tool, rawArgs, signal);
+  return callCompiledTool(loaded, deps, tool, rawArgs, signal, call);
 }
 
 /** Calls a tool of this config version that the caller has already found (by name or by search). */
@@ -62,9 +76,16 @@ export async function callCompiledTool(
   tool: CompiledTool,
   rawArgs: Record<string, unknown> | undefined,
   signal?: CancelSignal,
+  call?: CallContext,
 ): Promise<ToolCallResult> {
   const name = tool.listed.name;
   if (loaded.callsRefused) return toolError(loaded.callsRefused);
+  const userToken = loaded.userOAuth ? call?.userToken : undefined;
+  if (loaded.userOAuth && !userToken) {
+    return toolError(
+      'This server acts as each signed-in person (user_oauth): this request carries no user authorization.',
+    );
+  }
   if (loaded.needsSecret && !deps.secret) {
     return toolError('SVC_UPSTREAM_SECRET is not set: this server cannot authenticate to its API.');
   }
@@ -87,16 +108,30 @@ export async function callCompiledTool(
       deps.redact(`Invalid arguments for tool ${name}:\n${built.problems.map((p) => `- ${p}`).join('\n')}`),
     );
   }
+  const headers = call?.headers;
+  if (loaded.forwardHeaders && headers) {
+    // The request's own value wins over an argument of the same name: the model cannot pick a tenant.
+    for (const h of loaded.forwardHeaders) {
+      const value = headers.get(h);
+      if (value !== null) built.request.headers[h] = value;
+    }
+  }
+  let redact = deps.redact;
+  if (userToken) {
+    built.request.headers.authorization = `Bearer ${userToken}`;
+    redact = (text) => deps.redact(text).split(userToken).join('[REDACTED]');
+  }
   const started = deps.now();
   const outcome = await callUpstream(built.request, {
     transport: deps.transport,
     timeoutMs: deps.timeoutMs,
     maxResponseBytes: deps.maxResponseBytes,
-    redact: deps.redact,
+    redact,
     structured: tool.listed.outputSchema !== undefined,
     toolName: name,
     ...(signal ? { signal } : {}),
   });
+  if (userToken && outcome.status === 401 && call) call.userTokenRejected = true;
   const result = checkStructured(tool, outcome.result, deps);
   deps.logger.log(result.isError ? 'warn' : 'debug', 'tool_call', {
     tool: name,

@@ -111,12 +111,26 @@ export interface SvcConfig {
    */
   requiredEnv: string[];
   /**
-   * User OAuth provider (user_oauth mode). Not supported by the standalone runtime yet.
+   * Headers of the MCP HTTP request sent upstream on every tool call (e.g. X-Tenant-Id). Authorization, Cookie, Host, Mcp-* and hop-by-hop headers can never be listed (svc validate refuses them).
+   *
+   * @maxItems 32
+   */
+  forwardHeaders?: string[];
+  /**
+   * The upstream's OAuth provider (user_oauth mode): the runtime sends each person there to sign in and calls the API with that person's token (docs/oauth.md). Without it a user_oauth folder refuses every call.
    */
   oauth?: {
     authorizeUrl: string;
     tokenUrl: string;
     scopes: string[];
+    /**
+     * The variable holding the OAuth client id (default SVC_OAUTH_CLIENT_ID).
+     */
+    clientIdEnv?: string;
+    /**
+     * The variable holding the OAuth client secret (default SVC_OAUTH_CLIENT_SECRET).
+     */
+    clientSecretEnv?: string;
   };
 }
 export interface Auth {
