@@ -33,6 +33,16 @@ export interface RuntimeEnv {
   upstreamTimeoutMs: number;
   /** SVC_MAX_RESPONSE_BYTES, default 10 MiB. */
   maxResponseBytes: number;
+  /** MCP_AUTH: inbound protection of /mcp (contracts/oauth.md). Default none. */
+  mcpAuth: 'none' | 'bearer' | 'oauth';
+  /** SVC_MCP_TOKENS: SHA-256 hashes (lower-case hex) of the tokens MCP clients present (MCP_AUTH=bearer). */
+  mcpTokenHashes?: string[];
+  /** SVC_OAUTH_KEY: 32 bytes (base64) sealing what the OAuth facade issues. Never logged. */
+  oauthKey?: Uint8Array;
+  /** SVC_OAUTH_CLIENT_ID / SVC_OAUTH_CLIENT_SECRET, or the variables config.yaml oauth names. Never logged. */
+  oauthClients?: Readonly<Record<string, string>>;
+  /** SVC_OAUTH_ALLOW_LOOPBACK: client metadata documents and redirects on http loopback accepted (tests, local use). */
+  oauthAllowLoopback?: boolean;
 }
 
 /** Every variable parseRuntimeEnv reads (the exported folder's .env.example must not name others). */
@@ -52,7 +62,16 @@ export const RUNTIME_ENV_VARIABLES = [
   'SVC_SYNC_INTERVAL',
   'SVC_UPSTREAM_TIMEOUT_MS',
   'SVC_MAX_RESPONSE_BYTES',
+  'MCP_AUTH',
+  'SVC_MCP_TOKENS',
+  'SVC_OAUTH_KEY',
+  'SVC_OAUTH_CLIENT_ID',
+  'SVC_OAUTH_CLIENT_SECRET',
+  'SVC_OAUTH_ALLOW_LOOPBACK',
 ] as const;
+
+/** Names of SVC_OAUTH_CLIENT_* style variables a folder's oauth block may point at (clientIdEnv/clientSecretEnv). */
+const OAUTH_CLIENT_VARIABLE = /^[A-Z][A-Z0-9_]*$/;
 
 export const DEFAULT_PORT = 3002;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -143,6 +162,10 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
   const maxResponseBytes =
     capRaw === undefined ? 10 * 1024 * 1024 : parseInteger('SVC_MAX_RESPONSE_BYTES', capRaw, 1, 1 << 30);
 
+  const mcpAuthRaw = nonEmpty(env.MCP_AUTH) ?? 'none';
+  if (mcpAuthRaw !== 'none' && mcpAuthRaw !== 'bearer' && mcpAuthRaw !== 'oauth') {
+    throw invalid('MCP_AUTH', `must be none, bearer or oauth, got "${mcpAuthRaw}"`);
+  }
   const result: RuntimeEnv = {
     mode: 'standalone',
     port,
@@ -150,7 +173,38 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
     syncIntervalSec,
     upstreamTimeoutMs,
     maxResponseBytes,
+    mcpAuth: mcpAuthRaw,
   };
+  const tokensRaw = nonEmpty(env.SVC_MCP_TOKENS);
+  if (tokensRaw !== undefined) {
+    const hashes = tokensRaw
+      .split(',')
+      .map((t) => t.trim().toLowerCase())
+      .filter((t) => t !== '');
+    // Said without the value: a token pasted here by mistake must not reach a log.
+    if (hashes.some((h) => !/^[0-9a-f]{64}$/.test(h)))
+      throw invalid('SVC_MCP_TOKENS', 'expected comma-separated SHA-256 hashes (64 hex digits each)');
+    result.mcpTokenHashes = hashes;
+  }
+  if (mcpAuthRaw === 'bearer' && !result.mcpTokenHashes) {
+    throw new SvcError('CONFIG_MISSING_ENV', 'SVC_MCP_TOKENS is required when MCP_AUTH=bearer', {
+      place: { field: 'SVC_MCP_TOKENS' },
+    });
+  }
+  const keyRaw = nonEmpty(env.SVC_OAUTH_KEY);
+  if (keyRaw !== undefined) {
+    const key = Buffer.from(keyRaw, 'base64');
+    if (key.length !== 32) throw invalid('SVC_OAUTH_KEY', 'expected 32 random bytes, base64-encoded');
+    result.oauthKey = new Uint8Array(key);
+  }
+  const clients: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.includes('OAUTH') || !OAUTH_CLIENT_VARIABLE.test(name) || name === 'SVC_OAUTH_KEY') continue;
+    const trimmed = value?.trim();
+    if (trimmed) clients[name] = trimmed;
+  }
+  if (Object.keys(clients).length > 0) result.oauthClients = clients;
+  if (nonEmpty(env.SVC_OAUTH_ALLOW_LOOPBACK) === '1') result.oauthAllowLoopback = true;
   const folderPath = nonEmpty(env.SVC_FOLDER_PATH);
   if (folderPath !== undefined) result.folderPath = folderPath;
   const bundlePath = nonEmpty(env.SVC_BUNDLE_PATH) ?? nonEmpty(env.FLOWCP_BUNDLE_PATH);

@@ -13,6 +13,7 @@ import { serve } from '@hono/node-server';
 import { SvcError } from '../core/svc-error.js';
 import type { FolderModel } from '../folder/model.js';
 import { createApp, type RuntimeApp } from './app.js';
+import { warnInboundAuth } from './auth/boot-checks.js';
 import { type ConfigStore, createConfigStore } from './config-store.js';
 import type { RuntimeEnv } from './env.js';
 import { loadBundle, loadFolderDir } from './load-source.js';
@@ -91,12 +92,7 @@ function checkBootConfig(folder: FolderModel, env: RuntimeEnv, logger: Logger): 
       message: `SVC_UPSTREAM_SECRET is shorter than ${MIN_SECRET_CHARS} characters. Redaction still replaces it in every form it knows (any letter case, percent-, JSON-, HTML-escaped, hex, base64) wherever it appears in a result, an error or a log line, inside words too, so results and logs will show [REDACTED] in ordinary text. Use a longer credential if the API allows one.`,
     });
   }
-  if (auth.mode === 'user_oauth') {
-    logger.log('warn', 'user_oauth_unsupported', {
-      message:
-        'config.yaml uses auth mode user_oauth, which the standalone runtime does not support: every tool call will be refused',
-    });
-  }
+  warnInboundAuth(folder, env, logger);
 }
 
 export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRuntime> {

@@ -117,13 +117,15 @@ describe('auth modes arrive upstream as configured', () => {
     expect(seen.headers['x-api-key']).toBeUndefined();
   });
 
-  it('user_oauth warns at boot and refuses every call without calling upstream', async () => {
+  it('user_oauth without SVC_OAUTH_KEY warns at boot and refuses every call without calling upstream', async () => {
     const { runtime, logger } = await boot((await folderWith(OAUTH)).dir, {});
-    expect(logger.records.find((r) => r.event === 'user_oauth_unsupported')?.level).toBe('warn');
+    const warning = logger.records.find((r) => r.event === 'user_oauth_unconfigured');
+    expect(warning?.level).toBe('warn');
+    expect(String(warning?.message)).toMatch(/SVC_OAUTH_KEY/);
     const before = upstream.requests.length;
     const result = await (await client(runtime.url)).callTool({ name: 'echo_get', arguments: { id: '5' } });
     expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/not supported in standalone mode/);
+    expect(text(result)).toMatch(/no user authorization/);
     expect(upstream.requests.length).toBe(before);
   });
 });

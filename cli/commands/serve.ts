@@ -25,6 +25,15 @@ const VARIABLE_HELP: Record<(typeof RUNTIME_ENV_VARIABLES)[number], string> = {
   SVC_SYNC_INTERVAL: 'seconds between polls of SVC_SYNC_URL (default 60, at least 10)',
   SVC_UPSTREAM_TIMEOUT_MS: 'timeout of one upstream call in milliseconds (default 30000)',
   SVC_MAX_RESPONSE_BYTES: 'largest upstream response passed on, in bytes (default 10 MiB)',
+  MCP_AUTH: 'inbound protection of /mcp: none (default), bearer or oauth (docs/oauth.md)',
+  SVC_MCP_TOKENS: 'comma-separated SHA-256 hashes (hex) of the tokens clients present (MCP_AUTH=bearer)',
+  SVC_OAUTH_KEY: '32 random bytes, base64: seals the tokens the OAuth facade issues (user_oauth)',
+  SVC_OAUTH_CLIENT_ID:
+    "the upstream OAuth client's id (user_oauth; config.yaml oauth.clientIdEnv renames it)",
+  SVC_OAUTH_CLIENT_SECRET:
+    "the upstream OAuth client's secret (user_oauth; oauth.clientSecretEnv renames it)",
+  SVC_OAUTH_ALLOW_LOOPBACK:
+    '1: accept http loopback client metadata documents and redirects (local use, tests)',
 };
 
 function environmentHelp(): string {
