@@ -15,7 +15,10 @@ import {
   readRequestBody,
 } from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
-import { attachCallContext } from './call-context.js';
+import { createInboundGate } from './auth/inbound-gate.js';
+import { createOAuthFacade } from './auth/oauth-facade.js';
+import { createSealer } from './auth/seal.js';
+import { attachCallContext, attachedCallContext } from './call-context.js';
 import { createFastPath } from './fast-path.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { jsonRpcError, LegacySessions } from './legacy-sessions.js';
@@ -25,7 +28,7 @@ import type { Logger } from './logger.js';
 import { buildMcpServer } from './mcp-server.js';
 import { buildOriginPolicy, checkOrigin } from './origin-policy.js';
 import { createRedactor } from './redact.js';
-import type { CallContext, ToolCallDeps } from './tool-call.js';
+import type { ToolCallDeps } from './tool-call.js';
 import { basicCredentials } from './upstream-request.js';
 import { fetchTransport, nodeHttpTransport } from './upstream-transport.js';
 
@@ -68,7 +71,10 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
   const now = opts.now ?? (() => performance.timeOrigin + performance.now());
   // basic auth sends base64("user:secret"), which contains no encoding of the secret alone.
   const basicPair = env.upstreamSecret ? basicCredentials(env.upstreamSecret, env.upstreamUser) : undefined;
-  const redact = createRedactor([env.upstreamSecret, basicPair]);
+  const oauthSecrets = Object.entries(env.oauthClients ?? {})
+    .filter(([name]) => name.includes('SECRET'))
+    .map(([, value]) => value);
+  const redact = createRedactor([env.upstreamSecret, basicPair, ...oauthSecrets]);
   const logger = opts.logger ?? noopLogger;
   const deps: ToolCallDeps = {
     transport: opts.fetch ? fetchTransport(opts.fetch) : nodeHttpTransport,
@@ -177,8 +183,10 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     }
     const claim = envelopeClaim(parsedBody);
     const loaded = store.current();
-    const call: CallContext | undefined = loaded.forwardHeaders ? { headers: forward.headers } : undefined;
-    if (call) attachCallContext(forward, call);
+    let call = attachedCallContext(request);
+    if (!call && loaded.forwardHeaders) call = { headers: forward.headers };
+    if (call && forward !== request) attachCallContext(forward, call);
+    else if (call) attachCallContext(request, call);
     // Another server id is 404 — except for a 2025 session opened there before a swap renamed the
     // server: LegacySessions checks that the session belongs to this path.
     const serverId = loaded.serverId;
@@ -214,6 +222,24 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
   };
   // @hono/node-server puts the Node request and answer in env: the body is read straight off
   // the socket, and the answer closing early tells the hot path its client has gone.
+  // Inbound auth (runtime/auth/): the user_oauth facade's routes, and the gate in front of /mcp.
+  const facade =
+    env.oauthKey && env.publicUrl
+      ? createOAuthFacade({
+          env: { ...env, publicUrl: env.publicUrl, oauthKey: env.oauthKey },
+          store,
+          sealer: createSealer(env.oauthKey, env.publicUrl, now),
+          logger,
+          now,
+          ...(opts.fetch ? { fetch: opts.fetch } : {}),
+        })
+      : undefined;
+  facade?.mount(app);
+  const gate = createInboundGate({ env, store, facade, logger, now });
+  if (gate) {
+    app.use('/mcp', gate);
+    app.use('/mcp/*', gate);
+  }
   app.all('/mcp', (c) => track(c.req.raw, undefined, c.env));
   app.all('/mcp/:serverId', (c) => track(c.req.raw, c.req.param('serverId'), c.env));
 

@@ -11,6 +11,11 @@ export function attachCallContext(request: Request, call: CallContext): void {
   contexts.set(request, call);
 }
 
+/** The context attached to this request (by the auth gate), if any. */
+export function attachedCallContext(request: Request): CallContext | undefined {
+  return contexts.get(request);
+}
+
 /** The context the app attached, or one with the request's headers alone. */
 export function callContextOf(request: Request | undefined): CallContext | undefined {
   if (!request) return undefined;

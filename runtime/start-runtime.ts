@@ -107,7 +107,10 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
 async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   const { env } = opts;
   const basicPair = env.upstreamSecret ? basicCredentials(env.upstreamSecret, env.upstreamUser) : undefined;
-  const redact = createRedactor([env.upstreamSecret, basicPair, env.deployToken]);
+  const oauthSecrets = Object.entries(env.oauthClients ?? {})
+    .filter(([name]) => name.includes('SECRET'))
+    .map(([, value]) => value);
+  const redact = createRedactor([env.upstreamSecret, basicPair, env.deployToken, ...oauthSecrets]);
   const logger = redactingLogger(opts.logger ?? jsonLineLogger({ redact }), redact);
 
   const dir = opts.folderDir ?? env.folderPath;
