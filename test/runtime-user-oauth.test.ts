@@ -8,6 +8,8 @@
  * another resource is refused; svc's token never reaches the API; no token in a log line.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -318,6 +320,99 @@ describe.skipIf(chromiumMissing)('user_oauth against oidc-provider', () => {
     expect(other.status).toBe(401);
     expect(other.headers.get('www-authenticate')).toMatch(/invalid_token/);
   }, 60_000);
+
+  it('takes a client ID metadata document as client_id; a code is single-use and bound to its PKCE verifier', async () => {
+    const doc = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ client_id: cimdUrl, client_name: 'CIMD host', redirect_uris: [REDIRECT] }));
+    });
+    await new Promise<void>((resolve) => doc.listen(0, '127.0.0.1', resolve));
+    const cimdUrl = `http://127.0.0.1:${(doc.address() as AddressInfo).port}/oauth/client.json`;
+    try {
+      const provider = new MemoryAuthProvider(cimdUrl);
+      const first = newClient('modern');
+      const transport = new StreamableHTTPClientTransport(new URL(runtime.url), { authProvider: provider });
+      await expect(first.connect(transport)).rejects.toThrow(UnauthorizedError);
+      expect(provider.authorizationUrl?.searchParams.get('client_id')).toBe(cimdUrl);
+      const callback = await browserSignIn(provider.authorizationUrl!, 'frank');
+      const code = callback.searchParams.get('code')!;
+      const exchange = (verifier: string) =>
+        fetch(`${publicUrl}/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            grant_type: 'authorization_code',
+            code,
+            client_id: cimdUrl,
+            redirect_uri: REDIRECT,
+            code_verifier: verifier,
+          }),
+        });
+      const wrong = await exchange('x'.repeat(43));
+      expect(wrong.status).toBe(400);
+      expect(await wrong.json()).toMatchObject({ error: 'invalid_grant' });
+      await transport.finishAuth(callback.searchParams);
+      const replay = await exchange(provider.verifier);
+      expect(replay.status).toBe(400);
+      expect(await replay.json()).toMatchObject({ error: 'invalid_grant' });
+      const client = newClient('modern');
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(runtime.url), { authProvider: provider }),
+      );
+      expect((await whoAmI(client)).sub).toBe('frank');
+      await client.close();
+    } finally {
+      await new Promise<void>((resolve) => doc.close(() => resolve()));
+    }
+  }, 60_000);
+
+  it('refuses authorization requests it must not serve', async () => {
+    const registered = await (
+      await fetch(`${publicUrl}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'refusals' }),
+      })
+    ).json();
+    expect(registered.token_endpoint_auth_method).toBe('none');
+    const authorize = (params: Record<string, string>) =>
+      fetch(`${publicUrl}/oauth/authorize?${new URLSearchParams(params)}`, { redirect: 'manual' });
+    const good = {
+      response_type: 'code',
+      client_id: registered.client_id as string,
+      redirect_uri: REDIRECT,
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      state: 's1',
+      resource: `${publicUrl}/mcp`,
+    };
+    const ok = await authorize(good);
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get('location')).toMatch(new RegExp(`^${oidc.issuer}/auth\\?`));
+    const errorOf = async (params: Record<string, string>) => {
+      const r = await authorize(params);
+      expect(r.status).toBe(302);
+      const to = new URL(r.headers.get('location')!);
+      expect(to.searchParams.get('iss')).toBe(publicUrl);
+      expect(to.searchParams.get('state')).toBe('s1');
+      return to.searchParams.get('error');
+    };
+    expect(await errorOf({ ...good, code_challenge_method: 'plain' })).toBe('invalid_request');
+    expect(await errorOf({ ...good, resource: 'https://other.example.test/mcp' })).toBe('invalid_target');
+    expect(await errorOf({ ...good, response_type: 'token' })).toBe('unsupported_response_type');
+    // Without a known client or a registered redirect URI nothing is redirected anywhere.
+    expect((await authorize({ ...good, redirect_uri: 'https://attacker.example.test/cb' })).status).toBe(400);
+    expect((await authorize({ ...good, client_id: `${good.client_id}x` })).status).toBe(400);
+    expect((await authorize({ ...good, client_id: 'https://127.0.0.1:1/nothing-here.json' })).status).toBe(
+      400,
+    );
+    const badRegistration = await fetch(`${publicUrl}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: ['http://attacker.example.test/cb'] }),
+    });
+    expect(badRegistration.status).toBe(400);
+  });
 
   it('no token appears in a log line', () => {
     const lines = JSON.stringify(logger.records);
