@@ -48,7 +48,8 @@ describe('client registry', () => {
     const registry = createClientRegistry({ sealer, allowLoopback: false, fetch: never, now });
     const out = await registry.register({ redirect_uris: ['http://localhost:7777/cb'], client_name: 'n' });
     expect(out.ok).toBe(true);
-    const id = (out as { client: { client_id: string } }).client.client_id;
+    if (!out.ok) throw new Error(out.error);
+    const id = String(out.client.client_id);
     expect(await registry.resolve(id)).toMatchObject({
       redirectUris: ['http://localhost:7777/cb'],
       name: 'n',
