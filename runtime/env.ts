@@ -41,6 +41,8 @@ export interface RuntimeEnv {
   oauthKey?: Uint8Array;
   /** SVC_OAUTH_CLIENT_ID / SVC_OAUTH_CLIENT_SECRET, or the variables config.yaml oauth names. Never logged. */
   oauthClients?: Readonly<Record<string, string>>;
+  /** MCP_OAUTH_ISSUER: the OpenID provider people sign in at when MCP_AUTH=oauth. */
+  mcpOAuthIssuer?: string;
   /** SVC_OAUTH_ALLOW_LOOPBACK: client metadata documents and redirects on http loopback accepted (tests, local use). */
   oauthAllowLoopback?: boolean;
 }
@@ -68,6 +70,7 @@ export const RUNTIME_ENV_VARIABLES = [
   'SVC_OAUTH_CLIENT_ID',
   'SVC_OAUTH_CLIENT_SECRET',
   'SVC_OAUTH_ALLOW_LOOPBACK',
+  'MCP_OAUTH_ISSUER',
 ] as const;
 
 /** Names of SVC_OAUTH_CLIENT_* style variables a folder's oauth block may point at (clientIdEnv/clientSecretEnv). */
@@ -205,6 +208,27 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
   }
   if (Object.keys(clients).length > 0) result.oauthClients = clients;
   if (nonEmpty(env.SVC_OAUTH_ALLOW_LOOPBACK) === '1') result.oauthAllowLoopback = true;
+  const issuer = nonEmpty(env.MCP_OAUTH_ISSUER);
+  if (issuer !== undefined) {
+    if (!/^https?:\/\/[^/]/.test(issuer))
+      throw invalid('MCP_OAUTH_ISSUER', `"${issuer}" is not an http(s) URL`);
+    result.mcpOAuthIssuer = issuer;
+  }
+  if (mcpAuthRaw === 'oauth') {
+    // The endpoint must never fall open because a variable is missing.
+    const missing = [
+      ['MCP_OAUTH_ISSUER', result.mcpOAuthIssuer],
+      ['SVC_OAUTH_KEY', result.oauthKey],
+      ['SVC_OAUTH_CLIENT_ID', clients.SVC_OAUTH_CLIENT_ID],
+      ['MCP_RUNTIME_PUBLIC_URL', publicUrl],
+    ].filter(([, value]) => value === undefined);
+    if (missing.length > 0) {
+      const names = missing.map(([name]) => name as string);
+      throw new SvcError('CONFIG_MISSING_ENV', `MCP_AUTH=oauth needs ${names.join(', ')}`, {
+        place: { field: names[0]! },
+      });
+    }
+  }
   const folderPath = nonEmpty(env.SVC_FOLDER_PATH);
   if (folderPath !== undefined) result.folderPath = folderPath;
   const bundlePath = nonEmpty(env.SVC_BUNDLE_PATH) ?? nonEmpty(env.FLOWCP_BUNDLE_PATH);

@@ -12,18 +12,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  Client,
-  type OAuthClientProvider,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-} from '@modelcontextprotocol/client';
-import type { BrowserContext } from 'playwright-core';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryLogger, parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
 import { copyFixtureFolder, type TempFolder } from '../runtime/testing/index.js';
-import { chromiumMissing, launchChromium } from './helpers/headless-chromium.js';
+import { chromiumMissing } from './helpers/headless-chromium.js';
 import type { Era } from './helpers/mcp-client.js';
+import { browserSignIn, MemoryAuthProvider, REDIRECT } from './helpers/oauth-client.js';
 import {
   API_SCOPE,
   freePort,
@@ -34,7 +29,6 @@ import {
 } from './helpers/oidc-upstream.js';
 
 const OAUTH_KEY = Buffer.alloc(32, 0x5a).toString('base64');
-const REDIRECT = 'http://127.0.0.1:1/mcp-client/callback';
 
 let oidc: OidcUpstream;
 let folder: TempFolder;
@@ -43,92 +37,11 @@ let publicUrl: string;
 let browserRoot: string;
 const logger = memoryLogger();
 
-/** The MCP client's side of OAuth, in memory, as a host keeps it. */
-class MemoryAuthProvider implements OAuthClientProvider {
-  client: { client_id: string } | undefined;
-  saved: { access_token: string; refresh_token?: string } | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-  constructor(readonly fixedClientId?: string) {}
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata() {
-    return {
-      client_name: 'svc user_oauth test',
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.fixedClientId ? { client_id: this.fixedClientId } : this.client;
-  }
-  saveClientInformation(info: { client_id: string }) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved as never;
-  }
-  saveTokens(tokens: { access_token: string; refresh_token?: string }) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-  discovery: unknown;
-  saveDiscoveryState(state: unknown) {
-    this.discovery = state;
-  }
-  discoveryState() {
-    return this.discovery as never;
-  }
-  invalidateCredentials(scope: string) {
-    if (scope === 'all' || scope === 'tokens') this.saved = undefined;
-    if (scope === 'all' || scope === 'client') this.client = undefined;
-  }
-}
-
 function newClient(era: Era): Client {
   return new Client(
     { name: 'user-oauth', version: '1.0.0' },
     era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
   );
-}
-
-/** A person signs in at oidc-provider's own pages in a fresh browser; returns the client's callback URL. */
-async function browserSignIn(authorizationUrl: URL, login: string): Promise<URL> {
-  const context: BrowserContext = await launchChromium(browserRoot);
-  try {
-    let callback: string | undefined;
-    let arrived!: () => void;
-    const done = new Promise<void>((resolve) => {
-      arrived = resolve;
-    });
-    await context.route(`${REDIRECT}**`, async (route) => {
-      callback = route.request().url();
-      await route.fulfill({ status: 200, contentType: 'text/plain', body: 'signed in' });
-      arrived();
-    });
-    const page = await context.newPage();
-    await page.goto(authorizationUrl.href);
-    await page.fill('input[name=login]', login);
-    await page.fill('input[name=password]', 'any-password');
-    await page.click('button[type=submit]');
-    await page.waitForSelector('input[name=prompt][value=consent]', { state: 'attached' });
-    await page.click('button[type=submit]');
-    await done;
-    return new URL(callback!);
-  } finally {
-    await context.close();
-  }
 }
 
 /** Connects with the SDK's OAuth support; signs `login` in through the browser when the runtime asks. */
@@ -146,7 +59,7 @@ async function connectAs(
   } catch (error) {
     if (!(error instanceof UnauthorizedError)) throw error;
   }
-  const callback = await browserSignIn(provider.authorizationUrl!, login);
+  const callback = await browserSignIn(browserRoot, provider.authorizationUrl!, login);
   expect(callback.searchParams.get('iss')).toBe(publicUrl);
   await transport.finishAuth(callback.searchParams);
   const client = newClient(era);
@@ -290,7 +203,7 @@ describe.skipIf(chromiumMissing)('user_oauth against oidc-provider', () => {
     // Ending the 2025 session needs authorization too, which this client no longer has.
     await client.close().catch(() => {});
     // The host sends the person through authorization again, and the calls work once more.
-    const callback = await browserSignIn(provider.authorizationUrl!, 'dave');
+    const callback = await browserSignIn(browserRoot, provider.authorizationUrl!, 'dave');
     await new StreamableHTTPClientTransport(new URL(runtime.url), { authProvider: provider }).finishAuth(
       callback.searchParams,
     );
@@ -334,7 +247,7 @@ describe.skipIf(chromiumMissing)('user_oauth against oidc-provider', () => {
       const transport = new StreamableHTTPClientTransport(new URL(runtime.url), { authProvider: provider });
       await expect(first.connect(transport)).rejects.toThrow(UnauthorizedError);
       expect(provider.authorizationUrl?.searchParams.get('client_id')).toBe(cimdUrl);
-      const callback = await browserSignIn(provider.authorizationUrl!, 'frank');
+      const callback = await browserSignIn(browserRoot, provider.authorizationUrl!, 'frank');
       const code = callback.searchParams.get('code')!;
       const exchange = (verifier: string) =>
         fetch(`${publicUrl}/oauth/token`, {

@@ -32,6 +32,8 @@ const VARIABLE_HELP: Record<(typeof RUNTIME_ENV_VARIABLES)[number], string> = {
     "the upstream OAuth client's id (user_oauth; config.yaml oauth.clientIdEnv renames it)",
   SVC_OAUTH_CLIENT_SECRET:
     "the upstream OAuth client's secret (user_oauth; oauth.clientSecretEnv renames it)",
+  MCP_OAUTH_ISSUER:
+    'the OpenID provider people sign in at (MCP_AUTH=oauth; with SVC_OAUTH_KEY and SVC_OAUTH_CLIENT_ID)',
   SVC_OAUTH_ALLOW_LOOPBACK:
     '1: accept http loopback client metadata documents and redirects (local use, tests)',
 };

@@ -3,6 +3,8 @@
  * - a user_oauth folder: svc's own sealed access token, for this very resource (RFC 8707 —
  *   a token minted for the other MCP path or another server is refused), unsealed into the end
  *   user's upstream token, which the tool calls of this request carry (CallContext);
+ * - MCP_AUTH=oauth: the same sealed token, issued after the person signed in at the OpenID
+ *   provider MCP_OAUTH_ISSUER names; the tool calls keep the shared credential;
  * - MCP_AUTH=bearer: a token whose SHA-256 is in SVC_MCP_TOKENS, compared in constant time;
  * - otherwise open.
  * A refusal is the SDK's own 401 with `WWW-Authenticate: Bearer` (and resource_metadata for
@@ -94,7 +96,8 @@ export function createInboundGate(opts: InboundGateOptions): MiddlewareHandler |
     const request = c.req.raw;
     if (request.method === 'OPTIONS') return next();
     const header = request.headers.get('authorization');
-    if (facade && userVerifier && store.current().userOAuth) {
+    const perUser = store.current().userOAuth === true;
+    if (facade && userVerifier && (perUser || env.mcpAuth === 'oauth')) {
       const pathId = pathIdOf(c.req.path);
       const resourceMetadataUrl = facade.metadataUrlFor(pathId);
       let info: AuthInfo;
@@ -107,7 +110,10 @@ export function createInboundGate(opts: InboundGateOptions): MiddlewareHandler |
       } catch (error) {
         return bearerAuthChallengeResponse(error, { resourceMetadataUrl });
       }
-      const call: CallContext = { headers: request.headers, userToken: info.extra?.userToken as string };
+      // MCP_AUTH=oauth: the person is authenticated, the API still gets the shared credential.
+      const call: CallContext = perUser
+        ? { headers: request.headers, userToken: info.extra?.userToken as string }
+        : { headers: request.headers };
       attachCallContext(request, call);
       await next();
       if (call.userTokenRejected) {

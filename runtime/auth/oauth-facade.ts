@@ -19,6 +19,7 @@ import { oauthClientOf } from './boot-checks.js';
 import { type ClientRegistry, createClientRegistry } from './clients.js';
 import type { Sealer } from './seal.js';
 import {
+  discoverProvider,
   exchangeUpstreamCode,
   refreshUpstream,
   type UpstreamProvider,
@@ -92,22 +93,53 @@ export function createOAuthFacade(opts: OAuthFacadeOptions): OAuthFacade {
     pathId === undefined ? `${issuer}/mcp` : `${issuer}/mcp/${encodeURIComponent(pathId)}`;
   const resources = () => [resourceFor(undefined), resourceFor(store.current().serverId)];
 
-  const provider = (): UpstreamProvider | undefined => {
-    const folder = store.current().folder;
-    const block = folder.config.oauth;
-    if (folder.config.auth.mode !== 'user_oauth' || !block) return undefined;
-    const client = oauthClientOf(folder, env);
-    if (!client.clientId) return undefined;
-    return {
-      authorizeUrl: block.authorizeUrl,
-      tokenUrl: block.tokenUrl,
-      scopes: block.scopes,
-      clientId: client.clientId,
-      ...(client.clientSecret ? { clientSecret: client.clientSecret } : {}),
-    };
+  // MCP_AUTH=oauth: the provider is the OpenID provider MCP_OAUTH_ISSUER names, discovered once.
+  let discovered: Promise<UpstreamProvider | undefined> | undefined;
+  const fromIssuer = (): Promise<UpstreamProvider | undefined> => {
+    const issuerUrl = env.mcpOAuthIssuer;
+    const clientId = env.oauthClients?.SVC_OAUTH_CLIENT_ID;
+    if (!issuerUrl || !clientId) return Promise.resolve(undefined);
+    discovered ??= discoverProvider(issuerUrl, upstreamFetch).then(
+      (found) => ({
+        ...found,
+        scopes: ['openid'],
+        clientId,
+        ...(env.oauthClients?.SVC_OAUTH_CLIENT_SECRET
+          ? { clientSecret: env.oauthClients.SVC_OAUTH_CLIENT_SECRET }
+          : {}),
+      }),
+      (error: unknown) => {
+        discovered = undefined;
+        logger.log('warn', 'oauth_discovery_failed', {
+          issuer: issuerUrl,
+          message: String((error as Error)?.message ?? error).slice(0, 200),
+        });
+        return undefined;
+      },
+    );
+    return discovered;
   };
 
-  const metadata = (): OAuthMetadata =>
+  /** The provider people sign in at: the user_oauth folder's, or with MCP_AUTH=oauth the OpenID provider. */
+  const provider = async (): Promise<UpstreamProvider | undefined> => {
+    const folder = store.current().folder;
+    const block = folder.config.oauth;
+    if (folder.config.auth.mode === 'user_oauth') {
+      if (!block) return undefined;
+      const client = oauthClientOf(folder, env);
+      if (!client.clientId) return undefined;
+      return {
+        authorizeUrl: block.authorizeUrl,
+        tokenUrl: block.tokenUrl,
+        scopes: block.scopes,
+        clientId: client.clientId,
+        ...(client.clientSecret ? { clientSecret: client.clientSecret } : {}),
+      };
+    }
+    return env.mcpAuth === 'oauth' ? fromIssuer() : undefined;
+  };
+
+  const metadata = (scopes: readonly string[]): OAuthMetadata =>
     ({
       issuer,
       authorization_endpoint: `${issuer}/oauth/authorize`,
@@ -117,16 +149,16 @@ export function createOAuthFacade(opts: OAuthFacadeOptions): OAuthFacade {
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['none'],
-      scopes_supported: provider()?.scopes ?? [],
+      scopes_supported: [...scopes],
       client_id_metadata_document_supported: true,
       authorization_response_iss_parameter_supported: true,
     }) as OAuthMetadata;
 
-  const resourceMetadata = (resource: string) =>
+  const resourceMetadata = (resource: string, scopes: readonly string[]) =>
     buildOAuthProtectedResourceMetadata({
-      oauthMetadata: metadata(),
+      oauthMetadata: metadata(scopes),
       resourceServerUrl: new URL(resource),
-      scopesSupported: [...(provider()?.scopes ?? [])],
+      scopesSupported: [...scopes],
       resourceName: store.current().serverInfo.title ?? store.current().serverId,
       dangerouslyAllowInsecureIssuerUrl: issuer.startsWith('http:'),
     });
@@ -163,7 +195,7 @@ export function createOAuthFacade(opts: OAuthFacadeOptions): OAuthFacade {
 
   async function authorize(url: URL): Promise<Response> {
     const q = url.searchParams;
-    const up = provider();
+    const up = await provider();
     if (!up)
       return page(
         503,
@@ -218,7 +250,7 @@ export function createOAuthFacade(opts: OAuthFacadeOptions): OAuthFacade {
         state,
       });
     }
-    const up = provider();
+    const up = await provider();
     if (!up) return page(503, 'This server has no sign-in configured.');
     let tokens: UpstreamTokens;
     try {
@@ -297,7 +329,7 @@ export function createOAuthFacade(opts: OAuthFacadeOptions): OAuthFacade {
         return oauthError(400, 'invalid_grant', 'the refresh token was issued to another client');
       if (resource !== null && !sameResource(resource, String(refresh.aud)))
         return oauthError(400, 'invalid_target', 'resource differs from the one the grant is for');
-      const up = provider();
+      const up = await provider();
       if (!up) return oauthError(400, 'invalid_grant', 'this server has no sign-in configured any more');
       const outcome = await refreshUpstream(up, String(refresh.urt), upstreamFetch, seconds());
       if (!outcome.ok) {
@@ -333,25 +365,27 @@ export function createOAuthFacade(opts: OAuthFacadeOptions): OAuthFacade {
       };
     },
     mount(app) {
-      const prm = (pathId: string | undefined) => () => {
-        if (!provider()) return page(404, 'Not Found');
-        return Response.json(resourceMetadata(resourceFor(pathId)), {
+      const prm = (pathId: string | undefined) => async () => {
+        const up = await provider();
+        if (!up) return page(404, 'Not Found');
+        return Response.json(resourceMetadata(resourceFor(pathId), up.scopes), {
           headers: { 'access-control-allow-origin': '*' },
         });
       };
       app.get('/.well-known/oauth-protected-resource', prm(undefined));
       app.get('/.well-known/oauth-protected-resource/mcp', prm(undefined));
       app.get('/.well-known/oauth-protected-resource/mcp/:serverId', (c) => prm(c.req.param('serverId'))());
-      app.get('/.well-known/oauth-authorization-server', () =>
-        provider()
-          ? Response.json(metadata(), { headers: { 'access-control-allow-origin': '*' } })
-          : page(404, 'Not Found'),
-      );
+      app.get('/.well-known/oauth-authorization-server', async () => {
+        const up = await provider();
+        return up
+          ? Response.json(metadata(up.scopes), { headers: { 'access-control-allow-origin': '*' } })
+          : page(404, 'Not Found');
+      });
       app.get('/oauth/authorize', (c) => authorize(new URL(c.req.url)));
       app.get('/oauth/callback', (c) => callback(new URL(c.req.url)));
       app.post('/oauth/token', (c) => token(c.req.raw));
       app.post('/oauth/register', async (c) => {
-        if (!provider()) return page(404, 'Not Found');
+        if (!(await provider())) return page(404, 'Not Found');
         let body: unknown;
         try {
           body = JSON.parse(await c.req.text());

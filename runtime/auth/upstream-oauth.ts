@@ -16,6 +16,8 @@ export interface UpstreamTokens {
 }
 
 export interface UpstreamProvider {
+  /** Known only for a discovered OpenID provider (MCP_AUTH=oauth): then its `iss` is checked exactly. */
+  issuer?: string;
   authorizeUrl: string;
   tokenUrl: string;
   scopes: readonly string[];
@@ -76,9 +78,9 @@ export async function exchangeUpstreamCode(
 ): Promise<UpstreamTokens> {
   const iss = callback.searchParams.get('iss');
   const as: oauth.AuthorizationServer = {
-    issuer: iss ?? new URL(provider.tokenUrl).origin,
+    issuer: provider.issuer ?? iss ?? new URL(provider.tokenUrl).origin,
     token_endpoint: provider.tokenUrl,
-    ...(iss ? { authorization_response_iss_parameter_supported: true } : {}),
+    ...(iss || provider.issuer ? { authorization_response_iss_parameter_supported: true } : {}),
   };
   const client: oauth.Client = { client_id: provider.clientId };
   const params = oauth.validateAuthResponse(as, client, callback, oauth.skipStateCheck);
@@ -101,7 +103,7 @@ export async function refreshUpstream(
   nowSeconds: number,
 ): Promise<RefreshOutcome> {
   const as: oauth.AuthorizationServer = {
-    issuer: new URL(provider.tokenUrl).origin,
+    issuer: provider.issuer ?? new URL(provider.tokenUrl).origin,
     token_endpoint: provider.tokenUrl,
   };
   const client: oauth.Client = { client_id: provider.clientId };
@@ -130,4 +132,22 @@ export async function refreshUpstream(
       reason: 'the provider could not be reached or answered unexpectedly',
     };
   }
+}
+
+/** OpenID Connect discovery of MCP_OAUTH_ISSUER (the issuer in the document must match exactly). */
+export async function discoverProvider(
+  issuer: string,
+  fetchImpl: typeof fetch,
+): Promise<{ issuer: string; authorizeUrl: string; tokenUrl: string }> {
+  const url = new URL(issuer);
+  const response = await oauth.discoveryRequest(url, {
+    algorithm: 'oidc',
+    [oauth.customFetch]: fetchImpl,
+    ...(url.protocol === 'http:' ? { [oauth.allowInsecureRequests]: true } : {}),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const as = await oauth.processDiscoveryResponse(url, response);
+  if (!as.authorization_endpoint || !as.token_endpoint)
+    throw new Error('the provider metadata names no authorization or token endpoint');
+  return { issuer: as.issuer, authorizeUrl: as.authorization_endpoint, tokenUrl: as.token_endpoint };
 }
