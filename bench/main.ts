@@ -3,9 +3,10 @@
  * ratios compare like with like. Medians throughout. Never part of `npm test`.
  *
  *   npm run bench                  all sections
- *   npm run bench -- import diff   only some (cli, commands, import, runtime, diff, discovery, control, git)
+ *   npm run bench -- import diff   only some (cli, commands, import, runtime, diff, discovery, control, git, auth)
  *   npm run bench -- runtime --quick  a short runtime run (fewer warm-up calls, one round)
  */
+import { runAuthBench } from './auth-bench.js';
 import { runCliBench } from './cli-bench.js';
 import { runCommandsBench } from './commands-bench.js';
 import { runControlBench } from './control-bench.js';
@@ -24,6 +25,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   discovery: runDiscoveryBench,
   control: runControlBench,
   git: runGitBench,
+  auth: runAuthBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -207,6 +207,10 @@ export interface Endpoint {
    */
   security: string[][];
   /**
+   * OAuth scopes the endpoint's security requirements name for its oauth2 / openIdConnect schemes (every alternative, sorted, unique). Absent when none.
+   */
+  scopes?: string[];
+  /**
    * Component schemas this endpoint references, transitively, by name.
    */
   defs?: {
@@ -450,6 +454,7 @@ export interface ReportWarning {
   id:
     | "enabled-tool-endpoint-removed"
     | "enabled-tool-breaking-change"
+    | "enabled-tool-scopes-widened"
     | "enabled-tool-renamed"
     | "tool-kept-stale"
     | "customization-reset"
@@ -537,6 +542,10 @@ export interface SvcTool {
     path: string;
     operationId?: string;
     deprecated?: boolean;
+    /**
+     * OAuth scopes the operation's security requirements name (oauth2 / openIdConnect schemes; sorted). A user_oauth runtime asks for those of every enabled tool.
+     */
+    scopes?: string[];
   };
   classification: "list" | "get" | "create" | "update" | "replace" | "delete" | "action";
   /**

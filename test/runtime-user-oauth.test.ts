@@ -302,6 +302,8 @@ describe.skipIf(chromiumMissing)('user_oauth against oidc-provider', () => {
     const ok = await authorize(good);
     expect(ok.status).toBe(302);
     expect(ok.headers.get('location')).toMatch(new RegExp(`^${oidc.issuer}/auth\\?`));
+    // The provider is asked for the folder's scopes (and those the enabled tools record).
+    expect(new URL(ok.headers.get('location')!).searchParams.get('scope')).toBe(API_SCOPE);
     const errorOf = async (params: Record<string, string>) => {
       const r = await authorize(params);
       expect(r.status).toBe(302);

@@ -210,6 +210,10 @@ function diffResponse(before: Endpoint, after: Endpoint, out: Changes, differ: S
 }
 
 function diffSecurity(before: Endpoint, after: Endpoint, out: Changes): void {
+  const had = new Set(before.scopes ?? []);
+  const wider = (after.scopes ?? []).filter((s) => !had.has(s));
+  if (wider.length > 0)
+    out.add('security-scopes-widened', `now needs OAuth scope ${wider.join(', ')}`, 'security/scopes');
   const alt = (e: Endpoint) => new Set(e.security.map((names) => [...names].sort().join(' + ') || '(none)'));
   const b = alt(before);
   const a = alt(after);

@@ -106,6 +106,11 @@ export const RULES = {
     level: 'breaking',
     description: 'A way to authorize the endpoint was removed.',
   },
+  'security-scopes-widened': {
+    level: 'info',
+    description:
+      'The endpoint now needs OAuth scopes it did not: a user_oauth server asks every person for them once an enabled tool calls it.',
+  },
 } as const satisfies Record<string, Rule>;
 
 export type RuleId = keyof typeof RULES;

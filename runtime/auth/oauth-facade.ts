@@ -14,6 +14,7 @@ import type { Hono } from 'hono';
 import { calculatePKCECodeChallenge } from 'oauth4webapi';
 import type { ConfigStore } from '../config-store.js';
 import type { RuntimeEnv } from '../env.js';
+import type { LoadedConfig } from '../loaded-config.js';
 import type { Logger } from '../logger.js';
 import { oauthClientOf } from './boot-checks.js';
 import { type ClientRegistry, createClientRegistry } from './clients.js';
@@ -74,6 +75,24 @@ function sameResource(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
+const scopeCache = new WeakMap<LoadedConfig, readonly string[]>();
+
+/**
+ * What the authorize request asks for: the folder's `oauth.scopes`, then every scope the served
+ * tools record from their operations' `security` (Tools/*.yaml endpoint.scopes). Once per version.
+ */
+export function scopesOf(loaded: LoadedConfig): readonly string[] {
+  let scopes = scopeCache.get(loaded);
+  if (!scopes) {
+    const all = new Set(loaded.folder.config.oauth?.scopes ?? []);
+    for (const tool of loaded.discovery.catalog.values())
+      for (const s of tool.item.tool.endpoint.scopes ?? []) all.add(s);
+    scopes = [...all];
+    scopeCache.set(loaded, scopes);
+  }
+  return scopes;
+}
+
 export function createOAuthFacade(opts: OAuthFacadeOptions): OAuthFacade {
   const { env, store, sealer, logger } = opts;
   const issuer = env.publicUrl;
@@ -122,7 +141,8 @@ export function createOAuthFacade(opts: OAuthFacadeOptions): OAuthFacade {
 
   /** The provider people sign in at: the user_oauth folder's, or with MCP_AUTH=oauth the OpenID provider. */
   const provider = async (): Promise<UpstreamProvider | undefined> => {
-    const folder = store.current().folder;
+    const loaded = store.current();
+    const folder = loaded.folder;
     const block = folder.config.oauth;
     if (folder.config.auth.mode === 'user_oauth') {
       if (!block) return undefined;
@@ -131,7 +151,7 @@ export function createOAuthFacade(opts: OAuthFacadeOptions): OAuthFacade {
       return {
         authorizeUrl: block.authorizeUrl,
         tokenUrl: block.tokenUrl,
-        scopes: block.scopes,
+        scopes: scopesOf(loaded),
         clientId: client.clientId,
         ...(client.clientSecret ? { clientSecret: client.clientSecret } : {}),
       };
