@@ -92,6 +92,21 @@ export function createInboundGate(opts: InboundGateOptions): MiddlewareHandler |
     },
   };
 
+  // Per MCP path, built once (a handful of paths; any others are not cached).
+  const targets = new Map<string, { resourceMetadataUrl: string; expectedResource: URL }>();
+  const targetOf = (pathId: string | undefined) => {
+    const key = pathId ?? '';
+    let target = targets.get(key);
+    if (!target && facade) {
+      target = {
+        resourceMetadataUrl: facade.metadataUrlFor(pathId),
+        expectedResource: new URL(facade.resourceFor(pathId)),
+      };
+      if (targets.size < 16) targets.set(key, target);
+    }
+    return target!;
+  };
+
   return async function inboundGate(c, next) {
     const request = c.req.raw;
     if (request.method === 'OPTIONS') return next();
@@ -99,13 +114,13 @@ export function createInboundGate(opts: InboundGateOptions): MiddlewareHandler |
     const perUser = store.current().userOAuth === true;
     if (facade && userVerifier && (perUser || env.mcpAuth === 'oauth')) {
       const pathId = pathIdOf(c.req.path);
-      const resourceMetadataUrl = facade.metadataUrlFor(pathId);
+      const { resourceMetadataUrl, expectedResource } = targetOf(pathId);
       let info: AuthInfo;
       try {
         info = await verifyBearerToken(header, {
           verifier: userVerifier,
           resourceMetadataUrl,
-          expectedResource: new URL(facade.resourceFor(pathId)),
+          expectedResource,
         });
       } catch (error) {
         return bearerAuthChallengeResponse(error, { resourceMetadataUrl });

@@ -32,6 +32,8 @@ const CODE_TTL_S = 60;
 const TXN_TTL_S = 600;
 const ACCESS_TTL_MAX_S = 3600;
 const REFRESH_TTL_S = 30 * 24 * 3600;
+/** Access tokens kept opened (oldest dropped first): one per active client is plenty. */
+const OPENED_CACHE_MAX = 1000;
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
 export interface OAuthFacade {
@@ -105,6 +107,7 @@ export function createOAuthFacade(opts: OAuthFacadeOptions): OAuthFacade {
     fetch,
     now: opts.now,
   });
+  const opened = new Map<string, { clientId: string; resource: string; userToken: string; exp: number }>();
   // Codes are sealed, so a replica cannot know another used one; within a replica each is single-use.
   const usedCodes = new Map<string, number>();
 
@@ -375,14 +378,24 @@ export function createOAuthFacade(opts: OAuthFacadeOptions): OAuthFacade {
     resourceFor,
     metadataUrlFor: (pathId) => getOAuthProtectedResourceMetadataUrl(new URL(resourceFor(pathId))),
     async openAccessToken(sealed) {
+      // A client presents the same token on every call until it expires: opened once, then looked up.
+      const hit = opened.get(sealed);
+      if (hit) {
+        if (hit.exp > seconds()) return hit;
+        opened.delete(sealed);
+        return undefined;
+      }
       const claims = await sealer.open('at', sealed);
       if (!claims || typeof claims.ut !== 'string' || typeof claims.aud !== 'string') return undefined;
-      return {
+      const token = {
         clientId: String(claims.cid),
         resource: claims.aud,
         userToken: claims.ut,
         exp: Number(claims.exp),
       };
+      if (opened.size >= OPENED_CACHE_MAX) opened.delete(opened.keys().next().value!);
+      opened.set(sealed, token);
+      return token;
     },
     mount(app) {
       const prm = (pathId: string | undefined) => async () => {

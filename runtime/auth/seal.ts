@@ -16,6 +16,11 @@ export interface Sealer {
 
 export function createSealer(key: Uint8Array, issuer: string, now: () => number): Sealer {
   const seconds = () => Math.floor(now() / 1000);
+  // Imported once: jose would otherwise import the raw key again on every seal and open.
+  const cryptoKey = crypto.subtle.importKey('raw', new Uint8Array(key), 'AES-GCM', false, [
+    'encrypt',
+    'decrypt',
+  ]);
   return {
     async seal(kind, claims, ttlSeconds) {
       const iat = seconds();
@@ -24,12 +29,12 @@ export function createSealer(key: Uint8Array, issuer: string, now: () => number)
         .setIssuer(issuer)
         .setIssuedAt(iat)
         .setExpirationTime(iat + ttlSeconds)
-        .encrypt(key);
+        .encrypt(await cryptoKey);
     },
     async open(kind, sealed) {
       if (sealed.length > 16_384) return undefined;
       try {
-        const { payload } = await jwtDecrypt(sealed, key, {
+        const { payload } = await jwtDecrypt(sealed, await cryptoKey, {
           issuer,
           typ: `svc-${kind}`,
           currentDate: new Date(now()),
