@@ -86,15 +86,27 @@ describe('parseRuntimeEnv', () => {
       SVC_OAUTH_KEY: key,
       SVC_OAUTH_CLIENT_ID: 'client',
       ACME_OAUTH_SECRET: 'named-by-folder',
+      ACME_CLIENT_ID: 'acme-id',
+      HOME: '/root',
       SVC_OAUTH_ALLOW_LOOPBACK: '1',
     });
     expect(env).toMatchObject({
       mcpAuth: 'bearer',
       mcpTokenHashes: ['a'.repeat(64), 'b'.repeat(64)],
-      oauthClients: { SVC_OAUTH_CLIENT_ID: 'client', ACME_OAUTH_SECRET: 'named-by-folder' },
+      oauthClients: {
+        SVC_OAUTH_CLIENT_ID: 'client',
+        ACME_OAUTH_SECRET: 'named-by-folder',
+        ACME_CLIENT_ID: 'acme-id',
+      },
       oauthAllowLoopback: true,
     });
     expect(env.oauthKey?.length).toBe(32);
+    // Only client credential names are kept, never the rest of the environment.
+    expect(Object.keys(env.oauthClients ?? {}).sort()).toEqual([
+      'ACME_CLIENT_ID',
+      'ACME_OAUTH_SECRET',
+      'SVC_OAUTH_CLIENT_ID',
+    ]);
     expect(fails({ MCP_AUTH: 'basic' }).field).toBe('MCP_AUTH');
     expect(fails({ MCP_AUTH: 'bearer' })).toMatchObject({
       code: 'CONFIG_MISSING_ENV',

@@ -73,8 +73,12 @@ export const RUNTIME_ENV_VARIABLES = [
   'MCP_OAUTH_ISSUER',
 ] as const;
 
-/** Names of SVC_OAUTH_CLIENT_* style variables a folder's oauth block may point at (clientIdEnv/clientSecretEnv). */
-const OAUTH_CLIENT_VARIABLE = /^[A-Z][A-Z0-9_]*$/;
+/**
+ * Variables a folder's oauth block may name for its client (clientIdEnv/clientSecretEnv; the
+ * config schema holds those names to the same rule). Read at boot, before the folder is known.
+ */
+const OAUTH_CLIENT_VARIABLE = /^[A-Z][A-Z0-9_]*(OAUTH|CLIENT_ID|CLIENT_SECRET)[A-Z0-9_]*$/;
+const NOT_CLIENT_VARIABLES = new Set(['SVC_OAUTH_KEY', 'SVC_OAUTH_ALLOW_LOOPBACK', 'MCP_OAUTH_ISSUER']);
 
 export const DEFAULT_PORT = 3002;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -202,7 +206,7 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
   }
   const clients: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (!name.includes('OAUTH') || !OAUTH_CLIENT_VARIABLE.test(name) || name === 'SVC_OAUTH_KEY') continue;
+    if (!OAUTH_CLIENT_VARIABLE.test(name) || NOT_CLIENT_VARIABLES.has(name)) continue;
     const trimmed = value?.trim();
     if (trimmed) clients[name] = trimmed;
   }

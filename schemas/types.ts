@@ -124,11 +124,11 @@ export interface SvcConfig {
     tokenUrl: string;
     scopes: string[];
     /**
-     * The variable holding the OAuth client id (default SVC_OAUTH_CLIENT_ID).
+     * The variable holding the OAuth client id (default SVC_OAUTH_CLIENT_ID); its name contains OAUTH, CLIENT_ID or CLIENT_SECRET.
      */
     clientIdEnv?: string;
     /**
-     * The variable holding the OAuth client secret (default SVC_OAUTH_CLIENT_SECRET).
+     * The variable holding the OAuth client secret (default SVC_OAUTH_CLIENT_SECRET); its name contains OAUTH, CLIENT_ID or CLIENT_SECRET.
      */
     clientSecretEnv?: string;
   };
