@@ -34,6 +34,9 @@ let oidc: OidcUpstream;
 let folder: TempFolder;
 let runtime: RunningRuntime;
 let publicUrl: string;
+/** A second runtime that serves every request through the SDK (fastPath: false). */
+let sdkRuntime: RunningRuntime;
+let sdkPublicUrl: string;
 let browserRoot: string;
 const logger = memoryLogger();
 
@@ -60,7 +63,7 @@ async function connectAs(
     if (!(error instanceof UnauthorizedError)) throw error;
   }
   const callback = await browserSignIn(browserRoot, provider.authorizationUrl!, login);
-  expect(callback.searchParams.get('iss')).toBe(publicUrl);
+  expect(callback.searchParams.get('iss')).toBe(new URL(url).origin);
   await transport.finishAuth(callback.searchParams);
   const client = newClient(era);
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: provider }));
@@ -82,7 +85,9 @@ beforeAll(async () => {
   browserRoot = await mkdtemp(join(tmpdir(), 'svc-user-oauth-'));
   const port = await freePort();
   publicUrl = `http://127.0.0.1:${port}`;
-  oidc = await startOidcUpstream(`${publicUrl}/oauth/callback`);
+  const sdkPort = await freePort();
+  sdkPublicUrl = `http://127.0.0.1:${sdkPort}`;
+  oidc = await startOidcUpstream(`${publicUrl}/oauth/callback`, `${sdkPublicUrl}/oauth/callback`);
   folder = await copyFixtureFolder('fixtures/runtime/basic', `${oidc.api.url}/api`, (yaml) =>
     yaml
       .replace(/auth:\n(?: {2}.*\n)+/, 'auth:\n  mode: user_oauth\n  hasAuthSecret: false\n')
@@ -103,10 +108,23 @@ beforeAll(async () => {
     folderDir: folder.dir,
     logger,
   });
+  sdkRuntime = await startRuntime({
+    env: parseRuntimeEnv({
+      MCP_RUNTIME_PORT: String(sdkPort),
+      MCP_RUNTIME_PUBLIC_URL: sdkPublicUrl,
+      SVC_OAUTH_KEY: OAUTH_KEY,
+      SVC_OAUTH_CLIENT_ID: UPSTREAM_CLIENT_ID,
+      SVC_OAUTH_CLIENT_SECRET: UPSTREAM_CLIENT_SECRET,
+    }),
+    folderDir: folder.dir,
+    logger,
+    fastPath: false,
+  });
 }, 60_000);
 
 afterAll(async () => {
   await runtime?.close();
+  await sdkRuntime?.close();
   await oidc?.close();
   await folder?.remove();
   if (browserRoot) await rm(browserRoot, { recursive: true, force: true });
@@ -140,6 +158,17 @@ describe.skipIf(chromiumMissing)('user_oauth against oidc-provider', () => {
       const me = await whoAmI(client);
       expect(me.isError).toBeFalsy();
       expect(me.sub).toBe(`alice-${era}`);
+      await client.close();
+    },
+    60_000,
+  );
+
+  it.each(['modern', 'legacy'] as const)(
+    'calls carry the person’s token through the SDK path too (%s era)',
+    async (era) => {
+      const { client } = await connectAs(`ivan-${era}`, era, new MemoryAuthProvider(), sdkRuntime.url);
+      expect((await whoAmI(client)).sub).toBe(`ivan-${era}`);
+      expect(sdkRuntime.hotPathServed()).toBe(0);
       await client.close();
     },
     60_000,

@@ -35,7 +35,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startOidcUpstream(redirectUri: string): Promise<OidcUpstream> {
+export async function startOidcUpstream(...redirectUris: string[]): Promise<OidcUpstream> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   let accessTtl = 600;
@@ -45,7 +45,7 @@ export async function startOidcUpstream(redirectUri: string): Promise<OidcUpstre
       {
         client_id: UPSTREAM_CLIENT_ID,
         client_secret: UPSTREAM_CLIENT_SECRET,
-        redirect_uris: [redirectUri],
+        redirect_uris: redirectUris,
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
