@@ -183,10 +183,10 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     }
     const claim = envelopeClaim(parsedBody);
     const loaded = store.current();
+    // What this request's tool calls carry (auth gate, forwardHeaders); the SDK path finds it by request.
     let call = attachedCallContext(request);
     if (!call && loaded.forwardHeaders) call = { headers: forward.headers };
-    if (call && forward !== request) attachCallContext(forward, call);
-    else if (call) attachCallContext(request, call);
+    if (call) attachCallContext(forward, call);
     // Another server id is 404 — except for a 2025 session opened there before a swap renamed the
     // server: LegacySessions checks that the session belongs to this path.
     const serverId = loaded.serverId;
@@ -220,9 +220,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
       if (inFlight === 0 && drained) drained();
     }
   };
-  // @hono/node-server puts the Node request and answer in env: the body is read straight off
-  // the socket, and the answer closing early tells the hot path its client has gone.
-  // Inbound auth (runtime/auth/): the user_oauth facade's routes, and the gate in front of /mcp.
+  // Inbound auth (runtime/auth/): the OAuth facade's routes, and the gate in front of /mcp.
   const facade =
     env.oauthKey && env.publicUrl
       ? createOAuthFacade({
@@ -240,6 +238,8 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     app.use('/mcp', gate);
     app.use('/mcp/*', gate);
   }
+  // @hono/node-server puts the Node request and answer in env: the body is read straight off
+  // the socket, and the answer closing early tells the hot path its client has gone.
   app.all('/mcp', (c) => track(c.req.raw, undefined, c.env));
   app.all('/mcp/:serverId', (c) => track(c.req.raw, c.req.param('serverId'), c.env));
 
