@@ -317,6 +317,13 @@ describe.skipIf(chromiumMissing)('user_oauth against oidc-provider', () => {
       })
     ).json();
     expect(registered.token_endpoint_auth_method).toBe('none');
+    // Browser-based MCP clients reach the JSON endpoints too.
+    const preflight = await fetch(`${publicUrl}/oauth/token`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://inspector.example.test', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     const authorize = (params: Record<string, string>) =>
       fetch(`${publicUrl}/oauth/authorize?${new URLSearchParams(params)}`, { redirect: 'manual' });
     const good = {

@@ -35,6 +35,14 @@ const REFRESH_TTL_S = 30 * 24 * 3600;
 /** Access tokens kept opened (oldest dropped first): one per active client is plenty. */
 const OPENED_CACHE_MAX = 1000;
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+/** The JSON endpoints answer browser-based MCP clients too: no cookie is involved, so any origin. */
+const ANY_ORIGIN = { 'access-control-allow-origin': '*' };
+const PREFLIGHT = {
+  ...ANY_ORIGIN,
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'content-type, authorization, mcp-protocol-version',
+  'access-control-max-age': '600',
+};
 
 export interface OAuthFacade {
   issuer: string;
@@ -61,7 +69,7 @@ export interface OAuthFacadeOptions {
 function oauthError(status: number, error: string, description: string): Response {
   return new Response(JSON.stringify({ error, error_description: description }), {
     status,
-    headers: { 'content-type': 'application/json', ...NO_STORE },
+    headers: { 'content-type': 'application/json', ...NO_STORE, ...ANY_ORIGIN },
   });
 }
 
@@ -205,7 +213,7 @@ export function createOAuthFacade(opts: OAuthFacadeOptions): OAuthFacade {
         ...(refreshToken ? { refresh_token: refreshToken } : {}),
         ...(up.scope ? { scope: up.scope } : {}),
       }),
-      { status: 200, headers: { 'content-type': 'application/json', ...NO_STORE } },
+      { status: 200, headers: { 'content-type': 'application/json', ...NO_STORE, ...ANY_ORIGIN } },
     );
   }
 
@@ -417,6 +425,14 @@ export function createOAuthFacade(opts: OAuthFacadeOptions): OAuthFacade {
       app.get('/oauth/authorize', (c) => authorize(new URL(c.req.url)));
       app.get('/oauth/callback', (c) => callback(new URL(c.req.url)));
       app.post('/oauth/token', (c) => token(c.req.raw));
+      for (const path of [
+        '/oauth/token',
+        '/oauth/register',
+        '/.well-known/oauth-authorization-server',
+        '/.well-known/oauth-protected-resource/*',
+        '/.well-known/oauth-protected-resource',
+      ])
+        app.options(path, () => new Response(null, { status: 204, headers: PREFLIGHT }));
       app.post('/oauth/register', async (c) => {
         if (!(await provider())) return page(404, 'Not Found');
         let body: unknown;
@@ -429,7 +445,7 @@ export function createOAuthFacade(opts: OAuthFacadeOptions): OAuthFacade {
         if (!outcome.ok) return oauthError(400, 'invalid_redirect_uri', outcome.error);
         return new Response(JSON.stringify(outcome.client), {
           status: 201,
-          headers: { 'content-type': 'application/json', ...NO_STORE },
+          headers: { 'content-type': 'application/json', ...NO_STORE, ...ANY_ORIGIN },
         });
       });
     },
