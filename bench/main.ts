@@ -3,9 +3,10 @@
  * ratios compare like with like. Medians throughout. Never part of `npm test`.
  *
  *   npm run bench                  all sections
- *   npm run bench -- import diff   only some (cli, commands, import, runtime, ops, diff, discovery, control, control-job, git, fleet)
+ *   npm run bench -- import diff   only some (cli, commands, import, runtime, ops, diff, discovery, control, control-job, git, fleet, auth)
  *   npm run bench -- runtime --quick  a short runtime run (fewer warm-up calls, one round)
  */
+import { runAuthBench } from './auth-bench.js';
 import { runCliBench } from './cli-bench.js';
 import { runCommandsBench } from './commands-bench.js';
 import { runControlBench, runImportJobBench } from './control-bench.js';
@@ -29,6 +30,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   'control-job': runImportJobBench,
   git: runGitBench,
   fleet: runFleetBench,
+  auth: runAuthBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -7,6 +7,7 @@
 import { SvcError } from '../core/svc-error.js';
 import type { SvcConfig, SvcTool } from '../schemas/types.js';
 import { definedOnly } from './error-place.js';
+import { forbiddenForwardHeader } from './forward-headers.js';
 import { type ContentEntry, classifyContentPath, parseContentEntries } from './content-items.js';
 import { validateLocated } from './locate-violations.js';
 import { BOOKKEEPING_DIR, type FolderFiles, type FolderModel, type ToolItem } from './model.js';
@@ -90,6 +91,21 @@ export function loadFolder(files: FolderFiles): LoadFolderResult {
   }
 
   if (config) checkRateLimitTools(files, config, tools, errors);
+
+  if (config)
+    config.forwardHeaders?.forEach((name, i) => {
+      const apiKey =
+        config.auth.mode === 'api_key' && config.auth.apiKey?.in === 'header' ? config.auth.apiKey.name : '';
+      const why =
+        forbiddenForwardHeader(name) ??
+        (name.toLowerCase() === apiKey.toLowerCase()
+          ? `"${name}" carries the API key (auth.apiKey) and is never forwarded`
+          : undefined);
+      if (why)
+        errors.push(
+          invalid(CONFIG_FILE, `forwardHeaders: ${why}`, `/forwardHeaders/${i}`, files[CONFIG_FILE]),
+        );
+    });
 
   tools.sort((a, b) => a.tool.sortOrder - b.tool.sortOrder || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   if (errors.length > 0 || !config)

@@ -17,6 +17,10 @@ import {
 } from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
 import { configCommit, stampCommit } from './config-commit.js';
+import { createInboundGate } from './auth/inbound-gate.js';
+import { createOAuthFacade } from './auth/oauth-facade.js';
+import { createSealer } from './auth/seal.js';
+import { attachCallContext, attachedCallContext } from './call-context.js';
 import { createFastPath } from './fast-path.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { jsonRpcError, LegacySessions } from './legacy-sessions.js';
@@ -109,7 +113,10 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
   const now = opts.now ?? (() => performance.timeOrigin + performance.now());
   // basic auth sends base64("user:secret"), which contains no encoding of the secret alone.
   const basicPair = env.upstreamSecret ? basicCredentials(env.upstreamSecret, env.upstreamUser) : undefined;
-  const redact = createRedactor([env.upstreamSecret, basicPair]);
+  const oauthSecrets = Object.entries(env.oauthClients ?? {})
+    .filter(([name]) => name.includes('SECRET'))
+    .map(([, value]) => value);
+  const redact = createRedactor([env.upstreamSecret, basicPair, ...oauthSecrets]);
   const logger = opts.logger ?? noopLogger;
   const deps: ToolCallDeps = {
     transport: opts.fetch ? fetchTransport(opts.fetch) : nodeHttpTransport,
@@ -274,21 +281,28 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
       }
     }
     const claim = envelopeClaim(parsedBody);
+    const loaded = store.current();
+    // What this request's tool calls carry (auth gate, forwardHeaders); the SDK path finds it by request.
+    let call = attachedCallContext(request);
+    if (!call && loaded.forwardHeaders) call = { headers: forward.headers };
+    if (call) attachCallContext(forward, call);
     // Another server id is 404 — except for a 2025 session opened there before a swap renamed the
     // server: LegacySessions checks that the session belongs to this path.
-    const serverId = store.current().serverId;
+    const serverId = loaded.serverId;
     if (pathId !== undefined && pathId !== serverId && (claim || !forward.headers.get('mcp-session-id'))) {
       reject('unknown_server');
       return jsonRpcError(404, -32000, `No MCP server with id "${pathId}" here`);
     }
-    const context: CallContext = {
+    // One context per request: the auth gate's (user token, headers) gains the caller and the trace.
+    const context: CallContext = Object.assign(call ?? {}, {
       caller: callerOf(
         undefined,
         incoming?.socket.remoteAddress,
         env.trustProxy ? request.headers.get('x-forwarded-for') : undefined,
         env.trustProxy,
       ),
-    };
+    });
+    attachCallContext(forward, context);
     const parent = request.headers.get('traceparent') ?? metaTraceparent(parsedBody);
     let span: RequestSpan | undefined;
     if (tracing) {
@@ -354,6 +368,24 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
       if (inFlight === 0 && drained) drained();
     }
   };
+  // Inbound auth (runtime/auth/): the OAuth facade's routes, and the gate in front of /mcp.
+  const facade =
+    env.oauthKey && env.publicUrl
+      ? createOAuthFacade({
+          env: { ...env, publicUrl: env.publicUrl, oauthKey: env.oauthKey },
+          store,
+          sealer: createSealer(env.oauthKey, env.publicUrl, now),
+          logger,
+          now,
+          ...(opts.fetch ? { fetch: opts.fetch } : {}),
+        })
+      : undefined;
+  facade?.mount(app);
+  const gate = createInboundGate({ env, store, facade, logger, now });
+  if (gate) {
+    app.use('/mcp', gate);
+    app.use('/mcp/*', gate);
+  }
   // @hono/node-server puts the Node request and answer in env: the body is read straight off
   // the socket, and the answer closing early tells the hot path its client has gone.
   app.all('/mcp', (c) => track(c.req.raw, undefined, c.env));

@@ -28,6 +28,7 @@ describe('parseRuntimeEnv', () => {
       executionLogMaxBytes: 10 * 1024 * 1024,
       logArguments: false,
       shutdownGraceMs: 10_000,
+      mcpAuth: 'none',
     });
   });
 
@@ -119,6 +120,47 @@ describe('parseRuntimeEnv', () => {
       code: 'CONFIG_MISSING_ENV',
       field: 'SVC_DEPLOY_TOKEN',
     });
+  });
+
+  it('reads the inbound auth and OAuth variables, refusing bad ones without echoing them', () => {
+    const hash = 'A'.repeat(64);
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const env = parseRuntimeEnv({
+      MCP_AUTH: 'bearer',
+      SVC_MCP_TOKENS: ` ${hash} ,${'b'.repeat(64)}`,
+      SVC_OAUTH_KEY: key,
+      SVC_OAUTH_CLIENT_ID: 'client',
+      ACME_OAUTH_SECRET: 'named-by-folder',
+      ACME_CLIENT_ID: 'acme-id',
+      HOME: '/root',
+      SVC_OAUTH_ALLOW_LOOPBACK: '1',
+    });
+    expect(env).toMatchObject({
+      mcpAuth: 'bearer',
+      mcpTokenHashes: ['a'.repeat(64), 'b'.repeat(64)],
+      oauthClients: {
+        SVC_OAUTH_CLIENT_ID: 'client',
+        ACME_OAUTH_SECRET: 'named-by-folder',
+        ACME_CLIENT_ID: 'acme-id',
+      },
+      oauthAllowLoopback: true,
+    });
+    expect(env.oauthKey?.length).toBe(32);
+    // Only client credential names are kept, never the rest of the environment.
+    expect(Object.keys(env.oauthClients ?? {}).sort()).toEqual([
+      'ACME_CLIENT_ID',
+      'ACME_OAUTH_SECRET',
+      'SVC_OAUTH_CLIENT_ID',
+    ]);
+    expect(fails({ MCP_AUTH: 'basic' }).field).toBe('MCP_AUTH');
+    expect(fails({ MCP_AUTH: 'bearer' })).toMatchObject({
+      code: 'CONFIG_MISSING_ENV',
+      field: 'SVC_MCP_TOKENS',
+    });
+    const pasted = fails({ SVC_MCP_TOKENS: 'the-plain-token' });
+    expect(pasted.field).toBe('SVC_MCP_TOKENS');
+    expect(pasted.message).not.toContain('the-plain-token');
+    expect(fails({ SVC_OAUTH_KEY: 'c2hvcnQ=' }).field).toBe('SVC_OAUTH_KEY');
   });
 
   it('treats an empty or "*" origin list as unrestricted', () => {

@@ -62,6 +62,18 @@ export interface RuntimeEnv {
   shutdownGraceMs: number;
   /** The OTEL_* variables (OpenTelemetry's own names and meanings), when any is set: runtime/tracing.ts. */
   otel?: Record<string, string>;
+  /** MCP_AUTH: inbound protection of /mcp (contracts/oauth.md). Default none. */
+  mcpAuth: 'none' | 'bearer' | 'oauth';
+  /** SVC_MCP_TOKENS: SHA-256 hashes (lower-case hex) of the tokens MCP clients present (MCP_AUTH=bearer). */
+  mcpTokenHashes?: string[];
+  /** SVC_OAUTH_KEY: 32 bytes (base64) sealing what the OAuth facade issues. Never logged. */
+  oauthKey?: Uint8Array;
+  /** SVC_OAUTH_CLIENT_ID / SVC_OAUTH_CLIENT_SECRET, or the variables config.yaml oauth names. Never logged. */
+  oauthClients?: Readonly<Record<string, string>>;
+  /** MCP_OAUTH_ISSUER: the OpenID provider people sign in at when MCP_AUTH=oauth. */
+  mcpOAuthIssuer?: string;
+  /** SVC_OAUTH_ALLOW_LOOPBACK: client metadata documents and redirects on http loopback accepted (tests, local use). */
+  oauthAllowLoopback?: boolean;
 }
 
 /** Every variable parseRuntimeEnv reads (the exported folder's .env.example must not name others). */
@@ -100,7 +112,21 @@ export const RUNTIME_ENV_VARIABLES = [
   'OTEL_TRACES_SAMPLER',
   'OTEL_TRACES_SAMPLER_ARG',
   'OTEL_SDK_DISABLED',
+  'MCP_AUTH',
+  'SVC_MCP_TOKENS',
+  'SVC_OAUTH_KEY',
+  'SVC_OAUTH_CLIENT_ID',
+  'SVC_OAUTH_CLIENT_SECRET',
+  'SVC_OAUTH_ALLOW_LOOPBACK',
+  'MCP_OAUTH_ISSUER',
 ] as const;
+
+/**
+ * Variables a folder's oauth block may name for its client (clientIdEnv/clientSecretEnv; the
+ * config schema holds those names to the same rule). Read at boot, before the folder is known.
+ */
+const OAUTH_CLIENT_VARIABLE = /^[A-Z][A-Z0-9_]*(OAUTH|CLIENT_ID|CLIENT_SECRET)[A-Z0-9_]*$/;
+const NOT_CLIENT_VARIABLES = new Set(['SVC_OAUTH_KEY', 'SVC_OAUTH_ALLOW_LOOPBACK', 'MCP_OAUTH_ISSUER']);
 
 export const DEFAULT_PORT = 3002;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -232,6 +258,10 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
   const shutdownGraceMs =
     graceRaw === undefined ? 10_000 : parseInteger('SVC_SHUTDOWN_GRACE_MS', graceRaw, 0, 600_000);
 
+  const mcpAuthRaw = nonEmpty(env.MCP_AUTH) ?? 'none';
+  if (mcpAuthRaw !== 'none' && mcpAuthRaw !== 'bearer' && mcpAuthRaw !== 'oauth') {
+    throw invalid('MCP_AUTH', `must be none, bearer or oauth, got "${mcpAuthRaw}"`);
+  }
   const result: RuntimeEnv = {
     mode: 'standalone',
     port,
@@ -246,6 +276,7 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
     executionLogMaxBytes,
     logArguments: parseFlag('SVC_LOG_ARGUMENTS', env.SVC_LOG_ARGUMENTS, false),
     shutdownGraceMs,
+    mcpAuth: mcpAuthRaw,
   };
   const sessionSecret = nonEmpty(env.SVC_SESSION_SECRET);
   if (sessionSecret !== undefined) result.sessionSecret = parseSessionSecret(sessionSecret);
@@ -266,6 +297,57 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
   if (Object.keys(otel).length > 0) result.otel = otel;
   const executionLog = nonEmpty(env.SVC_EXECUTION_LOG);
   if (executionLog !== undefined && executionLog !== 'off') result.executionLog = executionLog;
+  const tokensRaw = nonEmpty(env.SVC_MCP_TOKENS);
+  if (tokensRaw !== undefined) {
+    const hashes = tokensRaw
+      .split(',')
+      .map((t) => t.trim().toLowerCase())
+      .filter((t) => t !== '');
+    // Said without the value: a token pasted here by mistake must not reach a log.
+    if (hashes.some((h) => !/^[0-9a-f]{64}$/.test(h)))
+      throw invalid('SVC_MCP_TOKENS', 'expected comma-separated SHA-256 hashes (64 hex digits each)');
+    result.mcpTokenHashes = hashes;
+  }
+  if (mcpAuthRaw === 'bearer' && !result.mcpTokenHashes) {
+    throw new SvcError('CONFIG_MISSING_ENV', 'SVC_MCP_TOKENS is required when MCP_AUTH=bearer', {
+      place: { field: 'SVC_MCP_TOKENS' },
+    });
+  }
+  const keyRaw = nonEmpty(env.SVC_OAUTH_KEY);
+  if (keyRaw !== undefined) {
+    const key = Buffer.from(keyRaw, 'base64');
+    if (key.length !== 32) throw invalid('SVC_OAUTH_KEY', 'expected 32 random bytes, base64-encoded');
+    result.oauthKey = new Uint8Array(key);
+  }
+  const clients: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (!OAUTH_CLIENT_VARIABLE.test(name) || NOT_CLIENT_VARIABLES.has(name)) continue;
+    const trimmed = value?.trim();
+    if (trimmed) clients[name] = trimmed;
+  }
+  if (Object.keys(clients).length > 0) result.oauthClients = clients;
+  if (nonEmpty(env.SVC_OAUTH_ALLOW_LOOPBACK) === '1') result.oauthAllowLoopback = true;
+  const issuer = nonEmpty(env.MCP_OAUTH_ISSUER);
+  if (issuer !== undefined) {
+    if (!/^https?:\/\/[^/]/.test(issuer))
+      throw invalid('MCP_OAUTH_ISSUER', `"${issuer}" is not an http(s) URL`);
+    result.mcpOAuthIssuer = issuer;
+  }
+  if (mcpAuthRaw === 'oauth') {
+    // The endpoint must never fall open because a variable is missing.
+    const missing = [
+      ['MCP_OAUTH_ISSUER', result.mcpOAuthIssuer],
+      ['SVC_OAUTH_KEY', result.oauthKey],
+      ['SVC_OAUTH_CLIENT_ID', clients.SVC_OAUTH_CLIENT_ID],
+      ['MCP_RUNTIME_PUBLIC_URL', publicUrl],
+    ].filter(([, value]) => value === undefined);
+    if (missing.length > 0) {
+      const names = missing.map(([name]) => name as string);
+      throw new SvcError('CONFIG_MISSING_ENV', `MCP_AUTH=oauth needs ${names.join(', ')}`, {
+        place: { field: names[0]! },
+      });
+    }
+  }
   const folderPath = nonEmpty(env.SVC_FOLDER_PATH);
   if (folderPath !== undefined) result.folderPath = folderPath;
   const bundlePath = nonEmpty(env.SVC_BUNDLE_PATH) ?? nonEmpty(env.FLOWCP_BUNDLE_PATH);

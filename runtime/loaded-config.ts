@@ -116,8 +116,12 @@ export interface LoadedConfig {
   resourceList: readonly ListedResource[];
   templates: readonly TemplateResource[];
   templateList: readonly ListedTemplate[];
-  /** user_oauth: calls are refused (standalone cannot authorize end users). */
+  /** user_oauth without an `oauth` block: calls are refused (fail closed). */
   callsRefused?: string;
+  /** user_oauth with an `oauth` block: each call carries the end user's upstream token (docs/oauth.md). */
+  userOAuth?: boolean;
+  /** config.yaml forwardHeaders, lower-cased: headers of the MCP request sent upstream. */
+  forwardHeaders?: readonly string[];
   /** The folder needs SVC_UPSTREAM_SECRET (api_key / bearer / basic with hasAuthSecret). */
   needsSecret: boolean;
 }
@@ -345,8 +349,13 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
   };
   if (instructionParts.length > 0) loaded.instructions = instructionParts.join('\n\n');
   if (auth.mode === 'user_oauth') {
-    loaded.callsRefused =
-      'This server uses user_oauth authentication, which is not supported in standalone mode: tool calls are refused. Use api_key, bearer or none, or the hosted runtime.';
+    if (config.oauth) loaded.userOAuth = true;
+    else
+      loaded.callsRefused =
+        'This server uses user_oauth authentication but config.yaml has no oauth block (authorizeUrl, tokenUrl, scopes): tool calls are refused until the provider is configured.';
+  }
+  if (config.forwardHeaders && config.forwardHeaders.length > 0) {
+    loaded.forwardHeaders = config.forwardHeaders.map((h) => h.toLowerCase());
   }
   return loaded;
 }

@@ -15,6 +15,7 @@ import {
   Server,
 } from '@modelcontextprotocol/server';
 import { CALL_TOOL, SEARCH_TOOLS } from '../folder/discovery-mode.js';
+import { callContextOf } from './call-context.js';
 import { callThroughSearch, searchTools } from './discovery/meta-tools.js';
 import { type LoadedConfig, type ResourceContents, substitute } from './loaded-config.js';
 import { callTool, type ToolCallDeps } from './tool-call.js';
@@ -109,7 +110,7 @@ export function buildMcpServer(loaded: LoadedConfig, deps: ToolCallDeps): Server
         return callThroughSearch(loaded, deps, args, ctx, modern ?? server.getClientCapabilities()) as never;
       }
     }
-    return callTool(loaded, deps, name, args, ctx.mcpReq.signal) as never;
+    return callTool(loaded, deps, name, args, ctx.mcpReq.signal, callContextOf(ctx.http?.req)) as never;
   });
   server.setRequestHandler('prompts/list', () => ({ prompts: loaded.promptList as never }));
   server.setRequestHandler('prompts/get', (request) =>

@@ -17,6 +17,7 @@ import { SvcError } from '../core/svc-error.js';
 import { readFolderBetweenWrites } from '../folder/read-between-writes.js';
 import type { FolderModel } from '../folder/model.js';
 import { createApp, type RuntimeApp, type SyncHealth } from './app.js';
+import { warnInboundAuth } from './auth/boot-checks.js';
 import { type ConfigStore, createConfigStore } from './config-store.js';
 import type { RuntimeEnv } from './env.js';
 import { createExecutionLog } from './execution-log.js';
@@ -128,12 +129,7 @@ export function checkBootConfig(folder: FolderModel, env: RuntimeEnv, logger: Lo
       message: `SVC_UPSTREAM_SECRET is shorter than ${MIN_SECRET_CHARS} characters. Redaction still replaces it in every form it knows (any letter case, percent-, JSON-, HTML-escaped, hex, base64) wherever it appears in a result, an error or a log line, inside words too, so results and logs will show [REDACTED] in ordinary text. Use a longer credential if the API allows one.`,
     });
   }
-  if (auth.mode === 'user_oauth') {
-    logger.log('warn', 'user_oauth_unsupported', {
-      message:
-        'config.yaml uses auth mode user_oauth, which the standalone runtime does not support: every tool call will be refused',
-    });
-  }
+  warnInboundAuth(folder, env, logger);
 }
 
 export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRuntime> {
@@ -149,12 +145,16 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   const { env } = opts;
   const basicPair = env.upstreamSecret ? basicCredentials(env.upstreamSecret, env.upstreamUser) : undefined;
   const sessionKey = env.sessionSecret ? Buffer.from(env.sessionSecret) : undefined;
+  const oauthSecrets = Object.entries(env.oauthClients ?? {})
+    .filter(([name]) => name.includes('SECRET'))
+    .map(([, value]) => value);
   const redact = createRedactor([
     env.upstreamSecret,
     basicPair,
     env.deployToken,
     sessionKey?.toString('base64'),
     sessionKey?.toString('hex'),
+    ...oauthSecrets,
   ]);
   const logger = redactingLogger(opts.logger ?? jsonLineLogger({ redact }), redact);
 

@@ -47,14 +47,24 @@ export interface ToolCallDeps {
   ) => Promise<UpstreamOutcome>;
 }
 
-/** Who asked for the call, and the trace it belongs to (contracts/operations.md). */
+/**
+ * What one MCP request gives the tool calls it makes: who asked and the trace it belongs to
+ * (contracts/operations.md), the headers forwardHeaders passes on and the end user's upstream
+ * token (contracts/oauth.md). One object per request: the auth gate, the app and the call share it.
+ */
 export interface CallContext {
   /** The authenticated subject, else the client address (rate-limit.ts callerOf). */
-  caller: string;
+  caller?: string;
   /** The W3C traceparent the call's span is a child of (set by the tracing, when on). */
   traceparent?: string;
   /** The trace id of the call, for the execution log. */
   traceId?: string;
+  /** The MCP request's headers (config.yaml forwardHeaders). */
+  headers?: Headers;
+  /** user_oauth: the end user's upstream access token. Never svc's own token. */
+  userToken?: string;
+  /** Set when the upstream answered 401 to userToken: the app answers with a 401 challenge. */
+  userTokenRejected?: boolean;
 }
 
 /** contracts/operations.md: svc_tool_calls_total{outcome}. */
@@ -75,6 +85,12 @@ export interface CallRecord {
   traceId?: string;
   configVersion: number;
 }
+
+/**
+ * What one MCP HTTP request brings to its tool calls: its headers (config.yaml forwardHeaders
+ * picks those sent upstream) and, in user_oauth mode, the end user's upstream access token,
+ * unsealed from svc's own token by the auth gate (runtime/auth/). Both eras, both paths.
+ */
 
 const MAX_LISTED_PROBLEMS = 20;
 
@@ -151,6 +167,15 @@ async function runCall(
 ): Promise<CallDone> {
   const name = tool.listed.name;
   if (loaded.callsRefused) return { outcome: 'refused', result: toolError(loaded.callsRefused) };
+  const userToken = loaded.userOAuth ? context?.userToken : undefined;
+  if (loaded.userOAuth && !userToken) {
+    return {
+      outcome: 'refused',
+      result: toolError(
+        'This server acts as each signed-in person (user_oauth): this request carries no user authorization.',
+      ),
+    };
+  }
   if (loaded.needsSecret && !deps.secret) {
     return {
       outcome: 'refused',
@@ -194,13 +219,26 @@ async function runCall(
       ),
     };
   }
+  const headers = context?.headers;
+  if (loaded.forwardHeaders && headers) {
+    // The request's own value wins over an argument of the same name: the model cannot pick a tenant.
+    for (const h of loaded.forwardHeaders) {
+      const value = headers.get(h);
+      if (value !== null) built.request.headers[h] = value;
+    }
+  }
+  let redact = deps.redact;
+  if (userToken) {
+    built.request.headers.authorization = `Bearer ${userToken}`;
+    redact = (text) => deps.redact(text).split(userToken).join('[REDACTED]');
+  }
   const started = deps.now();
   const send = (request: UpstreamRequest) =>
     callUpstream(request, {
       transport: deps.transport,
       timeoutMs: deps.timeoutMs,
       maxResponseBytes: deps.maxResponseBytes,
-      redact: deps.redact,
+      redact,
       structured: tool.listed.outputSchema !== undefined,
       toolName: name,
       ...(signal ? { signal } : {}),
@@ -208,6 +246,7 @@ async function runCall(
   const outcome = deps.aroundUpstream
     ? await deps.aroundUpstream(name, built.request, context, send)
     : await send(built.request);
+  if (userToken && outcome.status === 401 && context) context.userTokenRejected = true;
   const result = checkStructured(tool, outcome.result, deps);
   deps.logger.log(result.isError ? 'warn' : 'debug', 'tool_call', {
     tool: name,

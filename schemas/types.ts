@@ -145,12 +145,26 @@ export interface SvcConfig {
    */
   requiredEnv: string[];
   /**
-   * User OAuth provider (user_oauth mode). Not supported by the standalone runtime yet.
+   * Headers of the MCP HTTP request sent upstream on every tool call (e.g. X-Tenant-Id). Authorization, Cookie, Host, Mcp-* and hop-by-hop headers can never be listed (svc validate refuses them).
+   *
+   * @maxItems 32
+   */
+  forwardHeaders?: string[];
+  /**
+   * The upstream's OAuth provider (user_oauth mode): the runtime sends each person there to sign in and calls the API with that person's token (docs/oauth.md). Without it a user_oauth folder refuses every call.
    */
   oauth?: {
     authorizeUrl: string;
     tokenUrl: string;
     scopes: string[];
+    /**
+     * The variable holding the OAuth client id (default SVC_OAUTH_CLIENT_ID); its name contains OAUTH, CLIENT_ID or CLIENT_SECRET.
+     */
+    clientIdEnv?: string;
+    /**
+     * The variable holding the OAuth client secret (default SVC_OAUTH_CLIENT_SECRET); its name contains OAUTH, CLIENT_ID or CLIENT_SECRET.
+     */
+    clientSecretEnv?: string;
   };
 }
 export interface Auth {
@@ -299,6 +313,10 @@ export interface Endpoint {
       [k: string]: {} | boolean;
     };
   };
+  /**
+   * OAuth scopes the endpoint's security requirements name for its oauth2 / openIdConnect schemes (every alternative, sorted, unique). Absent when none.
+   */
+  scopes?: string[];
   /**
    * Component schemas this endpoint references, transitively, by name.
    */
@@ -550,6 +568,7 @@ export interface ReportWarning {
   id:
     | "enabled-tool-endpoint-removed"
     | "enabled-tool-breaking-change"
+    | "enabled-tool-scopes-widened"
     | "enabled-tool-renamed"
     | "tool-kept-stale"
     | "customization-reset"
@@ -646,6 +665,10 @@ export interface SvcTool {
     path: string;
     operationId?: string;
     deprecated?: boolean;
+    /**
+     * OAuth scopes the operation's security requirements name (oauth2 / openIdConnect schemes; sorted). A user_oauth runtime asks for those of every enabled tool.
+     */
+    scopes?: string[];
   };
   classification: "list" | "get" | "create" | "update" | "replace" | "delete" | "action";
   /**

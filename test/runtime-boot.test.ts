@@ -117,13 +117,32 @@ describe('auth modes arrive upstream as configured', () => {
     expect(seen.headers['x-api-key']).toBeUndefined();
   });
 
-  it('user_oauth warns at boot and refuses every call without calling upstream', async () => {
-    const { runtime, logger } = await boot((await folderWith(OAUTH)).dir, {});
-    expect(logger.records.find((r) => r.event === 'user_oauth_unsupported')?.level).toBe('warn');
+  it('user_oauth without an oauth block refuses every call, saying why, even with the facade configured', async () => {
+    const noBlock = (c: string) => NONE(c).replace('  mode: none\n', '  mode: user_oauth\n');
+    const { runtime, logger } = await boot((await folderWith(noBlock)).dir, {
+      SVC_OAUTH_KEY: Buffer.alloc(32, 3).toString('base64'),
+      SVC_OAUTH_CLIENT_ID: 'client',
+      MCP_RUNTIME_PUBLIC_URL: 'http://127.0.0.1:1',
+    });
+    expect(String(logger.records.find((r) => r.event === 'user_oauth_unconfigured')?.message)).toMatch(
+      /without an oauth block/,
+    );
     const before = upstream.requests.length;
     const result = await (await client(runtime.url)).callTool({ name: 'echo_get', arguments: { id: '5' } });
     expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/not supported in standalone mode/);
+    expect(text(result)).toMatch(/no oauth block/);
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('user_oauth without SVC_OAUTH_KEY warns at boot and refuses every call without calling upstream', async () => {
+    const { runtime, logger } = await boot((await folderWith(OAUTH)).dir, {});
+    const warning = logger.records.find((r) => r.event === 'user_oauth_unconfigured');
+    expect(warning?.level).toBe('warn');
+    expect(String(warning?.message)).toMatch(/SVC_OAUTH_KEY/);
+    const before = upstream.requests.length;
+    const result = await (await client(runtime.url)).callTool({ name: 'echo_get', arguments: { id: '5' } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/no user authorization/);
     expect(upstream.requests.length).toBe(before);
   });
 });

@@ -51,6 +51,17 @@ const VARIABLE_HELP: Record<(typeof RUNTIME_ENV_VARIABLES)[number], string | nul
   OTEL_TRACES_SAMPLER: 'OpenTelemetry sampler (default parentbased_always_on)',
   OTEL_TRACES_SAMPLER_ARG: "the sampler's argument (e.g. the ratio of traceidratio)",
   OTEL_SDK_DISABLED: 'true: no tracing, whatever else is set',
+  MCP_AUTH: 'inbound protection of /mcp: none (default), bearer or oauth (docs/oauth.md)',
+  SVC_MCP_TOKENS: 'comma-separated SHA-256 hashes (hex) of the tokens clients present (MCP_AUTH=bearer)',
+  SVC_OAUTH_KEY: '32 random bytes, base64: seals the tokens the OAuth facade issues (user_oauth)',
+  SVC_OAUTH_CLIENT_ID:
+    "the upstream OAuth client's id (user_oauth; config.yaml oauth.clientIdEnv renames it)",
+  SVC_OAUTH_CLIENT_SECRET:
+    "the upstream OAuth client's secret (user_oauth; oauth.clientSecretEnv renames it)",
+  MCP_OAUTH_ISSUER:
+    'the OpenID provider people sign in at (MCP_AUTH=oauth; with SVC_OAUTH_KEY and SVC_OAUTH_CLIENT_ID)',
+  SVC_OAUTH_ALLOW_LOOPBACK:
+    '1: accept http loopback client metadata documents and redirects (local use, tests)',
 };
 
 function environmentHelp(): string {

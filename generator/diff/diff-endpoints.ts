@@ -662,6 +662,12 @@ function schemesLabel(r: Requirement): string {
  * and no more scopes; otherwise that way was removed (or needs new scopes).
  */
 function diffSecurity(before: Endpoint, after: Endpoint, out: Changes): void {
+  // Scopes the operation's oauth2/openIdConnect requirements name (Endpoint.scopes): a user_oauth
+  // server asks each person for them once an enabled tool calls the endpoint.
+  const had = new Set(before.scopes ?? []);
+  const wider = (after.scopes ?? []).filter((s) => !had.has(s));
+  if (wider.length > 0)
+    out.add('security-scopes-widened', `now needs OAuth scope ${wider.join(', ')}`, 'security/scopes');
   const scoped = before.contract !== undefined && after.contract !== undefined;
   const b = requirements(before, scoped);
   const a = requirements(after, scoped);

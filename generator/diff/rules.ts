@@ -270,6 +270,11 @@ const STATIC_RULES = {
     level: 'info',
     description: 'A way to authorize the endpoint needs fewer OAuth scopes.',
   },
+  'security-scopes-widened': {
+    level: 'info',
+    description:
+      'The endpoint now needs OAuth scopes it did not: a user_oauth server asks every person for them once an enabled tool calls it.',
+  },
 } as const satisfies Record<string, Rule>;
 
 /** Where a schema keyword change is read: a parameter, the request body, the success response. */

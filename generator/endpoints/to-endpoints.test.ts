@@ -409,3 +409,43 @@ describe('a description beside a parameter or request body $ref (Reference Objec
     expect(endpoint!.requestBody!.description).toBe('A list of items.');
   });
 });
+
+describe('OAuth scopes from security requirements', () => {
+  const doc = (security: unknown[], opSecurity?: unknown[]) => ({
+    openapi: '3.0.3',
+    info: { title: 'T', version: '1' },
+    security,
+    components: {
+      securitySchemes: {
+        oauth: {
+          type: 'oauth2',
+          flows: { implicit: { authorizationUrl: 'https://a.test/auth', scopes: {} } },
+        },
+        oidc: { type: 'openIdConnect', openIdConnectUrl: 'https://a.test/.well-known/openid-configuration' },
+        key: { type: 'apiKey', in: 'header', name: 'X-Key' },
+      },
+    },
+    paths: {
+      '/a': { get: { responses: { 200: { description: 'ok' } } } },
+      '/b': {
+        post: { ...(opSecurity ? { security: opSecurity } : {}), responses: { 200: { description: 'ok' } } },
+      },
+    },
+  });
+
+  it('records the scopes of oauth2 and openIdConnect schemes, every alternative, sorted; none for api keys', async () => {
+    const endpoints = toEndpoints(
+      await parseInline(
+        doc(
+          [{ oauth: ['items:read'] }, { key: [] }],
+          [{ oauth: ['items:write', 'items:read'] }, { oidc: ['profile'] }],
+        ),
+      ),
+    );
+    expect(find(endpoints, 'GET', '/a').scopes).toEqual(['items:read']);
+    expect(find(endpoints, 'POST', '/b').scopes).toEqual(['items:read', 'items:write', 'profile']);
+    const keysOnly = toEndpoints(await parseInline(doc([{ key: [] }])));
+    expect(find(keysOnly, 'GET', '/a').scopes).toBeUndefined();
+    for (const e of endpoints) expect(validate('endpoint', e).ok).toBe(true);
+  });
+});

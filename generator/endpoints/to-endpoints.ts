@@ -89,6 +89,8 @@ function baseEndpoint(
     parameters: [],
     security: effectiveSecurity(doc, op),
   };
+  const scopes = oauthScopes(doc, op);
+  if (scopes.length > 0) endpoint.scopes = scopes;
   if (typeof op.operationId === 'string' && op.operationId.trim())
     endpoint.operationId = op.operationId.trim();
   if (typeof op.summary === 'string' && op.summary.trim()) endpoint.summary = op.summary.trim();
@@ -407,6 +409,32 @@ function withoutFlagged(
 function effectiveSecurity(doc: Record<string, unknown>, op: Record<string, unknown>): string[][] {
   const list = Array.isArray(op.security) ? op.security : Array.isArray(doc.security) ? doc.security : [];
   return list.filter(isPlainObject).map((req) => Object.keys(req).sort(compareStrings));
+}
+
+/**
+ * The OAuth scopes the operation's security requirements name, for its oauth2 and
+ * openIdConnect schemes (OpenAPI 3.x components.securitySchemes, Swagger 2.0
+ * securityDefinitions), across every alternative: sorted, unique.
+ */
+function oauthScopes(doc: Record<string, unknown>, op: Record<string, unknown>): string[] {
+  const list = Array.isArray(op.security) ? op.security : Array.isArray(doc.security) ? doc.security : [];
+  const components = isPlainObject(doc.components) ? doc.components.securitySchemes : undefined;
+  const schemes = isPlainObject(components)
+    ? components
+    : isPlainObject(doc.securityDefinitions)
+      ? doc.securityDefinitions
+      : {};
+  const scopes = new Set<string>();
+  for (const requirement of list) {
+    if (!isPlainObject(requirement)) continue;
+    for (const [name, names] of Object.entries(requirement)) {
+      const scheme = (schemes as Record<string, unknown>)[name];
+      const type = isPlainObject(scheme) ? scheme.type : undefined;
+      if ((type !== 'oauth2' && type !== 'openIdConnect') || !Array.isArray(names)) continue;
+      for (const s of names) if (typeof s === 'string' && s !== '') scopes.add(s);
+    }
+  }
+  return [...scopes].sort(compareStrings);
 }
 
 /** request body content type preference: JSON, form, multipart, text, bytes, then anything else. */

@@ -51,6 +51,24 @@ export function envVariables(config: SvcConfig): EnvVar[] {
     { name: 'SVC_RUNTIME_MODE', comment: 'Always "standalone"; set by docker-compose.yml.' },
     { name: 'SVC_RUNTIME_IMAGE', comment: 'Optional (docker compose only): the runtime image to run.' },
   ];
+  if (mode === 'user_oauth') {
+    // Each person signs in at the API's provider through the runtime (docs/oauth.md).
+    vars.push(
+      {
+        name: 'SVC_OAUTH_KEY',
+        comment:
+          'REQUIRED (auth user_oauth): 32 random bytes, base64 (openssl rand -base64 32); replicas share it.',
+      },
+      {
+        name: config.oauth?.clientIdEnv ?? 'SVC_OAUTH_CLIENT_ID',
+        comment: "REQUIRED (auth user_oauth): this server's OAuth client id at the API's provider.",
+      },
+      {
+        name: config.oauth?.clientSecretEnv ?? 'SVC_OAUTH_CLIENT_SECRET',
+        comment: "The OAuth client's secret at the API's provider (none for a public client).",
+      },
+    );
+  }
   const known = new Set(vars.map((v) => v.name));
   for (const name of [...config.requiredEnv].sort()) {
     if (!known.has(name)) vars.push({ name, comment: 'Required by this server (config.yaml requiredEnv).' });

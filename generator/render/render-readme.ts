@@ -39,7 +39,8 @@ function authSection(config: SvcConfig): string[] {
     case 'user_oauth':
       return [
         "Auth mode `user_oauth`: each call runs with the end user's own authorization.",
-        'The standalone runtime does not support it yet: tool calls are refused until it does.',
+        'With the `oauth` block in `config.yaml` and `SVC_OAUTH_KEY`, `SVC_OAUTH_CLIENT_ID` (and its secret) and',
+        "`MCP_RUNTIME_PUBLIC_URL` set, the runtime signs each person in at the API's provider; without them every call is refused.",
       ];
   }
 }

@@ -148,6 +148,26 @@ export function buildReport(input: ReportInput): ImportReport {
     if (change.kind === 'changed' && change.breaking)
       breakingByKey.set(endpointMatchKey(change.method, change.path), change);
   }
+  // A person signing in to a user_oauth server is asked for every scope the enabled tools need:
+  // a reviewer sees the widening before it ships.
+  const widenedByKey = new Map<string, { key: string; text: string }>();
+  for (const change of input.endpoints) {
+    if (change.kind !== 'changed') continue;
+    const widened = change.changes.find((c) => c.id === 'security-scopes-widened');
+    if (widened)
+      widenedByKey.set(endpointMatchKey(change.method, change.path), { key: change.key, text: widened.text });
+  }
+  for (const { key, tool } of input.tools) {
+    if (!tool.enabled || tool.origin !== 'imported') continue;
+    const widened = widenedByKey.get(endpointMatchKey(tool.endpoint.method, tool.endpoint.path));
+    if (!widened) continue;
+    warnings.push({
+      id: 'enabled-tool-scopes-widened',
+      text: `enabled tool ${tool.name} calls ${widened.key}, which ${widened.text}: people signing in are asked for it`,
+      tool: key,
+      endpoint: widened.key,
+    });
+  }
   for (const { key, tool } of input.tools) {
     if (!tool.enabled || tool.origin !== 'imported') continue;
     const change = breakingByKey.get(endpointMatchKey(tool.endpoint.method, tool.endpoint.path));

@@ -184,6 +184,7 @@ const ENABLED_WARNINGS: ReadonlySet<ReportWarning['id']> = new Set([
   'enabled-tool-endpoint-removed',
   'enabled-tool-renamed',
   'enabled-tool-breaking-change',
+  'enabled-tool-scopes-widened',
 ]);
 
 /** Warnings the enabled-tools section already shows. */
@@ -215,6 +216,9 @@ function enabledSection(report: ImportReport): string[] {
   }
   for (const w of report.warnings) {
     if (w.id === 'enabled-tool-breaking-change') blocks.push([`- 🔴 **Breaking** ${safe(w.text)}`]);
+  }
+  for (const w of report.warnings) {
+    if (w.id === 'enabled-tool-scopes-widened') blocks.push([`- 🟠 **Scopes widened** ${safe(w.text)}`]);
   }
   for (const r of report.tools.customizationsReset) {
     if (!r.enabled) continue;

@@ -73,6 +73,38 @@ describe('buildReport', () => {
     expect(renderReportText(report)).toContain('~ GET /a  [breaking]');
   });
 
+  it('flags an enabled tool whose endpoint now needs more OAuth scopes (diff rule and warning)', () => {
+    const before = [ep('GET', '/items', { scopes: ['items:read'] }), ep('GET', '/other', { scopes: ['x'] })];
+    const after = [
+      ep('GET', '/items', { scopes: ['admin', 'items:read'] }),
+      ep('GET', '/other', { scopes: ['x', 'y'] }),
+    ];
+    const endpoints = diffEndpoints(before, after);
+    expect(endpoints[0]!.changes).toMatchObject([
+      { id: 'security-scopes-widened', text: 'now needs OAuth scope admin', level: 'info' },
+    ]);
+    // Narrower scopes are not a widening.
+    expect(diffEndpoints(after, before).flatMap((c) => c.changes.map((x) => x.id))).not.toContain(
+      'security-scopes-widened',
+    );
+    const report = buildReport({
+      source: { location: 'v2.json' },
+      previous: { seq: 1 },
+      endpointsBefore: 2,
+      endpointsAfter: 2,
+      endpoints,
+      notes: [],
+      // Only the enabled tool gets a warning: a disabled one asks nobody for anything.
+      tools: [tool('items', after[0]!, true), tool('other', after[1]!, false)],
+      changed: true,
+    });
+    expect(validate('report', report).ok).toBe(true);
+    expect(report.warnings.map((w) => `${w.id}:${w.tool}`)).toEqual(['enabled-tool-scopes-widened:items']);
+    expect(renderReportMarkdown(report)).toContain(
+      '**Scopes widened** enabled tool items calls GET /items, which now needs OAuth scope admin',
+    );
+  });
+
   it('says nothing changed when nothing did', () => {
     const report = buildReport({
       source: { location: 'v1.json' },

@@ -64,6 +64,7 @@ export function buildTool(endpoint: Endpoint, name: string, opts: BuildToolOptio
       path: endpoint.path,
       ...(endpoint.operationId ? { operationId: endpoint.operationId } : {}),
       ...(endpoint.deprecated ? { deprecated: true } : {}),
+      ...(endpoint.scopes ? { scopes: [...endpoint.scopes] } : {}),
     },
     classification: classify(endpoint.method, endpoint.path),
     inputSchema: unshared(inputSchema),

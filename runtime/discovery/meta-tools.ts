@@ -19,6 +19,7 @@ import { canonicalJson } from '../../core/canonical-json.js';
 import { isPlainObject } from '../../core/is-plain-object.js';
 import { CALL_TOOL, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from '../../folder/discovery-mode.js';
 import type { CompiledTool, LoadedConfig } from '../loaded-config.js';
+import { callContextOf } from '../call-context.js';
 import { callCompiledTool, type ToolCallDeps } from '../tool-call.js';
 import { type ToolCallResult, toolError } from '../upstream-call.js';
 
@@ -99,7 +100,8 @@ export async function callThroughSearch(
   // Unknown, disabled and stale tools answer alike: a disabled tool stays invisible.
   if (!tool)
     return toolError(`No tool named "${name}" can be called on this server. Find one with search_tools.`);
-  if (!needsConfirmation(tool)) return callCompiledTool(loaded, deps, tool, toolArgs, ctx.mcpReq.signal);
+  if (!needsConfirmation(tool))
+    return callCompiledTool(loaded, deps, tool, toolArgs, ctx.mcpReq.signal, callContextOf(ctx.http?.req));
 
   const pending = digest(name, toolArgs);
   const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
@@ -112,7 +114,7 @@ export async function callThroughSearch(
       return toolError(
         `The person did not confirm ${name}: the API was not called. Ask them what they want before trying again.`,
       );
-    return callCompiledTool(loaded, deps, tool, toolArgs, ctx.mcpReq.signal);
+    return callCompiledTool(loaded, deps, tool, toolArgs, ctx.mcpReq.signal, callContextOf(ctx.http?.req));
   }
   if (!canElicit(clientCapabilities) || !deps.confirmations) {
     return toolError(
