@@ -24,7 +24,7 @@ RUN npx esbuild runtime/main.ts --bundle --platform=node --format=esm --target=n
 FROM node:24-alpine AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN node -e "const f='package.json',p=require('./'+f),keep=['@hono/node-server','@modelcontextprotocol/server','ajv','ajv-formats','gray-matter','hono','minisearch','re2js','remark-parse','stemmer','unified','yaml'];p.dependencies=Object.fromEntries(keep.map(k=>[k,p.dependencies[k]]));delete p.devDependencies;delete p.scripts;require('fs').writeFileSync(f,JSON.stringify(p,null,2))" \
+RUN node -e "const f='package.json',p=require('./'+f),keep=['@hono/node-server','@modelcontextprotocol/server','@opentelemetry/api','@opentelemetry/core','@opentelemetry/exporter-trace-otlp-http','@opentelemetry/resources','@opentelemetry/sdk-trace-base','ajv','ajv-formats','gray-matter','hono','jose','minisearch','oauth4webapi','prom-client','rate-limiter-flexible','re2js','remark-parse','stemmer','unified','yaml'];p.dependencies=Object.fromEntries(keep.map(k=>[k,p.dependencies[k]]));delete p.devDependencies;delete p.scripts;require('fs').writeFileSync(f,JSON.stringify(p,null,2))" \
  && npm install --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 # ---- control service: bundle its entry (our code; packages stay external) ----

@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseDocument } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import { type Env, readInputs } from '../action/src/inputs.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -20,10 +20,12 @@ interface YamlSource {
 }
 
 function strictParse(source: YamlSource): unknown {
-  const doc = parseDocument(source.text, { prettyErrors: true, strict: true, uniqueKeys: true });
-  const problems = [...doc.errors, ...doc.warnings].map((e) => e.message);
+  // A block of several documents (Kubernetes manifests, `---` between them) is read document by document.
+  const docs = parseAllDocuments(source.text, { prettyErrors: true, strict: true, uniqueKeys: true });
+  const all = Array.isArray(docs) ? docs : [docs];
+  const problems = all.flatMap((doc) => [...doc.errors, ...doc.warnings].map((e) => e.message));
   expect(problems, `${source.name} must be valid YAML`).toEqual([]);
-  return doc.toJS();
+  return all.length === 1 ? all[0]!.toJS() : all.map((doc) => doc.toJS());
 }
 
 function filesUnder(dir: string, pattern: RegExp): string[] {

@@ -60,6 +60,10 @@ describe('/readyz', () => {
     });
     const readyz = `${new URL(runtime.url).origin}/readyz`;
     try {
+      // Not ready until the first poll has settled (contracts/fleet.md), then ready while polls succeed.
+      await expect
+        .poll(async () => (await fetch(readyz)).status, { timeout: 10_000, interval: 20 })
+        .toBe(200);
       const ready = await fetch(readyz);
       expect(ready.status).toBe(200);
       expect(await ready.json()).toMatchObject({ status: 'ready', sync: { ok: true } });
