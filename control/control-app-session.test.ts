@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlApp } from './control-app.js';
 import type { PublishedSnapshots } from './published-snapshot.js';
-import { secretBox } from './secret-box.js';
+import { secretBox } from '../core/secret-box.js';
 import { ControlStore } from './store/control-store.js';
 import { openDatabase } from './store/open-database.js';
 

@@ -25,7 +25,7 @@ import {
   SNAPSHOT_SIGNATURE_HEADER,
   signSnapshot,
 } from '../core/snapshot-signature.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../core/secret-box.js';
 import { credentialScope } from '../generator/sources/credential-scope.js';
 import {
   parseSourceCredential,

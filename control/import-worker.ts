@@ -9,7 +9,7 @@ import { type AddressPolicy, addressPolicy } from '../generator/sources/address-
 import type { GitRepository } from './git/git-repository.js';
 import { JobCancelledError, type JobProgress, runImportJob } from './import-job.js';
 import { DEFAULT_KEEP_JOBS } from './job-retention.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../core/secret-box.js';
 import { openSourceCredential, type SourceCredential, sourceGitAccess } from './source-credential.js';
 import type { ControlStore, JobRow, ServerRow } from './store/control-store.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isSvcError } from '../core/svc-error.js';
-import { secretBox } from './secret-box.js';
+import { secretBox } from '../core/secret-box.js';
 import {
   openSourceCredential,
   parseSourceCredential,

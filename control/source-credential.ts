@@ -10,7 +10,7 @@ import type { AddressPolicy } from '../generator/sources/address-policy.js';
 import { inScope, shownUrl } from '../generator/sources/credential-scope.js';
 import type { Source } from '../schemas/types.js';
 import { givenGitAccess } from '../generator/sources/git-given-credential.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../core/secret-box.js';
 
 export interface SourceCredential {
   /** Basic user name for a git host (default x-access-token); raw URLs get the token as Bearer. */

@@ -16,7 +16,7 @@ import { type GitRepository, openRepository } from './git/git-repository.js';
 import { createImportWorker, type ImportWorker } from './import-worker.js';
 import { PublishedSnapshots } from './published-snapshot.js';
 import { loadSigningKey } from './snapshot-signing-key.js';
-import { loadControlKey, secretBox } from './secret-box.js';
+import { loadControlKey, secretBox } from '../core/secret-box.js';
 import { ControlStore } from './store/control-store.js';
 import { openDatabase } from './store/open-database.js';
 import { SvcError } from '../core/svc-error.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openControlStore, startControl } from '../control/index.js';
-import { secretBox } from '../control/secret-box.js';
+import { secretBox } from '../core/secret-box.js';
 
 const data = mkdtempSync(join(tmpdir(), 'svc-control-key-'));
 afterAll(() => rmSync(data, { recursive: true, force: true }));

@@ -14,7 +14,7 @@ import { parse as parseYaml, stringify } from 'yaml';
 import { createTestRepo, type TestRepo } from '../action/testing/git-repo.js';
 import { configYaml } from '../action/testing/server-folder.js';
 import type { RunningControl } from '../control/index.js';
-import { loadControlKey, secretBox } from '../control/secret-box.js';
+import { loadControlKey, secretBox } from '../core/secret-box.js';
 import { sealSourceCredential } from '../control/source-credential.js';
 import { runImport } from '../generator/import/index.js';
 import { type GitHttpServer, startGitHttpServer } from '../generator/sources/testing/git-http-server.js';

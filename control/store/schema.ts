@@ -43,7 +43,7 @@ export interface ServerTable {
   repository: string;
   branch: string;
   path: string;
-  /** The webhook secret, sealed with the service key (see secret-box.ts). */
+  /** The webhook secret, sealed with the service key (see core/secret-box.ts). */
   webhook_secret_sealed: string;
   created_at: string;
 }

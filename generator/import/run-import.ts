@@ -50,7 +50,7 @@ import { readContentDir } from '../sources/content-source.js';
 import { apiBaseUrlOf, swaggerUrlOf } from '../sources/app-builder-urls.js';
 import { type BuildToolsOptions, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../tools/index.js';
 import { appendRecord } from './append-record.js';
-import { confinePath, repositoryRoot } from './confine-paths.js';
+import { confinePath, repositoryRoot } from '../sources/confine-paths.js';
 import { patchYaml } from './patch-yaml.js';
 import { recordableLocation } from './recordable-location.js';
 import { type GitAccess, planSource, type SourcePlan, type SourceRead } from './source-reader.js';

@@ -9,7 +9,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SvcError } from '../core/svc-error.js';
+import { SvcError } from './svc-error.js';
 
 export interface SecretBox {
   /**
