@@ -7,6 +7,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { SvcError } from '../../core/svc-error.js';
+import { followRedirects } from './follow-redirects.js';
 import type { SourceText } from './openapi-source.js';
 import { pinnedLookup, type ResolvedAddress } from './private-address-resolve.js';
 
@@ -21,52 +22,32 @@ export interface RefFetchOptions {
   headers?: Record<string, string>;
 }
 
-const REDIRECT = new Set([301, 302, 303, 307, 308]);
-
 export async function fetchExternalRef(start: URL, opts: RefFetchOptions): Promise<SourceText> {
-  let url = start;
-  let from: URL | undefined;
   // One deadline for the whole fetch, every hop and the body: a server dripping bytes cannot stretch it.
   const deadline = AbortSignal.timeout(opts.timeoutMs);
-  for (let hop = 0; ; hop++) {
-    const addresses = await opts.check(url, from);
-    const headers = url.origin === start.origin ? (opts.headers ?? {}) : {};
-    const response = await get(url, addresses, deadline, opts.timeoutMs, headers);
-    const location = response.headers.location;
-    if (REDIRECT.has(response.statusCode ?? 0) && location) {
-      response.destroy();
-      if (hop >= MAX_REF_REDIRECTS) {
-        throw new SvcError(
-          'SPEC_EXTERNAL_REF',
-          `${start.href} redirected more than ${MAX_REF_REDIRECTS} times`,
-          {
-            place: { url: start.href },
-          },
-        );
-      }
-      from = url;
-      url = new URL(location, url);
-      url.hash = '';
-      url.username = '';
-      url.password = '';
-      continue;
-    }
-    const status = response.statusCode ?? 0;
-    if (status < 200 || status >= 300) {
-      response.destroy();
-      throw new SvcError('SOURCE_UNREACHABLE', `fetching ${url.href} failed with HTTP ${status}`, {
-        place: { url: url.href },
-        details: [`status ${status}`],
-      });
-    }
-    const buffer = await readCapped(response, url, opts, deadline);
-    const text = buffer.toString('utf8');
-    return {
-      text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text,
-      origin: url.href,
-      bytes: buffer.byteLength,
-    };
+  const { url, response } = await followRedirects(start, {
+    maxRedirects: MAX_REF_REDIRECTS,
+    code: 'SPEC_EXTERNAL_REF',
+    dropHash: true,
+    check: opts.check,
+    send: (hop, addresses, sameOrigin) =>
+      get(hop, addresses, deadline, opts.timeoutMs, sameOrigin ? (opts.headers ?? {}) : {}),
+  });
+  const status = response.statusCode ?? 0;
+  if (status < 200 || status >= 300) {
+    response.destroy();
+    throw new SvcError('SOURCE_UNREACHABLE', `fetching ${url.href} failed with HTTP ${status}`, {
+      place: { url: url.href },
+      details: [`status ${status}`],
+    });
   }
+  const buffer = await readCapped(response, url, opts, deadline);
+  const text = buffer.toString('utf8');
+  return {
+    text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text,
+    origin: url.href,
+    bytes: buffer.byteLength,
+  };
 }
 
 function get(

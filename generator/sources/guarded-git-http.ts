@@ -9,9 +9,9 @@ import { request as httpsRequest } from 'node:https';
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
 import { SvcError } from '../../core/svc-error.js';
 import type { AddressPolicy } from './address-policy.js';
+import { followRedirects } from './follow-redirects.js';
 import { pinnedLookup } from './private-address-resolve.js';
 
-const REDIRECT = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 const IDLE_TIMEOUT_MS = 120_000;
 
@@ -61,77 +61,60 @@ export function guardedGitHttp(opts: GuardedHttpOptions): HttpClient {
     async request(request: GitHttpRequest): Promise<GitHttpResponse> {
       const method = request.method ?? 'GET';
       const body = await collect(request.body);
-      const start = new URL(request.url);
-      let url = start;
-      let from: URL | undefined;
-      for (let hop = 0; ; hop++) {
-        const addresses = await opts.policy.check(url, from);
-        const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(request.headers ?? {})) {
-          // A credential goes to the origin it was given for, never to where a redirect points.
-          if (name.toLowerCase() === 'authorization' && url.origin !== start.origin) continue;
-          headers[name] = value;
-        }
-        const response = await send(url, method, headers, body, addresses, request.signal);
-        const location = response.headers.location;
-        if (REDIRECT.has(response.statusCode ?? 0) && location) {
-          response.destroy();
-          if (hop >= MAX_REDIRECTS) {
-            throw new SvcError(
-              'SOURCE_UNREACHABLE',
-              `${start.href} redirected more than ${MAX_REDIRECTS} times`,
-              {
-                place: { url: start.href },
-              },
-            );
+      const { url, response } = await followRedirects(new URL(request.url), {
+        maxRedirects: MAX_REDIRECTS,
+        code: 'SOURCE_UNREACHABLE',
+        check: (hop, from) => opts.policy.check(hop, from),
+        send: (hop, addresses, sameOrigin) => {
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(request.headers ?? {})) {
+            // A credential goes to the origin it was given for, never to where a redirect points.
+            if (name.toLowerCase() === 'authorization' && !sameOrigin) continue;
+            headers[name] = value;
           }
-          from = url;
-          url = new URL(location, url);
-          url.username = '';
-          url.password = '';
-          continue;
-        }
-        const declared = Number(response.headers['content-length']);
-        const tooLarge = () =>
-          new SvcError(
-            'SOURCE_TOO_LARGE',
-            `${url.origin}${url.pathname} answered more than ${opts.maxBytes} bytes`,
-            {
-              place: { url: `${url.origin}${url.pathname}` },
-            },
-          );
-        if (Number.isFinite(declared) && declared > opts.maxBytes) {
+          return send(hop, method, headers, body, addresses, request.signal);
+        },
+      });
+      const declared = Number(response.headers['content-length']);
+      const tooLarge = () =>
+        new SvcError(
+          'SOURCE_TOO_LARGE',
+          `${url.origin}${url.pathname} answered more than ${opts.maxBytes} bytes`,
+          {
+            place: { url: `${url.origin}${url.pathname}` },
+          },
+        );
+      if (Number.isFinite(declared) && declared > opts.maxBytes) {
+        response.destroy();
+        throw tooLarge();
+      }
+      // Read whole (isomorphic-git keeps packs in memory anyway), so an overflow is this error and
+      // not whatever isomorphic-git would make of a body cut short.
+      const chunks: Buffer[] = [];
+      let total = 0;
+      for await (const chunk of response as AsyncIterable<Buffer>) {
+        total += chunk.byteLength;
+        if (total > opts.maxBytes) {
           response.destroy();
           throw tooLarge();
         }
-        // Read whole (isomorphic-git keeps packs in memory anyway), so an overflow is this error and
-        // not whatever isomorphic-git would make of a body cut short.
-        const chunks: Buffer[] = [];
-        let total = 0;
-        for await (const chunk of response as AsyncIterable<Buffer>) {
-          total += chunk.byteLength;
-          if (total > opts.maxBytes) {
-            response.destroy();
-            throw tooLarge();
-          }
-          chunks.push(chunk);
-        }
-        const whole = Buffer.concat(chunks, total);
-        const responseHeaders: Record<string, string> = {};
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
-        }
-        return {
-          url: url.href,
-          method,
-          statusCode: response.statusCode ?? 0,
-          statusMessage: response.statusMessage ?? '',
-          headers: responseHeaders,
-          body: (async function* () {
-            yield new Uint8Array(whole.buffer, whole.byteOffset, whole.byteLength);
-          })(),
-        };
+        chunks.push(chunk);
       }
+      const whole = Buffer.concat(chunks, total);
+      const responseHeaders: Record<string, string> = {};
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      return {
+        url: url.href,
+        method,
+        statusCode: response.statusCode ?? 0,
+        statusMessage: response.statusMessage ?? '',
+        headers: responseHeaders,
+        body: (async function* () {
+          yield new Uint8Array(whole.buffer, whole.byteOffset, whole.byteLength);
+        })(),
+      };
     },
   };
 }
