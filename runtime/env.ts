@@ -278,6 +278,27 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
     shutdownGraceMs,
     mcpAuth: mcpAuthRaw,
   };
+  readFleetEnv(env, result);
+  readOperationsEnv(env, result);
+  readInboundAuthEnv(env, result, publicUrl);
+  const folderPath = nonEmpty(env.SVC_FOLDER_PATH);
+  if (folderPath !== undefined) result.folderPath = folderPath;
+  const bundlePath = nonEmpty(env.SVC_BUNDLE_PATH) ?? nonEmpty(env.FLOWCP_BUNDLE_PATH);
+  if (bundlePath !== undefined) result.bundlePath = bundlePath;
+  // The secret is kept verbatim (no trim of inner content), but surrounding whitespace from .env files is not part of it.
+  const secret = env.SVC_UPSTREAM_SECRET?.trim();
+  if (secret) result.upstreamSecret = secret;
+  const user = nonEmpty(env.SVC_UPSTREAM_USER);
+  if (user !== undefined) result.upstreamUser = user;
+  if (publicUrl !== undefined) result.publicUrl = publicUrl;
+  if (allowedOrigins !== undefined) result.allowedOrigins = allowedOrigins;
+  if (syncUrl !== undefined) result.syncUrl = syncUrl;
+  if (deployToken !== undefined) result.deployToken = deployToken;
+  return result;
+}
+
+/** The fleet's variables (contracts/fleet.md): portable sessions, signed snapshots, the runtime's name. */
+function readFleetEnv(env: Record<string, string | undefined>, result: RuntimeEnv): void {
   const sessionSecret = nonEmpty(env.SVC_SESSION_SECRET);
   if (sessionSecret !== undefined) result.sessionSecret = parseSessionSecret(sessionSecret);
   const publicKey = nonEmpty(env.SVC_SNAPSHOT_PUBLIC_KEY);
@@ -288,6 +309,10 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
       throw invalid('SVC_RUNTIME_ID', 'expected 1 to 200 visible ASCII characters');
     result.runtimeId = runtimeId;
   }
+}
+
+/** The operations variables (contracts/operations.md) beyond the defaults already in `result`. */
+function readOperationsEnv(env: Record<string, string | undefined>, result: RuntimeEnv): void {
   const metricsToken = env.SVC_METRICS_TOKEN?.trim();
   if (metricsToken) result.metricsToken = metricsToken;
   const otel: Record<string, string> = {};
@@ -297,6 +322,14 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
   if (Object.keys(otel).length > 0) result.otel = otel;
   const executionLog = nonEmpty(env.SVC_EXECUTION_LOG);
   if (executionLog !== undefined && executionLog !== 'off') result.executionLog = executionLog;
+}
+
+/** Inbound protection and user_oauth (contracts/oauth.md); never falls open for a missing variable. */
+function readInboundAuthEnv(
+  env: Record<string, string | undefined>,
+  result: RuntimeEnv,
+  publicUrl: string | undefined,
+): void {
   const tokensRaw = nonEmpty(env.SVC_MCP_TOKENS);
   if (tokensRaw !== undefined) {
     const hashes = tokensRaw
@@ -308,7 +341,7 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
       throw invalid('SVC_MCP_TOKENS', 'expected comma-separated SHA-256 hashes (64 hex digits each)');
     result.mcpTokenHashes = hashes;
   }
-  if (mcpAuthRaw === 'bearer' && !result.mcpTokenHashes) {
+  if (result.mcpAuth === 'bearer' && !result.mcpTokenHashes) {
     throw new SvcError('CONFIG_MISSING_ENV', 'SVC_MCP_TOKENS is required when MCP_AUTH=bearer', {
       place: { field: 'SVC_MCP_TOKENS' },
     });
@@ -333,7 +366,7 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
       throw invalid('MCP_OAUTH_ISSUER', `"${issuer}" is not an http(s) URL`);
     result.mcpOAuthIssuer = issuer;
   }
-  if (mcpAuthRaw === 'oauth') {
+  if (result.mcpAuth === 'oauth') {
     // The endpoint must never fall open because a variable is missing.
     const missing = [
       ['MCP_OAUTH_ISSUER', result.mcpOAuthIssuer],
@@ -348,18 +381,4 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
       });
     }
   }
-  const folderPath = nonEmpty(env.SVC_FOLDER_PATH);
-  if (folderPath !== undefined) result.folderPath = folderPath;
-  const bundlePath = nonEmpty(env.SVC_BUNDLE_PATH) ?? nonEmpty(env.FLOWCP_BUNDLE_PATH);
-  if (bundlePath !== undefined) result.bundlePath = bundlePath;
-  // The secret is kept verbatim (no trim of inner content), but surrounding whitespace from .env files is not part of it.
-  const secret = env.SVC_UPSTREAM_SECRET?.trim();
-  if (secret) result.upstreamSecret = secret;
-  const user = nonEmpty(env.SVC_UPSTREAM_USER);
-  if (user !== undefined) result.upstreamUser = user;
-  if (publicUrl !== undefined) result.publicUrl = publicUrl;
-  if (allowedOrigins !== undefined) result.allowedOrigins = allowedOrigins;
-  if (syncUrl !== undefined) result.syncUrl = syncUrl;
-  if (deployToken !== undefined) result.deployToken = deployToken;
-  return result;
 }

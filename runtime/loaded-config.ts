@@ -186,65 +186,15 @@ function schemaValidator(
     : compiled;
 }
 
-/** Compiles a folder model into a served config. Throws nothing: unusable items are left out. */
-export function compileConfig(folder: FolderModel, version: number): LoadedConfig {
-  let digest: string | undefined;
-  const { config } = folder;
-  const serverId = config.server.id;
-
-  const enabledWidgets = new Map<string, WidgetItem>();
-  for (const w of folder.widgets) if (w.sidecar.enabled === true) enabledWidgets.set(w.name, w);
-
-  const catalog = new Map<string, CompiledTool>();
-  const catalogList: ListedTool[] = [];
-  for (const item of folder.tools) {
-    const t = item.tool;
-    if (!isServed(item) || catalog.has(t.name)) continue;
-    // config.yaml `outputSchemas: false` leaves them out of tools/list (and so out of validation).
-    const outputSchema = config.outputSchemas === false ? undefined : t.outputSchema;
-    const listed = listedTool(
-      t,
-      t.widget && enabledWidgets.has(t.widget) ? widgetUri(serverId, t.widget) : undefined,
-      { outputSchemas: config.outputSchemas !== false },
-    );
-    let compiled: ValidateFunction | { error: string } | undefined;
-    let compiledOutput: ValidateFunction | { error: string } | undefined;
-    catalog.set(t.name, {
-      item,
-      listed,
-      validator() {
-        compiled ??= schemaValidator(t.inputSchema, item.file, 'input');
-        return compiled;
-      },
-      outputValidator() {
-        if (!outputSchema) return undefined;
-        compiledOutput ??= schemaValidator(outputSchema, item.file, 'output');
-        return compiledOutput;
-      },
-    });
-    catalogList.push(listed);
-  }
-  const { discovery, tools, toolList } = discoveryOf(config.discovery, catalog, catalogList);
-
-  const prompts = new Map<string, CompiledPrompt>();
-  const promptList: ListedPrompt[] = [];
-  for (const p of folder.prompts) {
-    const fm = p.frontmatter;
-    if (fm.enabled !== true) continue;
-    const listed: ListedPrompt = {
-      name: p.name,
-      description: fm.description || fm.title || p.name,
-      arguments: (fm.arguments ?? []).map((a) => ({
-        name: a.name,
-        ...(a.description ? { description: a.description } : {}),
-        required: a.required === true,
-      })),
-    };
-    if (fm.title) listed.title = fm.title;
-    prompts.set(p.name, { listed, body: p.body, resources: fm.resources ?? [] });
-    promptList.push(listed);
-  }
-
+/**
+ * The resources a version serves: Resources/ (static, or templates when the URI has variables),
+ * Docs/ pages, skills and enabled widgets, first of each URI only.
+ */
+function compileResources(
+  folder: FolderModel,
+  serverId: string,
+  enabledWidgets: ReadonlyMap<string, WidgetItem>,
+): { resources: Map<string, StaticResource>; resourceList: ListedResource[]; templates: TemplateResource[] } {
   const resources = new Map<string, StaticResource>();
   const resourceList: ListedResource[] = [];
   const addResource = (r: StaticResource) => {
@@ -307,6 +257,69 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
     if (w.sidecar.description) listed.description = w.sidecar.description;
     addResource({ listed, contents: { uri, mimeType: WIDGET_MIME, text: w.html, _meta: meta } });
   }
+  return { resources, resourceList, templates };
+}
+
+/** Compiles a folder model into a served config. Throws nothing: unusable items are left out. */
+export function compileConfig(folder: FolderModel, version: number): LoadedConfig {
+  let digest: string | undefined;
+  const { config } = folder;
+  const serverId = config.server.id;
+
+  const enabledWidgets = new Map<string, WidgetItem>();
+  for (const w of folder.widgets) if (w.sidecar.enabled === true) enabledWidgets.set(w.name, w);
+
+  const catalog = new Map<string, CompiledTool>();
+  const catalogList: ListedTool[] = [];
+  for (const item of folder.tools) {
+    const t = item.tool;
+    if (!isServed(item) || catalog.has(t.name)) continue;
+    // config.yaml `outputSchemas: false` leaves them out of tools/list (and so out of validation).
+    const outputSchema = config.outputSchemas === false ? undefined : t.outputSchema;
+    const listed = listedTool(
+      t,
+      t.widget && enabledWidgets.has(t.widget) ? widgetUri(serverId, t.widget) : undefined,
+      { outputSchemas: config.outputSchemas !== false },
+    );
+    let compiled: ValidateFunction | { error: string } | undefined;
+    let compiledOutput: ValidateFunction | { error: string } | undefined;
+    catalog.set(t.name, {
+      item,
+      listed,
+      validator() {
+        compiled ??= schemaValidator(t.inputSchema, item.file, 'input');
+        return compiled;
+      },
+      outputValidator() {
+        if (!outputSchema) return undefined;
+        compiledOutput ??= schemaValidator(outputSchema, item.file, 'output');
+        return compiledOutput;
+      },
+    });
+    catalogList.push(listed);
+  }
+  const { discovery, tools, toolList } = discoveryOf(config.discovery, catalog, catalogList);
+
+  const prompts = new Map<string, CompiledPrompt>();
+  const promptList: ListedPrompt[] = [];
+  for (const p of folder.prompts) {
+    const fm = p.frontmatter;
+    if (fm.enabled !== true) continue;
+    const listed: ListedPrompt = {
+      name: p.name,
+      description: fm.description || fm.title || p.name,
+      arguments: (fm.arguments ?? []).map((a) => ({
+        name: a.name,
+        ...(a.description ? { description: a.description } : {}),
+        required: a.required === true,
+      })),
+    };
+    if (fm.title) listed.title = fm.title;
+    prompts.set(p.name, { listed, body: p.body, resources: fm.resources ?? [] });
+    promptList.push(listed);
+  }
+
+  const { resources, resourceList, templates } = compileResources(folder, serverId, enabledWidgets);
 
   const skillLines = folder.skills
     .filter((s) => s.frontmatter.enabled === true)

@@ -72,6 +72,49 @@ function summaryLine(r: Omit<ImportReport, 'summary'>, first: boolean): string {
   return `${line.charAt(0).toUpperCase()}${line.slice(1)}.`;
 }
 
+/** What hits enabled tools through their endpoints: scopes widened, then breaking changes. */
+function enabledToolWarnings(input: ReportInput): ReportWarning[] {
+  const out: ReportWarning[] = [];
+  const breakingByKey = new Map<string, EndpointChange>();
+  for (const change of input.endpoints) {
+    if (change.kind === 'changed' && change.breaking)
+      breakingByKey.set(endpointMatchKey(change.method, change.path), change);
+  }
+  // A person signing in to a user_oauth server is asked for every scope the enabled tools need:
+  // a reviewer sees the widening before it ships.
+  const widenedByKey = new Map<string, { key: string; text: string }>();
+  for (const change of input.endpoints) {
+    if (change.kind !== 'changed') continue;
+    const widened = change.changes.find((c) => c.id === 'security-scopes-widened');
+    if (widened)
+      widenedByKey.set(endpointMatchKey(change.method, change.path), { key: change.key, text: widened.text });
+  }
+  for (const { key, tool } of input.tools) {
+    if (!tool.enabled || tool.origin !== 'imported') continue;
+    const widened = widenedByKey.get(endpointMatchKey(tool.endpoint.method, tool.endpoint.path));
+    if (!widened) continue;
+    out.push({
+      id: 'enabled-tool-scopes-widened',
+      text: `enabled tool ${tool.name} calls ${widened.key}, which ${widened.text}: people signing in are asked for it`,
+      tool: key,
+      endpoint: widened.key,
+    });
+  }
+  for (const { key, tool } of input.tools) {
+    if (!tool.enabled || tool.origin !== 'imported') continue;
+    const change = breakingByKey.get(endpointMatchKey(tool.endpoint.method, tool.endpoint.path));
+    if (!change) continue;
+    const ids = [...new Set(change.changes.filter((c) => c.level === 'breaking').map((c) => c.id))];
+    out.push({
+      id: 'enabled-tool-breaking-change',
+      text: `enabled tool ${tool.name} calls ${change.key}, which has a breaking change (${ids.join(', ')})`,
+      tool: key,
+      endpoint: change.key,
+    });
+  }
+  return out;
+}
+
 /** The import's report as data, checked against schemas/report.schema.json. Pure. */
 export function buildReport(input: ReportInput): ImportReport {
   const added: ToolRef[] = [];
@@ -143,43 +186,7 @@ export function buildReport(input: ReportInput): ImportReport {
     }
   }
 
-  const breakingByKey = new Map<string, EndpointChange>();
-  for (const change of input.endpoints) {
-    if (change.kind === 'changed' && change.breaking)
-      breakingByKey.set(endpointMatchKey(change.method, change.path), change);
-  }
-  // A person signing in to a user_oauth server is asked for every scope the enabled tools need:
-  // a reviewer sees the widening before it ships.
-  const widenedByKey = new Map<string, { key: string; text: string }>();
-  for (const change of input.endpoints) {
-    if (change.kind !== 'changed') continue;
-    const widened = change.changes.find((c) => c.id === 'security-scopes-widened');
-    if (widened)
-      widenedByKey.set(endpointMatchKey(change.method, change.path), { key: change.key, text: widened.text });
-  }
-  for (const { key, tool } of input.tools) {
-    if (!tool.enabled || tool.origin !== 'imported') continue;
-    const widened = widenedByKey.get(endpointMatchKey(tool.endpoint.method, tool.endpoint.path));
-    if (!widened) continue;
-    warnings.push({
-      id: 'enabled-tool-scopes-widened',
-      text: `enabled tool ${tool.name} calls ${widened.key}, which ${widened.text}: people signing in are asked for it`,
-      tool: key,
-      endpoint: widened.key,
-    });
-  }
-  for (const { key, tool } of input.tools) {
-    if (!tool.enabled || tool.origin !== 'imported') continue;
-    const change = breakingByKey.get(endpointMatchKey(tool.endpoint.method, tool.endpoint.path));
-    if (!change) continue;
-    const ids = [...new Set(change.changes.filter((c) => c.level === 'breaking').map((c) => c.id))];
-    warnings.push({
-      id: 'enabled-tool-breaking-change',
-      text: `enabled tool ${tool.name} calls ${change.key}, which has a breaking change (${ids.join(', ')})`,
-      tool: key,
-      endpoint: change.key,
-    });
-  }
+  warnings.push(...enabledToolWarnings(input));
   warnings.sort((a, b) => (a.id === b.id ? (a.text < b.text ? -1 : 1) : a.id < b.id ? -1 : 1));
 
   const endpoints = withTools(input.endpoints, input.tools, removed, stale, added);
