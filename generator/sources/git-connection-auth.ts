@@ -9,7 +9,7 @@ import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
 import { SvcError } from '../../core/svc-error.js';
 import { inScope, shownUrl } from './credential-scope.js';
-import { withFileLock } from './file-lock.js';
+import { withLock } from '../../folder/with-lock.js';
 import type {
   ConnectionStore,
   GithubAppConnection,
@@ -144,7 +144,7 @@ export async function gitlabAccessToken(
   store: ConnectionStore,
   connection: GitlabConnection,
 ): Promise<string> {
-  return withFileLock(join(store.dir, `${connection.id}.refresh.lock`), async () => {
+  return withLock(join(store.dir, `${connection.id}.refresh`), async () => {
     const current = await store.get(connection.id);
     if (current.provider !== 'gitlab')
       throw new SvcError('INTERNAL', `${connection.id} is not a GitLab connection`);

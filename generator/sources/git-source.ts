@@ -23,7 +23,7 @@ import {
   type TreeEntry,
 } from './content-source.js';
 import type { AddressPolicy } from './address-policy.js';
-import { withFileLock } from './file-lock.js';
+import { withLock } from '../../folder/with-lock.js';
 import { guardedGitHttp } from './guarded-git-http.js';
 import { checkGitUrl } from './git-url.js';
 import { DEFAULT_MAX_SOURCE_BYTES, type SourceText } from './openapi-source.js';
@@ -166,7 +166,7 @@ export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = 
   };
   const cache = {};
   // One process at a time fetches into a cache (isomorphic-git does not lock its refs and shallow file).
-  const commit = await withFileLock(`${gitdir}.lock`, async () => {
+  const commit = await withLock(gitdir, async () => {
     if (!fs.existsSync(join(gitdir, 'HEAD'))) {
       await git.init({ fs, gitdir, bare: true });
       // The cache is named after the URL, so its one remote never changes.
