@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { SvcError } from '../../core/svc-error.js';
 import type { FolderFiles } from '../../folder/model.js';
+import { createRedactor } from '../../runtime/redact.js';
 
 export interface GitOptions {
   cwd: string;
@@ -16,10 +17,12 @@ export interface GitOptions {
   secrets?: readonly string[];
 }
 
+/**
+ * Blanks the secrets out of a text with the runtime's redactor, so a token is caught in the forms
+ * git itself writes (the base64 of `x-access-token:<token>` in an extraheader) as well as raw.
+ */
 export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  for (const s of secrets) if (s) out = out.split(s).join('***');
-  return out;
+  return createRedactor(secrets)(text);
 }
 
 export function runGit(args: readonly string[], opts: GitOptions): Promise<string> {
