@@ -4,9 +4,10 @@
  * binds it to the generator; runAction takes it as a parameter so each mode is tested on its own terms.
  */
 import type { FolderFiles } from '../../folder/model.js';
+import type { ChangeLevel } from '../../generator/diff/index.js';
 import type { GitAccess } from '../../generator/import/source-reader.js';
 
-export type ChangeLevel = 'breaking' | 'warning' | 'info';
+export type { ChangeLevel };
 
 export interface EndpointChangeView {
   /** "METHOD /path". */

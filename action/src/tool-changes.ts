@@ -7,6 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import type { FolderFiles } from '../../folder/model.js';
+import type { ChangeLevel } from '../../generator/diff/index.js';
 
 export type ToolChangeKind =
   | 'tool-added'
@@ -17,8 +18,6 @@ export type ToolChangeKind =
   | 'tool-description-changed'
   | 'tool-input-changed'
   | 'tool-became-stale';
-
-export type ChangeLevel = 'breaking' | 'warning' | 'info';
 
 export interface ToolChange {
   kind: ToolChangeKind;
