@@ -10,6 +10,7 @@ import { fail } from '../core/fail.js';
 import { parseCommandArgs } from '../core/parse-args.js';
 import { SvcError } from '../core/svc-error.js';
 import { waitForSignal } from '../core/wait-for-signal.js';
+import type { ControlStore } from './store/control-store.js';
 
 const USAGE = `Usage: svc control serve [--port <n>] [--host <addr>] [--data <dir>] [--database-url <url>] [--keep-jobs <n>]
        svc control token workspace --name <name> [--expires-in <days>] [--data <dir>] [--database-url <url>]
@@ -140,43 +141,7 @@ async function token(argv: string[], io: CliIo): Promise<number> {
       return EXIT.ok;
     }
     if (kind === 'list') {
-      const rows: string[][] = [
-        ['KIND', 'ID', 'NAME', 'SERVER', 'CREATED', 'LAST USED', 'EXPIRES', 'REVOKED'],
-      ];
-      if (values.server === undefined) {
-        for (const t of await store.listWorkspaceTokens()) {
-          rows.push([
-            'workspace',
-            t.id,
-            t.name,
-            '-',
-            t.created_at,
-            t.last_used_at ?? '-',
-            t.expires_at ?? '-',
-            t.revoked_at ?? '-',
-          ]);
-        }
-      }
-      for (const t of await store.listDeployTokens(values.server)) {
-        rows.push([
-          'deploy',
-          t.id,
-          t.name,
-          t.server_id,
-          t.created_at,
-          t.last_used_at ?? '-',
-          '-',
-          t.revoked_at ?? '-',
-        ]);
-      }
-      const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-      for (const r of rows)
-        io.stdout(
-          `${r
-            .map((cell, i) => cell.padEnd(widths[i]!))
-            .join('  ')
-            .trimEnd()}\n`,
-        );
+      await printTokenList(store, values.server, io);
       return EXIT.ok;
     }
     if (kind === 'revoke') {
@@ -218,6 +183,45 @@ async function token(argv: string[], io: CliIo): Promise<number> {
   } finally {
     await store.close();
   }
+}
+
+/** `svc control token list`: every token's id, name, server, dates and revocation; never a token. */
+async function printTokenList(store: ControlStore, server: string | undefined, io: CliIo): Promise<void> {
+  const rows: string[][] = [['KIND', 'ID', 'NAME', 'SERVER', 'CREATED', 'LAST USED', 'EXPIRES', 'REVOKED']];
+  if (server === undefined) {
+    for (const t of await store.listWorkspaceTokens()) {
+      rows.push([
+        'workspace',
+        t.id,
+        t.name,
+        '-',
+        t.created_at,
+        t.last_used_at ?? '-',
+        t.expires_at ?? '-',
+        t.revoked_at ?? '-',
+      ]);
+    }
+  }
+  for (const t of await store.listDeployTokens(server)) {
+    rows.push([
+      'deploy',
+      t.id,
+      t.name,
+      t.server_id,
+      t.created_at,
+      t.last_used_at ?? '-',
+      '-',
+      t.revoked_at ?? '-',
+    ]);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const r of rows)
+    io.stdout(
+      `${r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
 }
 
 export const controlCommand: Command = {
