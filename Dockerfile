@@ -30,7 +30,6 @@ RUN node -e "const f='package.json',p=require('./'+f),keep=['@hono/node-server',
 # ---- control service: bundle its entry (our code; packages stay external) ----
 FROM build AS control-build
 COPY generator ./generator
-COPY cli ./cli
 COPY control ./control
 RUN npx esbuild control/main.ts --bundle --platform=node --format=esm --target=node24 \
       --packages=external --outfile=dist/control.mjs

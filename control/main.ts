@@ -25,7 +25,7 @@ import { startControl } from './start-control.js';
 async function main(): Promise<void> {
   const env = process.env;
   if (process.argv.length > 2) {
-    const { controlCommand } = await import('../cli/commands/control.js');
+    const { controlCommand } = await import('./control-command.js');
     const code = await controlCommand.run(process.argv.slice(2), {
       stdout: (t) => process.stdout.write(t),
       stderr: (t) => process.stderr.write(t),

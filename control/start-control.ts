@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { chmod, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { serve } from '@hono/node-server';
+import { type ServerType, serve } from '@hono/node-server';
 import { jsonLineLogger, type Logger } from '../runtime/logger.js';
 import { createControlApp } from './control-app.js';
 import { ensureControlDataDir } from './data-dir.js';
@@ -146,30 +146,7 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
       allowPrivate: opts.allowPrivateAddresses === true,
       allowHint: 'SVC_CONTROL_ALLOW_PRIVATE=1',
     });
-  const repos = new Map<string, Promise<GitRepository>>();
-  const repository = (server: { repository: string }): Promise<GitRepository> => {
-    let repo = repos.get(server.repository);
-    if (!repo) {
-      const key = server.repository;
-      repo = openRepository(key, {
-        cacheDir: join(dataDir, 'git-cache'),
-        ...(opts.gitToken ? { gitToken: opts.gitToken } : {}),
-        ...(opts.gitTokenHosts ? { gitTokenHosts: opts.gitTokenHosts } : {}),
-        policy,
-        ...(opts.maxFetchBytes !== undefined ? { maxFetchBytes: opts.maxFetchBytes } : {}),
-      }).then((opened) => ({
-        ...opened,
-        // Discarded: opened afresh (and its cache made again) the next time.
-        async discard() {
-          repos.delete(key);
-          await opened.discard();
-        },
-      }));
-      repo.catch(() => repos.delete(server.repository));
-      repos.set(server.repository, repo);
-    }
-    return repo;
-  };
+  const repository = repositoryCache(dataDir, opts, policy);
   const snapshots = new PublishedSnapshots({ repository, refreshMs: opts.headRefreshMs ?? 5000 });
   const signingKey = await loadSigningKey(dataDir).catch(async (error) => {
     await store.close();
@@ -207,23 +184,7 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
     ...(opts.prometheusUrl ? { prometheusUrl: opts.prometheusUrl } : {}),
   });
   const host = opts.host ?? '127.0.0.1';
-  const server = serve({ fetch: app.fetch, port: opts.port ?? 3100, hostname: host });
-  await new Promise<void>((resolveListen, reject) => {
-    if (server.listening) return resolveListen();
-    server.once('listening', () => resolveListen());
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new SvcError(
-          'USAGE',
-          `cannot listen on ${host}:${opts.port ?? 3100}: ${error.code ?? error.message}`,
-          {
-            place: { field: 'SVC_CONTROL_PORT' },
-            cause: error,
-          },
-        ),
-      ),
-    );
-  });
+  const server = await listen(app.fetch, host, opts.port ?? 3100);
   const port = (server.address() as AddressInfo).port;
   worker?.start();
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
@@ -234,27 +195,93 @@ export async function startControl(opts: StartControlOptions): Promise<RunningCo
     store,
     ...(worker ? { worker } : {}),
     close() {
-      // Graceful (SIGTERM): stop accepting connections, let the worker finish the job it holds
-      // (import-worker.ts stop() waits for its loop; a job it never finishes, e.g. the process is
-      // killed, stays leased and is claimed again once the lease expires), let requests in
-      // flight answer (bounded), then close the database.
-      closing ??= (async () => {
-        const http = server as unknown as {
-          closeIdleConnections?(): void;
-          closeAllConnections?(): void;
-        };
-        const closed = new Promise<void>((r) => server.close(() => r()));
-        http.closeIdleConnections?.();
-        await worker?.stop();
-        // Connections whose request ended while the worker stopped are idle now.
-        http.closeIdleConnections?.();
-        const force = setTimeout(() => http.closeAllConnections?.(), opts.shutdownGraceMs ?? 5000);
-        force.unref();
-        await closed;
-        clearTimeout(force);
-        await store.close();
-      })();
+      closing ??= closeGracefully(server, worker, store, opts.shutdownGraceMs ?? 5000);
       return closing;
     },
   };
+}
+
+/**
+ * One opened repository per registered location, shared by the app and the worker; a failed
+ * open is forgotten, so the next use tries again.
+ */
+function repositoryCache(
+  dataDir: string,
+  opts: StartControlOptions,
+  policy: AddressPolicy,
+): (server: { repository: string }) => Promise<GitRepository> {
+  const repos = new Map<string, Promise<GitRepository>>();
+  return (server) => {
+    let repo = repos.get(server.repository);
+    if (!repo) {
+      const key = server.repository;
+      repo = openRepository(key, {
+        cacheDir: join(dataDir, 'git-cache'),
+        ...(opts.gitToken ? { gitToken: opts.gitToken } : {}),
+        ...(opts.gitTokenHosts ? { gitTokenHosts: opts.gitTokenHosts } : {}),
+        policy,
+        ...(opts.maxFetchBytes !== undefined ? { maxFetchBytes: opts.maxFetchBytes } : {}),
+      }).then((opened) => ({
+        ...opened,
+        // Discarded: opened afresh (and its cache made again) the next time.
+        async discard() {
+          repos.delete(key);
+          await opened.discard();
+        },
+      }));
+      repo.catch(() => repos.delete(server.repository));
+      repos.set(server.repository, repo);
+    }
+    return repo;
+  };
+}
+
+/** @hono/node-server on host:port; a port that cannot be had is a USAGE error naming SVC_CONTROL_PORT. */
+async function listen(
+  fetch: (request: Request) => Response | Promise<Response>,
+  host: string,
+  port: number,
+): Promise<ServerType> {
+  const server = serve({ fetch, port, hostname: host });
+  await new Promise<void>((resolveListen, reject) => {
+    if (server.listening) return resolveListen();
+    server.once('listening', () => resolveListen());
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new SvcError('USAGE', `cannot listen on ${host}:${port}: ${error.code ?? error.message}`, {
+          place: { field: 'SVC_CONTROL_PORT' },
+          cause: error,
+        }),
+      ),
+    );
+  });
+  return server;
+}
+
+/**
+ * Graceful (SIGTERM): stop accepting connections, let the worker finish the job it holds
+ * (import-worker.ts stop() waits for its loop; a job it never finishes, e.g. the process is
+ * killed, stays leased and is claimed again once the lease expires), let requests in flight
+ * answer (bounded by graceMs), then close the database.
+ */
+async function closeGracefully(
+  server: ServerType,
+  worker: ImportWorker | undefined,
+  store: ControlStore,
+  graceMs: number,
+): Promise<void> {
+  const http = server as unknown as {
+    closeIdleConnections?(): void;
+    closeAllConnections?(): void;
+  };
+  const closed = new Promise<void>((r) => server.close(() => r()));
+  http.closeIdleConnections?.();
+  await worker?.stop();
+  // Connections whose request ended while the worker stopped are idle now.
+  http.closeIdleConnections?.();
+  const force = setTimeout(() => http.closeAllConnections?.(), graceMs);
+  force.unref();
+  await closed;
+  clearTimeout(force);
+  await store.close();
 }

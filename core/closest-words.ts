@@ -26,3 +26,9 @@ export function closest(typed: string, candidates: readonly string[]): string[] 
     .sort((x, y) => x.distance - y.distance || x.candidate.localeCompare(y.candidate))
     .map((c) => c.candidate);
 }
+
+/** " Did you mean `x`?" or "" when nothing is close. */
+export function didYouMean(typed: string, candidates: readonly string[], format = (c: string) => c): string {
+  const [best] = closest(typed, candidates);
+  return best === undefined ? '' : ` Did you mean \`${format(best)}\`?`;
+}

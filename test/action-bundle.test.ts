@@ -14,8 +14,8 @@ import { parse as parseYaml } from 'yaml';
 import { COMMENT_MARKER } from '../action/src/comment.js';
 import { parseOutputFile } from '../action/src/outputs.js';
 import { type FakeGitHub, startFakeGitHub } from '../action/testing/fake-github.js';
-import { createTestRepo } from '../action/testing/git-repo.js';
-import { configYaml } from '../action/testing/server-folder.js';
+import { createTestRepo } from '../generator/sources/testing/git-test-repo.js';
+import { configYaml } from '../generator/testing/server-folder.js';
 import { runImport } from '../generator/import/index.js';
 import type { SvcConfig } from '../schemas/types.js';
 

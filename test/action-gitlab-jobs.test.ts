@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { createTestRepo, type TestRepo } from '../action/testing/git-repo.js';
-import { configYaml } from '../action/testing/server-folder.js';
+import { createTestRepo, type TestRepo } from '../generator/sources/testing/git-test-repo.js';
+import { configYaml } from '../generator/testing/server-folder.js';
 import { runImport } from '../generator/import/index.js';
 import type { SvcConfig } from '../schemas/types.js';
 

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { createTestRepo } from '../action/testing/git-repo.js';
-import { configYaml } from '../action/testing/server-folder.js';
+import { createTestRepo } from '../generator/sources/testing/git-test-repo.js';
+import { configYaml } from '../generator/testing/server-folder.js';
 import { runImport } from '../generator/import/index.js';
 import type { SvcConfig } from '../schemas/types.js';
 

@@ -16,8 +16,8 @@ import type { SvcEngine } from '../action/src/engine.js';
 import { historyEndpointDiff } from '../action/src/history-diff.js';
 import { runAction } from '../action/src/run-action.js';
 import { type FakeGitHub, startFakeGitHub } from '../action/testing/fake-github.js';
-import { createTestRepo, type TestRepo } from '../action/testing/git-repo.js';
-import { endpoint, prefixed, serverFolder, type TestTool } from '../action/testing/server-folder.js';
+import { createTestRepo, type TestRepo } from '../generator/sources/testing/git-test-repo.js';
+import { endpoint, prefixed, serverFolder, type TestTool } from '../generator/testing/server-folder.js';
 import type { FolderFiles } from '../folder/model.js';
 import type { Endpoint } from '../schemas/types.js';
 

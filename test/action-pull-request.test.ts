@@ -13,8 +13,8 @@ import { historyEndpointDiff } from '../action/src/history-diff.js';
 import { parseOutputFile } from '../action/src/outputs.js';
 import { runAction } from '../action/src/run-action.js';
 import { type FakeGitHub, startFakeGitHub } from '../action/testing/fake-github.js';
-import { createTestRepo, type TestRepo } from '../action/testing/git-repo.js';
-import { endpoint, prefixed, serverFolder, type TestTool } from '../action/testing/server-folder.js';
+import { createTestRepo, type TestRepo } from '../generator/sources/testing/git-test-repo.js';
+import { endpoint, prefixed, serverFolder, type TestTool } from '../generator/testing/server-folder.js';
 
 const TOKEN = 'ghs_testtoken0123456789';
 const PR = 42;

@@ -13,7 +13,7 @@ import { parseOutputFile } from '../action/src/outputs.js';
 import { addMaskLine, runAction } from '../action/src/run-action.js';
 import { svcEngine } from '../action/src/svc-engine.js';
 import { type FakeGitHub, startFakeGitHub } from '../action/testing/fake-github.js';
-import type { TestRepo } from '../action/testing/git-repo.js';
+import type { TestRepo } from '../generator/sources/testing/git-test-repo.js';
 import { type PrivateGitSource, startPrivateGitSource } from '../action/testing/private-git-source.js';
 import type { GitHttpServer } from '../generator/sources/testing/git-http-server.js';
 

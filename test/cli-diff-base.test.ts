@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestRepo } from '../action/testing/git-repo.js';
+import { createTestRepo } from '../generator/sources/testing/git-test-repo.js';
 import { runCli } from '../cli/main.js';
 
 const repo = createTestRepo();

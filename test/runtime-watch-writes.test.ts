@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { configYaml } from '../action/testing/server-folder.js';
+import { configYaml } from '../generator/testing/server-folder.js';
 import { petstore } from '../control/testing/server-repo.js';
 import { withFolderLock } from '../folder/index.js';
 import { runImport } from '../generator/import/index.js';

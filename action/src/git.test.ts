@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestRepo } from '../testing/git-repo.js';
+import { createTestRepo } from '../../generator/sources/testing/git-test-repo.js';
 import { changedFiles, commitPaths, gitAuthEnv, readFilesAt, redact, runGit } from './git.js';
 
 const repo = createTestRepo();

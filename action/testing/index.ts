@@ -1,5 +1,5 @@
 export { type FakeGitHub, startFakeGitHub } from './fake-github.js';
-export { createTestRepo, type TestRepo } from './git-repo.js';
+export { createTestRepo, type TestRepo } from '../../generator/sources/testing/git-test-repo.js';
 export {
   configYaml,
   endpoint,
@@ -8,4 +8,4 @@ export {
   type TestTool,
   toolYaml,
   withImport,
-} from './server-folder.js';
+} from '../../generator/testing/server-folder.js';

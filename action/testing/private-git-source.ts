@@ -13,8 +13,8 @@ import { runImport } from '../../generator/import/index.js';
 import { type GitHttpServer, startGitHttpServer } from '../../generator/sources/testing/git-http-server.js';
 import { makeRepo, type RepoFixture } from '../../generator/sources/testing/git-repo-fixture.js';
 import type { SvcConfig } from '../../schemas/types.js';
-import { createTestRepo, type TestRepo } from './git-repo.js';
-import { configYaml } from './server-folder.js';
+import { createTestRepo, type TestRepo } from '../../generator/sources/testing/git-test-repo.js';
+import { configYaml } from '../../generator/testing/server-folder.js';
 
 export interface PrivateGitSource {
   /** A temporary directory for the test's own files (caches). */

@@ -8,9 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { createTestRepo, type TestRepo } from '../../action/testing/git-repo.js';
-import { configYaml } from '../../action/testing/server-folder.js';
-import { packageRoot } from '../../cli/package-root.js';
+import { createTestRepo, type TestRepo } from '../../generator/sources/testing/git-test-repo.js';
+import { configYaml } from '../../generator/testing/server-folder.js';
+import { packageRoot } from '../../core/package-root.js';
 import { runImport } from '../../generator/import/index.js';
 import type { SvcConfig } from '../../schemas/types.js';
 

@@ -1,6 +1,7 @@
 /**
- * Real git repositories for the action's tests, made with the git CLI in a temporary directory: a bare
- * "origin", a work tree cloned from it, helpers to write files and commit. No network.
+ * Real git repositories for tests (the action's, the control service's), made with the git CLI in
+ * a temporary directory: a bare "origin", a work tree cloned from it, helpers to write files and
+ * commit. No network.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -5,7 +5,7 @@
  */
 import { stringify } from 'yaml';
 import type { FolderFiles } from '../../folder/model.js';
-import { nextBookkeeping } from '../../generator/history/index.js';
+import { nextBookkeeping } from '../history/index.js';
 import type { Endpoint, HistoryRecord } from '../../schemas/types.js';
 
 export interface TestTool {
