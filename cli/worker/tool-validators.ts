@@ -51,7 +51,8 @@ export function generateToolValidators(folder: FolderModel, linearPattern: strin
       }
       bySchema.set(key, entry);
     }
-    const row = (table[file] ??= {});
+    table[file] ??= {};
+    const row = table[file];
     // Worded as runtime/loaded-config.ts words it when Node compiles the schema on a call.
     row[which] =
       typeof entry === 'number'

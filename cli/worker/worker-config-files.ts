@@ -23,7 +23,9 @@ const NODE_ONLY = new Set([
   'SVC_SHUTDOWN_GRACE_MS',
 ]);
 
-export const WORKER_VARIABLES: readonly string[] = RUNTIME_ENV_VARIABLES.filter((name) => !NODE_ONLY.has(name));
+export const WORKER_VARIABLES: readonly string[] = RUNTIME_ENV_VARIABLES.filter(
+  (name) => !NODE_ONLY.has(name),
+);
 
 /** A Worker name: lower-case letters, digits and dashes, at most 63 characters. */
 export function workerName(serverId: string): string {

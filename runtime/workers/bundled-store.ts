@@ -26,7 +26,9 @@ export function bundledStore(bundle: BundledConfig, compileSchema: SchemaCompile
     version: () => config.version,
     find: (prefix) => (prefix.length >= 16 && config.digest.startsWith(prefix) ? config : undefined),
     swap() {
-      throw new Error('a Workers bundle serves the folder it was built with: rebuild it to change the config');
+      throw new Error(
+        'a Workers bundle serves the folder it was built with: rebuild it to change the config',
+      );
     },
     onSwap: () => () => undefined,
   };
