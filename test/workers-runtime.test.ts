@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWorker, type WorkerBuild } from '../cli/worker/build-worker.js';
+import { workerBuildCommand } from '../cli/commands/worker.js';
 import { parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
 import {
   copyFixtureFolder,
@@ -66,7 +66,7 @@ const text = (result: unknown) => ((result as { content: Content[] }).content[0]
 let upstream: EchoUpstream;
 let folder: TempFolder;
 let out: string;
-let built: WorkerBuild;
+let printed: { code: number; stdout: string; stderr: string };
 let worker: Workerd;
 let node: RunningRuntime;
 
@@ -75,7 +75,18 @@ beforeAll(async () => {
   folder = await copyFixtureFolder('fixtures/runtime/basic', `${upstream.url}/api`);
   await writeFile(join(folder.dir, 'Tools/checked.yaml'), CHECKED_TOOL);
   out = await mkdtemp(join(tmpdir(), 'svc-worker-'));
-  built = await buildWorker(folder.dir, out);
+  printed = { code: 0, stdout: '', stderr: '' };
+  const io = {
+    cwd: folder.dir,
+    env: {},
+    stdout: (t: string) => {
+      printed.stdout += t;
+    },
+    stderr: (t: string) => {
+      printed.stderr += t;
+    },
+  };
+  printed.code = await workerBuildCommand.run(['.', '--out', out], io);
   worker = await startWorkerd(out, ENV);
   node = await startRuntime({
     env: parseRuntimeEnv({ MCP_RUNTIME_PORT: '0', ...ENV }),
@@ -93,9 +104,14 @@ afterAll(async () => {
 
 describe('svc worker build', () => {
   it('writes the bundle, wrangler.toml and workerd.capnp, with the served tools only', async () => {
-    expect(built.files).toEqual(['worker.mjs', 'wrangler.toml', 'workerd.capnp']);
-    expect(built.servedTools).toBe(14);
-    expect(built.gzipBytes).toBeLessThan(3 * 1024 * 1024);
+    expect(printed.stderr).toBe('');
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toContain(`wrote ${join(out, 'worker.mjs')}, ${join(out, 'wrangler.toml')}`);
+    // 14 served tools (hidden_delete is disabled), 14 distinct schemas (structured has an output schema).
+    expect(printed.stdout).toMatch(
+      /^14 tools, 14 schema validators; worker.mjs \d+ KiB \(Workers limit: 65536 KiB\)/m,
+    );
+    expect(printed.stdout).toContain('within the former limits: free plan');
     const toml = await readFile(join(out, 'wrangler.toml'), 'utf8');
     expect(toml).toMatch(/^name = "echo-api"$/m);
     expect(toml).toMatch(/^main = "worker.mjs"$/m);

@@ -95,6 +95,7 @@ function entrySource(
   ].join('\n');
 }
 
+/** Reads and checks the folder at `dir` (as `svc serve` does), then bundles it (bundleWorker). */
 export async function buildWorker(
   dir: string,
   outDir: string,
@@ -103,8 +104,17 @@ export async function buildWorker(
   const { folder } = await loadFolderDir(dir);
   const { errors } = checkTools(folder);
   if (errors.length > 0) throw folderErrors(errors, `the folder ${dir}`);
-  const digest = folderDigest(folder);
   const commit = await folderCommit(dir);
+  return bundleWorker(folder, outDir, { ...options, ...(commit ? { commit } : {}) });
+}
+
+/** Writes the Workers bundle of a checked folder model into `outDir`. */
+export async function bundleWorker(
+  folder: FolderModel,
+  outDir: string,
+  options: WorkerBuildOptions & { commit?: string } = {},
+): Promise<WorkerBuild> {
+  const digest = folderDigest(folder);
   const served: FolderModel = { ...folder, tools: folder.tools.filter(isServed) };
   const validators = generateToolValidators(served, ownModule('../../folder/linear-pattern'));
   const root = packageRoot();
@@ -112,7 +122,7 @@ export async function buildWorker(
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     stdin: {
-      contents: entrySource(served, digest, commit, validators),
+      contents: entrySource(served, digest, options.commit, validators),
       resolveDir: root,
       sourcefile: 'svc-worker-entry.js',
       loader: 'js',
@@ -131,17 +141,16 @@ export async function buildWorker(
   });
   const code = result.outputFiles[0]!.contents;
   await mkdir(outDir, { recursive: true });
-  const name = folder.config.server.id;
   const written = {
     'worker.mjs': code,
-    'wrangler.toml': wranglerToml(name),
+    'wrangler.toml': wranglerToml(folder.config.server.id),
     'workerd.capnp': workerdConfig(),
   };
   for (const [file, content] of Object.entries(written)) await writeFile(path.join(outDir, file), content);
   return {
     files: Object.keys(written),
     bytes: code.byteLength,
-    gzipBytes: gzipSync(code, { level: 9 }).byteLength,
+    gzipBytes: gzipSync(code).byteLength,
     servedTools: served.tools.length,
     validators: validators.modules.length,
   };
