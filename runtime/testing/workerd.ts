@@ -12,6 +12,7 @@ export interface Workerd {
   /** http://127.0.0.1:<port> */
   origin: string;
   port: number;
+  pid: number;
   /** What workerd printed (the Worker's console.log lines among them). */
   lines: string[];
   close(): Promise<void>;
@@ -57,6 +58,7 @@ export async function startWorkerd(dir: string, env: Record<string, string> = {}
   return {
     origin,
     port,
+    pid: child.pid!,
     lines,
     async close() {
       if (child.exitCode === null) child.kill('SIGTERM');
