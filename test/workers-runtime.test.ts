@@ -153,7 +153,7 @@ describe.each(['legacy', 'modern'] as Era[])('workerd serving the bundle, %s era
     expect(text(result)).toBe(text(fromNode));
   });
 
-  it('keeps a 2025 session (or serves statelessly) across many calls', async () => {
+  it('answers 20 calls in a row on one client (one session in the 2025 era)', async () => {
     for (let i = 0; i < 20; i++) {
       const result = await client.callTool({ name: 'echo_get', arguments: { id: `${era}-${i}` } });
       expect(JSON.parse(text(result)).path).toBe(`/api/echo/items/${era}-${i}`);
@@ -245,17 +245,78 @@ describe('workerd serving the bundle, over plain HTTP', () => {
     expect((await post(worker.origin, '/mcp/another')).status).toBe(404);
   });
 
-  it('refuses to serve without SVC_UPSTREAM_SECRET, naming the variable', async () => {
-    const bare = await startWorkerd(out, {});
+  it.each([
+    ['without SVC_UPSTREAM_SECRET', {}, 'CONFIG_MISSING_ENV', /SVC_UPSTREAM_SECRET is not set/],
+    [
+      'in sync mode',
+      { ...ENV, SVC_SYNC_URL: 'http://127.0.0.1:9/v1', SVC_DEPLOY_TOKEN: 'token-1234567890' },
+      'USAGE',
+      /SVC_SYNC_URL is set, but a Workers bundle serves the folder it was built with/,
+    ],
+  ])('refuses to serve %s, naming the variable', async (_what, env, error, message) => {
+    const refusing = await startWorkerd(out, env);
     try {
-      const answer = await post(bare.origin, '/mcp');
+      const answer = await post(refusing.origin, '/mcp');
       expect(answer.status).toBe(503);
-      expect(await answer.json()).toMatchObject({
-        error: 'CONFIG_MISSING_ENV',
-        message: /SVC_UPSTREAM_SECRET/,
-      });
+      expect(await answer.json()).toMatchObject({ error, message: expect.stringMatching(message) });
     } finally {
-      await bare.close();
+      await refusing.close();
+    }
+  });
+});
+
+describe('two workerd processes with one SVC_SESSION_SECRET', () => {
+  it("serve each other's 2025-11-25 sessions (as Workers isolates must)", async () => {
+    const secret = { ...ENV, SVC_SESSION_SECRET: Buffer.alloc(32, 7).toString('base64') };
+    const [a, b] = await Promise.all([startWorkerd(out, secret), startWorkerd(out, secret)]);
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    try {
+      const init = await fetch(`${a.origin}/mcp`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-11-25',
+            capabilities: {},
+            clientInfo: { name: 'raw', version: '1' },
+          },
+        }),
+      });
+      const session = init.headers.get('mcp-session-id')!;
+      expect(session).toMatch(/^s1\./);
+      await init.text();
+      const sessionHeaders = { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+      await fetch(`${a.origin}/mcp`, {
+        method: 'POST',
+        headers: sessionHeaders,
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      }).then((r) => r.text());
+      const call = await fetch(`${b.origin}/mcp`, {
+        method: 'POST',
+        headers: sessionHeaders,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'echo_get', arguments: { id: 'across' } },
+        }),
+      });
+      expect(call.status).toBe(200);
+      const body = await call.text();
+      // JSON, or one SSE event carrying it.
+      const message = JSON.parse(body.startsWith('{') ? body : /^data: (.*)$/m.exec(body)![1]!);
+      expect(JSON.parse(message.result.content[0].text).path).toBe('/api/echo/items/across');
+      const forged = await fetch(`${b.origin}/mcp`, {
+        method: 'POST',
+        headers: { ...sessionHeaders, 'mcp-session-id': `${session.slice(0, -4)}AAAA` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+      });
+      expect(forged.status).toBe(404);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
     }
   });
 });
