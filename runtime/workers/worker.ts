@@ -35,6 +35,9 @@ export interface WorkerHandler {
 
 type Booted = { app: RuntimeApp } | { refused: SvcError };
 
+/** 2025-11-25 sessions held by one isolate (the Node runtime's default total). */
+const MAX_SESSIONS = 10_000;
+
 /** The Worker's variables and secrets (string bindings) as the runtime's environment. */
 export function workerEnv(bindings: Record<string, unknown> | undefined): RuntimeEnv {
   const strings: Record<string, string> = {};
@@ -84,7 +87,17 @@ function boot(bundle: WorkerBundle, bindings: Record<string, unknown> | undefine
   const compileSchema: SchemaCompiler = (_schema, file, which) =>
     bundle.validators[file]?.[which] ?? { error: `no ${which} validator was bundled for ${file}` };
   const store = bundledStore(bundle, compileSchema);
-  return { app: createApp({ store, env, logger, fetch: (input, init) => fetch(input, init) }) };
+  return {
+    app: createApp({
+      store,
+      env,
+      logger,
+      fetch: (input, init) => fetch(input, init),
+      // A Worker sees no socket address: every client counts as one, so the per-address cap is the total.
+      maxSessionsPerClient: MAX_SESSIONS,
+      maxSessions: MAX_SESSIONS,
+    }),
+  };
 }
 
 export function createWorker(bundle: WorkerBundle): WorkerHandler {
