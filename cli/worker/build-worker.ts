@@ -43,7 +43,7 @@ function ownModule(relative: string): string {
 const VALIDATOR = 'svc-validator:';
 
 /** Resolves the generated validator modules, and bare Node built-ins to `node:` (workerd's nodejs_compat names). */
-function workerPlugin(validators: ToolValidators, resolveDir: string): Plugin {
+export function workerPlugin(validators: ToolValidators, resolveDir: string): Plugin {
   const builtins = new Set(builtinModules);
   return {
     name: 'svc-worker',
