@@ -44,7 +44,7 @@ cannot compile them at run time. Rebuild after every change to the folder. See d
         built.gzipBytes <= FORMER_FREE ? 'free plan' : built.gzipBytes <= FORMER_PAID ? 'paid plan' : 'over';
       io.stdout(
         `wrote ${built.files.map((f) => path.join(values.out!, f)).join(', ')}\n` +
-          `${built.servedTools} tools, ${built.validators} schema validators; worker.mjs ${kib(built.bytes)} ` +
+          `${built.servedTools} tools, ${built.validators} schema validator${built.validators === 1 ? '' : 's'}; worker.mjs ${kib(built.bytes)} ` +
           `(Workers limit: ${kib(SIZE_LIMIT)}), ${kib(built.gzipBytes)} gzip-compressed (within the former limits: ${former})\n`,
       );
       return built.bytes <= SIZE_LIMIT ? EXIT.ok : EXIT.checkFailed;
