@@ -38,7 +38,7 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 };
 
-async function folderOf(location: string, id: string): Promise<FolderModel> {
+export async function folderOf(location: string, id: string): Promise<FolderModel> {
   const source = await readOpenApiSource(location, { cwd: tmpdir() });
   const tools = buildTools(toEndpoints(await parseDocument(source)));
   const config = {

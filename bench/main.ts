@@ -3,7 +3,7 @@
  * ratios compare like with like. Medians throughout. Never part of `npm test`.
  *
  *   npm run bench                  all sections
- *   npm run bench -- import diff   only some (cli, commands, import, runtime, ops, diff, discovery, control, control-job, git, fleet, auth)
+ *   npm run bench -- import diff   only some (cli, commands, import, runtime, ops, diff, discovery, control, control-job, git, fleet, auth, workers)
  *   npm run bench -- runtime --quick  a short runtime run (fewer warm-up calls, one round)
  */
 import { runAuthBench } from './auth-bench.js';
@@ -16,6 +16,7 @@ import { runFleetBench } from './fleet-bench.js';
 import { runGitBench } from './git-bench.js';
 import { runImportBench } from './import-bench.js';
 import { runOpsRows, runRuntimeBench } from './runtime-bench.js';
+import { runWorkersBench } from './workers-bench.js';
 
 const sections: Record<string, () => Promise<unknown>> = {
   cli: runCliBench,
@@ -31,6 +32,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   git: runGitBench,
   fleet: runFleetBench,
   auth: runAuthBench,
+  workers: runWorkersBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -33,7 +33,7 @@ const WARM_CALLS = QUICK ? 1000 : 5000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 2));
 const CONCURRENCY = [1, 16];
 
-interface Target {
+export interface Target {
   url: string;
   pid: number;
   child?: ChildProcess;
@@ -41,7 +41,7 @@ interface Target {
   stop(): Promise<void>;
 }
 
-async function spawnTarget(...args: string[]): Promise<Target> {
+export async function spawnTarget(...args: string[]): Promise<Target> {
   const started = performance.now();
   const child = spawn(process.execPath, [TARGETS, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
@@ -79,7 +79,7 @@ function memory(pid: number): { rssMb: number; peakMb: number } {
 }
 
 /** CPU time (user + system) a process has used so far, in ms, from /proc (Linux). */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     // utime and stime are fields 14 and 15 of stat; after the ") " split they sit at 11 and 12.
@@ -89,7 +89,7 @@ function cpuMs(pid: number): number {
   }
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
@@ -125,7 +125,7 @@ function caseKey(c: Case, concurrency: number): string {
   return `${c.client}|${c.target}|${c.era ?? ''}|${concurrency}`;
 }
 
-interface Tally {
+export interface Tally {
   calls: number;
   elapsedMs: number;
   cpuMs: number;
@@ -136,7 +136,7 @@ interface Tally {
   peakRssMb: number;
 }
 
-function newTally(): Tally {
+export function newTally(): Tally {
   // Idle RSS is the least seen between rounds, so it starts above any.
   return {
     calls: 0,
@@ -167,7 +167,7 @@ export interface RuntimeRow {
 }
 
 /** Warm-up (WARM_CALLS in all, split over the workers), then DURATION_MS of measured calls. */
-async function drive(driver: Driver, concurrency: number, pid: number, tally: Tally): Promise<void> {
+export async function drive(driver: Driver, concurrency: number, pid: number, tally: Tally): Promise<void> {
   await Promise.all(
     Array.from({ length: concurrency }, async (_, w) => {
       for (let i = 0; i < Math.ceil(WARM_CALLS / concurrency); i++)
@@ -288,7 +288,7 @@ export interface RuntimeBenchReport {
  * off MaxListenersExceededWarning in this (the client) process. It is the client's, not the
  * server's: counted once and reported, not printed thousands of times.
  */
-function quietClientSignalWarnings(): () => number {
+export function quietClientSignalWarnings(): () => number {
   let seen = 0;
   const listeners = process.listeners('warning');
   process.removeAllListeners('warning');

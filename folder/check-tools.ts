@@ -35,24 +35,31 @@ let ajv: Ajv2020 | undefined;
 let metaAjv: Ajv2020 | undefined;
 const compiled = new WeakMap<object, CompiledSchema>();
 
+/**
+ * The Ajv that compiles tool schemas; `extra.code` adds code options (`svc worker build` asks
+ * for standalone source with the same options, so a Worker validates exactly as Node does).
+ */
+export function createToolAjv(extra: { code?: Record<string, unknown> } = {}): Ajv2020 {
+  // strict: false keeps OpenAPI leftovers (example, x-…) harmless; the meta-schema still refuses
+  // unknown types and malformed keywords. addUsedSchema: false: a $id repeated across tools is fine.
+  // validateSchema: false: compileToolSchema has checked the meta-schema already (metaProblem);
+  // compiling a second copy of the meta-schema here would cost as much again on the first call.
+  const created = new Ajv2020({
+    allErrors: true,
+    strict: false,
+    validateFormats: true,
+    validateSchema: false,
+    addUsedSchema: false,
+    logger: false,
+    // Patterns come from API descriptions: matched in linear time, never by backtracking.
+    code: { regExp: linearRegExp, ...extra.code },
+  });
+  (addFormatsModule as unknown as (a: Ajv2020) => void)(created);
+  return created;
+}
+
 function sharedAjv(): Ajv2020 {
-  if (!ajv) {
-    // strict: false keeps OpenAPI leftovers (example, x-…) harmless; the meta-schema still refuses
-    // unknown types and malformed keywords. addUsedSchema: false: a $id repeated across tools is fine.
-    // validateSchema: false: compileToolSchema has checked the meta-schema already (metaProblem);
-    // compiling a second copy of the meta-schema here would cost as much again on the first call.
-    ajv = new Ajv2020({
-      allErrors: true,
-      strict: false,
-      validateFormats: true,
-      validateSchema: false,
-      addUsedSchema: false,
-      logger: false,
-      // Patterns come from API descriptions: matched in linear time, never by backtracking.
-      code: { regExp: linearRegExp },
-    });
-    (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
-  }
+  ajv ??= createToolAjv();
   return ajv;
 }
 

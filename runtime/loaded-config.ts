@@ -260,8 +260,22 @@ function compileResources(
   return { resources, resourceList, templates };
 }
 
+/**
+ * Turns a tool's input or output schema into its validator, called once per schema on first use.
+ * The default compiles with Ajv; a Workers bundle (runtime/workers/) passes its precompiled ones.
+ */
+export type SchemaCompiler = (
+  schema: object,
+  file: string,
+  which: 'input' | 'output',
+) => ValidateFunction | { error: string };
+
 /** Compiles a folder model into a served config. Throws nothing: unusable items are left out. */
-export function compileConfig(folder: FolderModel, version: number): LoadedConfig {
+export function compileConfig(
+  folder: FolderModel,
+  version: number,
+  compileSchema: SchemaCompiler = schemaValidator,
+): LoadedConfig {
   let digest: string | undefined;
   const { config } = folder;
   const serverId = config.server.id;
@@ -287,12 +301,12 @@ export function compileConfig(folder: FolderModel, version: number): LoadedConfi
       item,
       listed,
       validator() {
-        compiled ??= schemaValidator(t.inputSchema, item.file, 'input');
+        compiled ??= compileSchema(t.inputSchema, item.file, 'input');
         return compiled;
       },
       outputValidator() {
         if (!outputSchema) return undefined;
-        compiledOutput ??= schemaValidator(outputSchema, item.file, 'output');
+        compiledOutput ??= compileSchema(outputSchema, item.file, 'output');
         return compiledOutput;
       },
     });

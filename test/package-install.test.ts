@@ -12,6 +12,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NPX_SVC, PACKAGE_NAME } from '../core/package-name.js';
 import { commands } from '../cli/commands/index.js';
+import { startWorkerd } from '../runtime/testing/workerd.js';
 import { ensureBuilt, REPO_ROOT, runSvc, startSvc } from './helpers/built-cli.js';
 
 const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
@@ -232,6 +233,43 @@ describe(`the ${PACKAGE_NAME} package`, () => {
       expect(existsSync(path.join(consumer, 'exported-pets/config.yaml'))).toBe(true);
       expect(existsSync(path.join(consumer, 'exported-pets/.svc'))).toBe(false);
       expect((await svc(['unpublish', 'mcp/pets'])).code).toBe(0);
+    });
+
+    it('worker build: a Worker bundle of the folder that workerd serves', async () => {
+      expect((await svc(['tool', 'enable', 'mcp/pets', 'getStatus'])).code).toBe(0);
+      const built = await svc(['worker', 'build', 'mcp/pets', '--out', 'pets-worker']);
+      expect(built.stderr).toBe('');
+      expect(built.code).toBe(0);
+      const worker = await startWorkerd(path.join(consumer, 'pets-worker'), {
+        SVC_UPSTREAM_SECRET: 'sk-package-1234567',
+      });
+      try {
+        const listed = await fetch(`${worker.origin}/mcp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/list',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/list',
+            params: {
+              _meta: {
+                'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+                'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+                'io.modelcontextprotocol/clientCapabilities': {},
+              },
+            },
+          }),
+        });
+        expect(listed.status).toBe(200);
+        expect(JSON.stringify(await listed.json())).toContain('"name":"getStatus"');
+      } finally {
+        await worker.close();
+      }
     });
 
     it('verify refuses a folder that is not an app-builder app, in its own words', async () => {

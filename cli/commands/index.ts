@@ -91,6 +91,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./serve.js')).serveCommand,
   },
   {
+    name: 'worker build',
+    summary: 'bundle a server folder into a Cloudflare Worker (worker.mjs, wrangler.toml, workerd.capnp)',
+    load: async () => (await import('./worker.js')).workerBuildCommand,
+  },
+  {
     name: 'git',
     summary: 'git connections (GitHub App, GitLab OAuth): connect, list, disconnect, list repositories',
     load: async () => (await import('./git.js')).gitCommand,
