@@ -1,0 +1,70 @@
+/**
+ * Start sync: with SVC_SYNC_URL and SVC_DEPLOY_TOKEN, the poller that follows the published
+ * snapshot (runtime/sync/), and its health for /readyz: stale once no poll has reached the
+ * control service for 3 intervals. A synced config is refused exactly as boot would refuse it.
+ * Created before the app (which reads its health) and started once the runtime listens.
+ */
+import { type KeyObject, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { SyncHealth } from '../app.js';
+import type { ConfigStore } from '../config-store.js';
+import type { RuntimeEnv } from '../env.js';
+import type { Logger } from '../logger.js';
+import type { RuntimeMetrics } from '../metrics.js';
+import { createSnapshotPoller, type SnapshotPoller } from '../sync/index.js';
+import { checkBootConfig } from './boot-checks.js';
+
+export interface SyncStep {
+  poller: SnapshotPoller;
+  health(): SyncHealth;
+}
+
+export interface SyncStepOptions {
+  env: RuntimeEnv;
+  store: ConfigStore;
+  logger: Logger;
+  publicKey?: KeyObject;
+  /** Overrides SVC_SYNC_INTERVAL (tests). */
+  intervalMs?: number;
+  timeoutMs?: number;
+  /** The app's metrics, once it exists. */
+  metrics: () => RuntimeMetrics | undefined;
+}
+
+export function createSyncStep(o: SyncStepOptions): SyncStep | undefined {
+  const { env, logger } = o;
+  if (!env.syncUrl || !env.deployToken) return undefined;
+  const intervalMs = o.intervalMs ?? env.syncIntervalSec * 1000;
+  let lastOk = Date.now();
+  let failures = 0;
+  const poller = createSnapshotPoller({
+    ...(o.publicKey ? { publicKey: o.publicKey } : {}),
+    runtimeId: env.runtimeId ?? `${hostname()}-${randomBytes(3).toString('hex')}`,
+    syncUrl: env.syncUrl,
+    deployToken: env.deployToken,
+    serverId: o.store.current().serverId,
+    store: o.store,
+    intervalMs,
+    ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+    logger,
+    // A synced config is refused exactly as boot would refuse it (e.g. SVC_UPSTREAM_SECRET missing).
+    check: (next) => checkBootConfig(next, env, logger),
+    onOutcome: (outcome) => {
+      if (outcome.kind === 'stopped') return;
+      const ok = outcome.kind === 'updated' || outcome.kind === 'unchanged';
+      if (ok) {
+        lastOk = Date.now();
+        failures = 0;
+      } else failures++;
+      o.metrics()?.sync(ok, Date.now());
+    },
+  });
+  return {
+    poller,
+    health: () => ({
+      ok: Date.now() - lastOk <= 3 * intervalMs,
+      lastSuccess: new Date(lastOk).toISOString(),
+      consecutiveFailures: failures,
+    }),
+  };
+}
