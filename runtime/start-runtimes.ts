@@ -15,6 +15,12 @@ import type { RuntimeApp } from './app.js';
 import { checkBootConfig, warnOriginsUnrestricted } from './boot/boot-checks.js';
 import { bootLogger } from './boot/boot-logger.js';
 import { type AppTuning, buildApp } from './boot/build-app.js';
+import {
+  folderEnv,
+  perFolderError,
+  refuseSharedCredential,
+  type Variables,
+} from './boot/folder-credentials.js';
 import { listen, type NodeFetch, starting } from './boot/listen.js';
 import { startServices } from './boot/services.js';
 import { type FolderWatch, watchFolder } from './boot/watch-folder.js';
@@ -28,6 +34,13 @@ export interface StartRuntimesOptions
   extends Pick<StartRuntimeOptions, 'env' | 'watch' | 'logger' | 'watchDebounceMs' | 'executionLogWrite'>,
     AppTuning {
   folderDirs: string[];
+  /**
+   * The process environment, where each folder's credential is SVC_UPSTREAM_SECRET_<SERVER_ID>
+   * (and SVC_UPSTREAM_USER_<SERVER_ID>) when several folders are served.
+   */
+  vars?: Variables;
+  /** Each folder's own .env variables, by folder directory: its SVC_UPSTREAM_SECRET / _USER are its alone. */
+  folderVars?: Readonly<Record<string, Variables>>;
 }
 
 export interface ServedFolder {
@@ -98,6 +111,8 @@ async function loadFolders(opts: StartRuntimesOptions): Promise<LoadedFolder[]> 
       { place: { field: 'SVC_SYNC_URL' } },
     );
   }
+  const several = opts.folderDirs.length > 1;
+  if (several) refuseSharedCredential(env);
   const loaded: LoadedFolder[] = [];
   for (const dir of opts.folderDirs) {
     const { folder } = await loadFolderDir(dir);
@@ -112,14 +127,19 @@ async function loadFolders(opts: StartRuntimesOptions): Promise<LoadedFolder[]> 
         },
       );
     }
-    loaded.push({ dir, folder, serverId, env });
+    const own = several ? folderEnv(env, serverId, opts.vars, opts.folderVars?.[dir]) : env;
+    loaded.push({ dir, folder, serverId, env: own });
   }
   return loaded;
 }
 
 function checkFolders(loaded: LoadedFolder[], logger: Logger): void {
   for (const f of loaded) {
-    checkBootConfig(f.folder, f.env, logger);
+    try {
+      checkBootConfig(f.folder, f.env, logger);
+    } catch (error) {
+      throw loaded.length > 1 ? perFolderError(error, f.serverId, f.dir) : error;
+    }
   }
 }
 
