@@ -46,6 +46,11 @@ export interface RuntimeEnv {
   snapshotPublicKey?: string;
   /** SVC_RUNTIME_ID: how this runtime names itself to the control service (default hostname-random). */
   runtimeId?: string;
+  /**
+   * SVC_STATE_DIR: a writable directory where the runtime keeps what must outlive a restart (the
+   * last signed snapshot sequence it accepted). Unset: that is kept in memory only.
+   */
+  stateDir?: string;
   /** SVC_TRUST_PROXY=1: the caller's address is the first X-Forwarded-For entry (a proxy in front sets it). */
   trustProxy: boolean;
   /** SVC_METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <token>`. Never logged. */
@@ -98,6 +103,7 @@ export const RUNTIME_ENV_VARIABLES = [
   'SVC_SESSION_MAX_AGE',
   'SVC_SNAPSHOT_PUBLIC_KEY',
   'SVC_RUNTIME_ID',
+  'SVC_STATE_DIR',
   'SVC_TRUST_PROXY',
   'SVC_METRICS',
   'SVC_METRICS_TOKEN',
@@ -309,6 +315,8 @@ function readFleetEnv(env: Record<string, string | undefined>, result: RuntimeEn
       throw invalid('SVC_RUNTIME_ID', 'expected 1 to 200 visible ASCII characters');
     result.runtimeId = runtimeId;
   }
+  const stateDir = nonEmpty(env.SVC_STATE_DIR);
+  if (stateDir !== undefined) result.stateDir = stateDir;
 }
 
 /** The operations variables (contracts/operations.md) beyond the defaults already in `result`. */

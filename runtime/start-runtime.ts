@@ -89,7 +89,7 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   });
   const services = await startServices(env, redact, opts.executionLogWrite);
   let runtime: RuntimeApp | undefined;
-  const sync = createSyncStep({
+  const sync = await createSyncStep({
     env,
     store,
     logger,

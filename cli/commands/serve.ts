@@ -36,6 +36,8 @@ const VARIABLE_HELP: Record<(typeof RUNTIME_ENV_VARIABLES)[number], string | nul
   SVC_SESSION_MAX_AGE: 'seconds a signed session id lives, from initialize (default 86400)',
   SVC_SNAPSHOT_PUBLIC_KEY: 'PEM or path of `svc control key`: serve only snapshots it signed',
   SVC_RUNTIME_ID: 'the name this runtime gives the control service when it polls (default hostname)',
+  SVC_STATE_DIR:
+    'writable directory kept across restarts: the last signed snapshot accepted (rollback protection)',
   SVC_TRUST_PROXY: '1: the caller is the first X-Forwarded-For entry (only behind a proxy that sets it)',
   SVC_METRICS: '0 turns GET /metrics and its counters off (default on)',
   SVC_METRICS_TOKEN: 'bearer token GET /metrics requires (unset: open, like /healthz)',

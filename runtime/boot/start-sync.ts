@@ -2,6 +2,8 @@
  * Start sync: with SVC_SYNC_URL and SVC_DEPLOY_TOKEN, the poller that follows the published
  * snapshot (runtime/sync/), and its health for /readyz: stale once no poll has reached the
  * control service for 3 intervals. A synced config is refused exactly as boot would refuse it.
+ * With SVC_STATE_DIR, the last signed snapshot accepted is read before listening and recorded at
+ * each new one (runtime/sync/sequence-file.ts), so a restart does not reopen the door to a rollback.
  * Created before the app (which reads its health) and started once the runtime listens.
  */
 import { type KeyObject, randomBytes } from 'node:crypto';
@@ -12,6 +14,7 @@ import type { RuntimeEnv } from '../env.js';
 import type { Logger } from '../logger.js';
 import type { RuntimeMetrics } from '../metrics.js';
 import { createSnapshotPoller, type SnapshotPoller } from '../sync/index.js';
+import { openSequenceFile } from '../sync/sequence-file.js';
 import { checkBootConfig } from './boot-checks.js';
 
 export interface SyncStep {
@@ -31,10 +34,13 @@ export interface SyncStepOptions {
   metrics: () => RuntimeMetrics | undefined;
 }
 
-export function createSyncStep(o: SyncStepOptions): SyncStep | undefined {
+export async function createSyncStep(o: SyncStepOptions): Promise<SyncStep | undefined> {
   const { env, logger } = o;
   if (!env.syncUrl || !env.deployToken) return undefined;
   const intervalMs = o.intervalMs ?? env.syncIntervalSec * 1000;
+  const serverId = o.store.current().serverId;
+  // Only signed snapshots carry a sequence: without a key there is nothing to keep.
+  const state = env.stateDir && o.publicKey ? await openSequenceFile(env.stateDir, serverId) : undefined;
   let lastOk = Date.now();
   let failures = 0;
   const poller = createSnapshotPoller({
@@ -42,7 +48,9 @@ export function createSyncStep(o: SyncStepOptions): SyncStep | undefined {
     runtimeId: env.runtimeId ?? `${hostname()}-${randomBytes(3).toString('hex')}`,
     syncUrl: env.syncUrl,
     deployToken: env.deployToken,
-    serverId: o.store.current().serverId,
+    serverId,
+    ...(state?.last ? { lastAccepted: state.last } : {}),
+    ...(state ? { persist: state.save } : {}),
     store: o.store,
     intervalMs,
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
