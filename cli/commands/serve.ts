@@ -38,7 +38,8 @@ const VARIABLE_HELP: Record<(typeof RUNTIME_ENV_VARIABLES)[number], string | nul
   SVC_RUNTIME_ID: 'the name this runtime gives the control service when it polls (default hostname)',
   SVC_STATE_DIR:
     'writable directory kept across restarts: the last signed snapshot accepted (rollback protection)',
-  SVC_TRUST_PROXY: '1: the caller is the first X-Forwarded-For entry (only behind a proxy that sets it)',
+  SVC_TRUST_PROXY:
+    "the balancer's addresses/CIDRs: the client is the X-Forwarded-For entry it added (1: the first entry)",
   SVC_METRICS: '0 turns GET /metrics and its counters off (default on)',
   SVC_METRICS_TOKEN: 'bearer token GET /metrics requires (unset: open, like /healthz)',
   SVC_EXECUTION_LOG: 'one JSON line per tool call: stdout, or a file path rotated by size (unset: off)',
