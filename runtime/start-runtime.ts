@@ -9,7 +9,7 @@
 import { releaseBootHeap } from './boot-heap.js';
 import type { FolderModel } from '../folder/model.js';
 import type { RuntimeApp } from './app.js';
-import { checkBootConfig, snapshotPublicKey, warnOriginsUnrestricted } from './boot/boot-checks.js';
+import { checkBootConfig, warnNoTools, warnOriginsUnrestricted } from './boot/boot-checks.js';
 import { bootLogger } from './boot/boot-logger.js';
 import { buildApp } from './boot/build-app.js';
 import { listen, starting } from './boot/listen.js';
@@ -81,23 +81,12 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   const { logger, redact } = bootLogger([env], opts.logger);
   const source = await loadServedFolder(opts, logger);
   checkBootConfig(source.folder, env, logger);
-  // A key that cannot be read refuses the boot, before anything listens.
-  const publicKey = env.snapshotPublicKey ? await snapshotPublicKey(env.snapshotPublicKey) : undefined;
-  const store = createConfigStore(source.folder, {
-    keep: env.configVersions,
-    ...(source.commit ? { commit: source.commit } : {}),
-  });
+  const commit = source.commit ? { commit: source.commit } : {};
+  const store = createConfigStore(source.folder, { keep: env.configVersions, ...commit });
   const services = await startServices(env, redact, opts.executionLogWrite);
   let runtime: RuntimeApp | undefined;
-  const sync = await createSyncStep({
-    env,
-    store,
-    logger,
-    ...(publicKey ? { publicKey } : {}),
-    ...(opts.syncIntervalMs !== undefined ? { intervalMs: opts.syncIntervalMs } : {}),
-    ...(opts.syncTimeoutMs !== undefined ? { timeoutMs: opts.syncTimeoutMs } : {}),
-    metrics: () => runtime?.metrics,
-  });
+  // A snapshot key or state directory that cannot be read refuses the boot, before anything listens.
+  const sync = await createSyncStep({ env, store, logger, tuning: opts, metrics: () => runtime?.metrics });
   const listening = await listen(
     env,
     (request, nodeEnv) => runtime?.app.fetch(request, nodeEnv) ?? starting(),
@@ -111,11 +100,7 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   logStarted(listening.base, store, source.folder, source.source, logger);
   warnOriginsUnrestricted(env, logger);
   sync?.poller.start();
-  if (store.current().toolList.length === 0) {
-    logger.log('warn', 'no_enabled_tools', {
-      message: 'no tool is enabled: set enabled: true in Tools/<tool>.yaml',
-    });
-  }
+  warnNoTools(store.current().toolList.length, logger);
   const watch =
     opts.watch && source.dir
       ? watchFolder({ dir: source.dir, store, env, logger, ...debounce(opts.watchDebounceMs) })

@@ -75,3 +75,10 @@ export function warnOriginsUnrestricted(env: RuntimeEnv, logger: Logger): void {
       'MCP_ALLOWED_ORIGINS is not set: browser requests from every origin are accepted. Set it to a comma-separated list of origins to restrict them.',
   });
 }
+
+export function warnNoTools(enabled: number, logger: Logger): void {
+  if (enabled > 0) return;
+  logger.log('warn', 'no_enabled_tools', {
+    message: 'no tool is enabled: set enabled: true in Tools/<tool>.yaml',
+  });
+}

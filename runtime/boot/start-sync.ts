@@ -2,11 +2,12 @@
  * Start sync: with SVC_SYNC_URL and SVC_DEPLOY_TOKEN, the poller that follows the published
  * snapshot (runtime/sync/), and its health for /readyz: stale once no poll has reached the
  * control service for 3 intervals. A synced config is refused exactly as boot would refuse it.
+ * SVC_SNAPSHOT_PUBLIC_KEY is read here (a key that cannot be read refuses the boot, sync or not).
  * With SVC_STATE_DIR, the last signed snapshot accepted is read before listening and recorded at
  * each new one (runtime/sync/sequence-file.ts), so a restart does not reopen the door to a rollback.
  * Created before the app (which reads its health) and started once the runtime listens.
  */
-import { type KeyObject, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { SyncHealth } from '../app.js';
 import type { ConfigStore } from '../config-store.js';
@@ -15,7 +16,7 @@ import type { Logger } from '../logger.js';
 import type { RuntimeMetrics } from '../metrics.js';
 import { createSnapshotPoller, type SnapshotPoller } from '../sync/index.js';
 import { openSequenceFile } from '../sync/sequence-file.js';
-import { checkBootConfig } from './boot-checks.js';
+import { checkBootConfig, snapshotPublicKey } from './boot-checks.js';
 
 export interface SyncStep {
   poller: SnapshotPoller;
@@ -26,25 +27,25 @@ export interface SyncStepOptions {
   env: RuntimeEnv;
   store: ConfigStore;
   logger: Logger;
-  publicKey?: KeyObject;
-  /** Overrides SVC_SYNC_INTERVAL (tests). */
-  intervalMs?: number;
-  timeoutMs?: number;
+  /** syncIntervalMs overrides SVC_SYNC_INTERVAL (tests); syncTimeoutMs, one request's timeout. */
+  tuning: { syncIntervalMs?: number; syncTimeoutMs?: number };
   /** The app's metrics, once it exists. */
   metrics: () => RuntimeMetrics | undefined;
 }
 
 export async function createSyncStep(o: SyncStepOptions): Promise<SyncStep | undefined> {
   const { env, logger } = o;
+  const publicKey = env.snapshotPublicKey ? await snapshotPublicKey(env.snapshotPublicKey) : undefined;
   if (!env.syncUrl || !env.deployToken) return undefined;
-  const intervalMs = o.intervalMs ?? env.syncIntervalSec * 1000;
+  const intervalMs = o.tuning.syncIntervalMs ?? env.syncIntervalSec * 1000;
+  const timeoutMs = o.tuning.syncTimeoutMs;
   const serverId = o.store.current().serverId;
   // Only signed snapshots carry a sequence: without a key there is nothing to keep.
-  const state = env.stateDir && o.publicKey ? await openSequenceFile(env.stateDir, serverId) : undefined;
+  const state = env.stateDir && publicKey ? await openSequenceFile(env.stateDir, serverId) : undefined;
   let lastOk = Date.now();
   let failures = 0;
   const poller = createSnapshotPoller({
-    ...(o.publicKey ? { publicKey: o.publicKey } : {}),
+    ...(publicKey ? { publicKey } : {}),
     runtimeId: env.runtimeId ?? `${hostname()}-${randomBytes(3).toString('hex')}`,
     syncUrl: env.syncUrl,
     deployToken: env.deployToken,
@@ -53,7 +54,7 @@ export async function createSyncStep(o: SyncStepOptions): Promise<SyncStep | und
     ...(state ? { persist: state.save } : {}),
     store: o.store,
     intervalMs,
-    ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     logger,
     // A synced config is refused exactly as boot would refuse it (e.g. SVC_UPSTREAM_SECRET missing).
     check: (next) => checkBootConfig(next, env, logger),
