@@ -36,6 +36,7 @@ import { callerOf, createRateLimits } from './rate-limit.js';
 import { createRedactor } from './redact.js';
 import type { ExecutionLog } from './execution-log.js';
 import { createSessionTokens } from './session-token.js';
+import { clientAddressOf } from './trusted-proxy.js';
 import type { RequestSpan, Tracing } from './tracing.js';
 import type { CallContext, ToolCallDeps } from './tool-call.js';
 import { basicCredentials } from './upstream-request.js';
@@ -162,6 +163,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
       tracing.upstream(tool, request, context?.traceparent, send);
   // Calls served by the SDK (not the hot path) find their request's caller here.
   const requestContext = new AsyncLocalStorage<CallContext>();
+  const clientAddress = clientAddressOf(env.trustProxy, env.trustedProxies);
   deps.context = () => requestContext.getStore();
   const policy = buildOriginPolicy({
     listenHost: env.host,
@@ -295,11 +297,12 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     }
     // One context per request: the auth gate's (user token, headers) gains the caller and the trace.
     const context: CallContext = Object.assign(call ?? {}, {
+      // SVC_TRUST_PROXY: the client behind the balancer, for rate limits and session caps alike.
       caller: callerOf(
         undefined,
-        incoming?.socket.remoteAddress,
-        env.trustProxy ? request.headers.get('x-forwarded-for') : undefined,
-        env.trustProxy,
+        clientAddress(incoming?.socket.remoteAddress, request.headers.get('x-forwarded-for')),
+        undefined,
+        false,
       ),
     });
     attachCallContext(forward, context);
@@ -319,7 +322,9 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
           ? fast?.serve(forward, parsedBody, pathId ?? '', outgoing, context)
           : undefined;
       if (hot) return finish(await hot, cors, false);
-      return requestContext.run(context, () => serveSdk(forward, parsedBody, claim, pathId, incoming, cors));
+      return requestContext.run(context, () =>
+        serveSdk(forward, parsedBody, claim, pathId, context.caller ?? '', cors),
+      );
     };
     if (!span) return respond();
     try {
@@ -337,7 +342,8 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     parsedBody: unknown,
     claim: boolean,
     pathId: string | undefined,
-    incoming: IncomingMessage | undefined,
+    /** Who opens a session, as session caps count it (SVC_TRUST_PROXY). */
+    client: string,
     cors: string | undefined,
   ): Promise<Response> => {
     const legacy = claim
@@ -348,7 +354,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
           ? await isLegacyRequest(forward, parsedBody)
           : await isLegacyRequest(forward);
     const response = legacy
-      ? await sessions.handle(forward, pathId ?? '', parsedBody, incoming?.socket.remoteAddress ?? '')
+      ? await sessions.handle(forward, pathId ?? '', parsedBody, client)
       : await modern.fetch(forward, parsedBody !== undefined ? { parsedBody } : undefined);
     // fastPath: false is the path as it was before the hot path, answers re-read included (benchmarks).
     return opts.fastPath === false ? finishBuffered(response, cors) : finish(response, cors, false);

@@ -2,6 +2,7 @@
  * The runtime's environment (spec 5.5), parsed once at boot. Every variable has its default
  * here; an invalid value is an SvcError naming the variable, never a silent fallback.
  */
+import { invalidProxyEntries } from './proxy-entries.js';
 import { SvcError } from '../core/svc-error.js';
 
 export interface RuntimeEnv {
@@ -46,8 +47,18 @@ export interface RuntimeEnv {
   snapshotPublicKey?: string;
   /** SVC_RUNTIME_ID: how this runtime names itself to the control service (default hostname-random). */
   runtimeId?: string;
-  /** SVC_TRUST_PROXY=1: the caller's address is the first X-Forwarded-For entry (a proxy in front sets it). */
+  /**
+   * SVC_STATE_DIR: a writable directory where the runtime keeps what must outlive a restart (the
+   * last signed snapshot sequence it accepted). Unset: that is kept in memory only.
+   */
+  stateDir?: string;
+  /**
+   * SVC_TRUST_PROXY=1: the caller's address is the first X-Forwarded-For entry (a proxy in front sets it).
+   * A list of proxy addresses or CIDR ranges also sets it, and fills trustedProxies.
+   */
   trustProxy: boolean;
+  /** SVC_TRUST_PROXY=<addr>,<cidr>…: X-Forwarded-For is read only from these peers (runtime/trusted-proxy.ts). */
+  trustedProxies?: string[];
   /** SVC_METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <token>`. Never logged. */
   metricsToken?: string;
   /** SVC_METRICS=0 turns /metrics and the counters off (default on). */
@@ -98,6 +109,7 @@ export const RUNTIME_ENV_VARIABLES = [
   'SVC_SESSION_MAX_AGE',
   'SVC_SNAPSHOT_PUBLIC_KEY',
   'SVC_RUNTIME_ID',
+  'SVC_STATE_DIR',
   'SVC_TRUST_PROXY',
   'SVC_METRICS',
   'SVC_METRICS_TOKEN',
@@ -154,6 +166,24 @@ function parseFlag(variable: string, raw: string | undefined, fallback: boolean)
   if (value === '1' || value === 'true' || value === 'yes') return true;
   if (value === '0' || value === 'false' || value === 'no') return false;
   throw invalid(variable, `expected 1 or 0, got "${raw}"`);
+}
+
+/** SVC_TRUST_PROXY: 1/0 (as any flag), or the list of proxies whose X-Forwarded-For is believed. */
+function parseTrustProxy(raw: string | undefined): { trustProxy: boolean; trustedProxies?: string[] } {
+  const value = nonEmpty(raw);
+  if (value === undefined || /^(1|0|true|false|yes|no)$/i.test(value))
+    return { trustProxy: parseFlag('SVC_TRUST_PROXY', raw, false) };
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const bad = invalidProxyEntries(entries);
+  if (bad.length > 0 || entries.length === 0)
+    throw invalid(
+      'SVC_TRUST_PROXY',
+      `expected 1, 0 or a comma-separated list of proxy addresses or CIDR ranges; not an address: ${bad.join(', ')}`,
+    );
+  return { trustProxy: true, trustedProxies: entries };
 }
 
 /** Parses an origin the way browsers send it: scheme://host[:port], no path. */
@@ -271,7 +301,7 @@ export function parseRuntimeEnv(env: Record<string, string | undefined>): Runtim
     maxResponseBytes,
     configVersions,
     sessionMaxAgeSec,
-    trustProxy: parseFlag('SVC_TRUST_PROXY', env.SVC_TRUST_PROXY, false),
+    ...parseTrustProxy(env.SVC_TRUST_PROXY),
     metrics: parseFlag('SVC_METRICS', env.SVC_METRICS, true),
     executionLogMaxBytes,
     logArguments: parseFlag('SVC_LOG_ARGUMENTS', env.SVC_LOG_ARGUMENTS, false),
@@ -309,6 +339,8 @@ function readFleetEnv(env: Record<string, string | undefined>, result: RuntimeEn
       throw invalid('SVC_RUNTIME_ID', 'expected 1 to 200 visible ASCII characters');
     result.runtimeId = runtimeId;
   }
+  const stateDir = nonEmpty(env.SVC_STATE_DIR);
+  if (stateDir !== undefined) result.stateDir = stateDir;
 }
 
 /** The operations variables (contracts/operations.md) beyond the defaults already in `result`. */

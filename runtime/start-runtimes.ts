@@ -1,30 +1,46 @@
 /**
  * Several server folders behind one port (`svc serve ./a ./b`): each folder gets its own config store and
- * app (its own sessions, tools and reloads), and requests go to the app whose server id the path names,
- * `/mcp/<serverId>` (and the OAuth metadata paths that end in it). The bare `/mcp` is ambiguous with several
- * servers: it answers 404 with the ids that are served. One process, one set of variables: every folder
- * gets the same SVC_UPSTREAM_SECRET, and SVC_SYNC_URL (which follows one server) is refused.
+ * app (its own sessions, tools, reloads and upstream credential), and requests go to the app whose server
+ * id the path names, `/mcp/<serverId>` (and the OAuth metadata paths that end in it). The bare `/mcp` is
+ * ambiguous with several servers: it answers 404 with the ids that are served. It runs the boot pipeline of
+ * startRuntime (runtime/boot/): read env, load config, build app, listen, drain. Each folder's upstream
+ * credential is its own (runtime/boot/folder-credentials.ts); SVC_SYNC_URL (which follows one server) is
+ * refused.
  */
 // First: it must run before the SDK's modules are evaluated (see boot-heap.ts).
 import { releaseBootHeap } from './boot-heap.js';
-import { type FSWatcher, watch as fsWatch } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { SvcError } from '../core/svc-error.js';
-import { createApp, type RuntimeApp } from './app.js';
+import type { FolderModel } from '../folder/model.js';
+import type { RuntimeApp } from './app.js';
+import { checkBootConfig, warnOriginsUnrestricted } from './boot/boot-checks.js';
+import { bootLogger } from './boot/boot-logger.js';
+import { type AppTuning, buildApp } from './boot/build-app.js';
+import {
+  folderEnv,
+  perFolderError,
+  refuseSharedCredential,
+  type Variables,
+} from './boot/folder-credentials.js';
+import { listen, type NodeFetch, starting } from './boot/listen.js';
+import { startServices } from './boot/services.js';
+import { type FolderWatch, watchFolder } from './boot/watch-folder.js';
 import { type ConfigStore, createConfigStore } from './config-store.js';
+import type { RuntimeEnv } from './env.js';
 import { loadFolderDir } from './load-source.js';
-import { jsonLineLogger, redactingLogger } from './logger.js';
-import { createRedactor } from './redact.js';
-import { checkBootConfig, displayHost, type StartRuntimeOptions } from './start-runtime.js';
-import { basicCredentials } from './upstream-request.js';
+import type { Logger } from './logger.js';
+import { debounce, type StartRuntimeOptions } from './start-runtime.js';
 
 export interface StartRuntimesOptions
-  extends Pick<
-    StartRuntimeOptions,
-    'env' | 'watch' | 'logger' | 'fetch' | 'watchDebounceMs' | 'sessionIdleMs'
-  > {
+  extends Pick<StartRuntimeOptions, 'env' | 'watch' | 'logger' | 'watchDebounceMs' | 'executionLogWrite'>,
+    AppTuning {
   folderDirs: string[];
+  /**
+   * The process environment, where each folder's credential is SVC_UPSTREAM_SECRET_<SERVER_ID>
+   * (and SVC_UPSTREAM_USER_<SERVER_ID>) when several folders are served.
+   */
+  vars?: Variables;
+  /** Each folder's own .env variables, by folder directory: its SVC_UPSTREAM_SECRET / _USER are its alone. */
+  folderVars?: Readonly<Record<string, Variables>>;
 }
 
 export interface ServedFolder {
@@ -59,15 +75,34 @@ function notHere(message: string): Response {
   });
 }
 
-export async function startRuntimes(opts: StartRuntimesOptions): Promise<RunningRuntimes> {
-  try {
-    return await boot(opts);
-  } finally {
-    releaseBootHeap();
-  }
+/** Requests to the app whose server id the path names; /healthz and the rest to the first folder's. */
+function routeByServerId(apps: Map<string, RuntimeApp>): NodeFetch {
+  const ids = () => [...apps.keys()].join(', ');
+  return (request, nodeEnv) => {
+    const first = apps.values().next().value;
+    if (!first) return starting();
+    const { pathname } = new URL(request.url);
+    const id = serverIdOfPath(pathname);
+    if (id !== undefined) {
+      const app = apps.get(id);
+      return app ? app.app.fetch(request, nodeEnv) : notHere(`No MCP server with id "${id}" here (${ids()})`);
+    }
+    if (pathname === '/mcp' || pathname === '/mcp/')
+      return notHere(`Several MCP servers are served here: use /mcp/<serverId> (${ids()})`);
+    return first.app.fetch(request, nodeEnv);
+  };
 }
 
-async function boot(opts: StartRuntimesOptions): Promise<RunningRuntimes> {
+interface LoadedFolder {
+  dir: string;
+  folder: FolderModel;
+  serverId: string;
+  /** The variables of this folder: the process's, with its own upstream credential. */
+  env: RuntimeEnv;
+}
+
+/** Load config: every folder, each with its own credential; two folders may not share a server id. */
+async function loadFolders(opts: StartRuntimesOptions): Promise<LoadedFolder[]> {
   const { env } = opts;
   if (env.syncUrl) {
     throw new SvcError(
@@ -76,142 +111,86 @@ async function boot(opts: StartRuntimesOptions): Promise<RunningRuntimes> {
       { place: { field: 'SVC_SYNC_URL' } },
     );
   }
-  const basicPair = env.upstreamSecret ? basicCredentials(env.upstreamSecret, env.upstreamUser) : undefined;
-  const redact = createRedactor([env.upstreamSecret, basicPair, env.deployToken]);
-  const logger = redactingLogger(opts.logger ?? jsonLineLogger({ redact }), redact);
-
-  const loaded: { dir: string; store: ConfigStore }[] = [];
-  const byId = new Map<string, string>();
+  const several = opts.folderDirs.length > 1;
+  if (several) refuseSharedCredential(env);
+  const loaded: LoadedFolder[] = [];
   for (const dir of opts.folderDirs) {
     const { folder } = await loadFolderDir(dir);
-    checkBootConfig(folder, env, logger);
-    const id = folder.config.server.id;
-    const other = byId.get(id);
-    if (other !== undefined) {
-      throw new SvcError('USAGE', `${other} and ${dir} have the same server id "${id}": each needs its own`, {
-        place: { file: `${dir}/config.yaml`, field: 'server.id' },
-      });
+    const serverId = folder.config.server.id;
+    const other = loaded.find((f) => f.serverId === serverId);
+    if (other) {
+      throw new SvcError(
+        'USAGE',
+        `${other.dir} and ${dir} have the same server id "${serverId}": each needs its own`,
+        {
+          place: { file: `${dir}/config.yaml`, field: 'server.id' },
+        },
+      );
     }
-    byId.set(id, dir);
-    loaded.push({ dir, store: createConfigStore(folder) });
+    const own = several ? folderEnv(env, serverId, opts.vars, opts.folderVars?.[dir]) : env;
+    loaded.push({ dir, folder, serverId, env: own });
   }
+  return loaded;
+}
 
+function checkFolders(loaded: LoadedFolder[], logger: Logger): void {
+  for (const f of loaded) {
+    try {
+      checkBootConfig(f.folder, f.env, logger);
+    } catch (error) {
+      throw loaded.length > 1 ? perFolderError(error, f.serverId, f.dir) : error;
+    }
+  }
+}
+
+export async function startRuntimes(opts: StartRuntimesOptions): Promise<RunningRuntimes> {
+  try {
+    return await boot(opts);
+  } finally {
+    releaseBootHeap();
+  }
+}
+
+/** startRuntime's pipeline, once per folder where it is per folder (store, app, --watch). */
+async function boot(opts: StartRuntimesOptions): Promise<RunningRuntimes> {
+  const { env } = opts;
+  const loaded = await loadFolders(opts);
+  const { logger, redact } = bootLogger([env, ...loaded.map((f) => f.env)], opts.logger);
+  checkFolders(loaded, logger);
+  const services = await startServices(env, redact, opts.executionLogWrite);
   const apps = new Map<string, RuntimeApp>();
-  const ids = () => [...apps.keys()].join(', ');
-  const server = serve({
-    fetch: (request: Request, nodeEnv: unknown) => {
-      if (apps.size === 0) return new Response('starting', { status: 503 });
-      const { pathname } = new URL(request.url);
-      const id = serverIdOfPath(pathname);
-      if (id !== undefined) {
-        const app = apps.get(id);
-        return app
-          ? app.app.fetch(request, nodeEnv)
-          : notHere(`No MCP server with id "${id}" here (${ids()})`);
-      }
-      if (pathname === '/mcp' || pathname === '/mcp/')
-        return notHere(`Several MCP servers are served here: use /mcp/<serverId> (${ids()})`);
-      // /healthz, /readyz and the rest: the first folder's app answers for the process.
-      return apps.values().next().value!.app.fetch(request, nodeEnv);
-    },
-    port: env.port,
-    hostname: env.host,
-  });
-  await new Promise<void>((resolve, reject) => {
-    if (server.listening) return resolve();
-    server.once('listening', () => resolve());
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new SvcError(
-          error.code === 'EADDRINUSE' ? 'PORT_IN_USE' : 'USAGE',
-          error.code === 'EADDRINUSE'
-            ? `port ${env.port} on ${env.host} is already in use; stop what listens there or pick another port (--port or MCP_RUNTIME_PORT)`
-            : `cannot listen on ${env.host}:${env.port}: ${error.code ?? error.message}`,
-          { place: { field: 'MCP_RUNTIME_PORT' }, cause: error },
-        ),
-      ),
-    );
-  });
-  const port = (server.address() as AddressInfo).port;
-  const base = `http://${displayHost(env.host)}:${port}`;
+  const listening = await listen(env, routeByServerId(apps));
   const servers: ServedFolder[] = [];
-  const watchers: FSWatcher[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-  for (const { dir, store } of loaded) {
-    const config = store.current();
-    apps.set(
-      config.serverId,
-      createApp({
-        store,
-        env,
-        logger,
-        listenPort: port,
-        ...(opts.fetch ? { fetch: opts.fetch } : {}),
-        ...(opts.sessionIdleMs !== undefined ? { sessionIdleMs: opts.sessionIdleMs } : {}),
-      }),
-    );
-    servers.push({ dir, serverId: config.serverId, url: `${base}/mcp/${config.serverId}`, store });
+  const watches: FolderWatch[] = [];
+  for (const f of loaded) {
+    const store = createConfigStore(f.folder);
+    apps.set(f.serverId, buildApp({ env: f.env, logger, services, tuning: opts }, store, listening.port));
+    const url = `${listening.base}/mcp/${f.serverId}`;
+    servers.push({ dir: f.dir, serverId: f.serverId, url, store });
     logger.log('info', 'runtime_started', {
-      mcpServer: `${base}/mcp/${config.serverId}`,
-      serverId: config.serverId,
-      tools: config.toolList.length,
-      source: dir,
+      mcpServer: url,
+      serverId: f.serverId,
+      tools: store.current().toolList.length,
+      source: f.dir,
     });
     if (opts.watch) {
-      let timer: NodeJS.Timeout | undefined;
-      const reload = async () => {
-        timers.delete(timer!);
-        try {
-          const next = await loadFolderDir(dir);
-          checkBootConfig(next.folder, env, { log() {} });
-          if (next.folder.config.server.id !== config.serverId)
-            throw new SvcError(
-              'USAGE',
-              'the server id changed: restart svc serve to serve it under its new path',
-            );
-          store.swap(next.folder);
-          logger.log('info', 'config_reloaded', { serverId: config.serverId, version: store.version() });
-        } catch (error) {
-          const message = error instanceof SvcError ? error.describe() : String(error);
-          logger.log('warn', 'config_reload_refused', { serverId: config.serverId, message });
-        }
-      };
-      const watcher = fsWatch(dir, { recursive: true }, (_event, file) => {
-        const name = String(file ?? '');
-        if (name.startsWith('.svc') || name.startsWith('.git')) return;
-        clearTimeout(timer);
-        timer = setTimeout(() => void reload(), opts.watchDebounceMs ?? 150);
-        timers.add(timer);
-      });
-      watcher.on('error', (error) => logger.log('warn', 'watch_failed', { message: error.message }));
-      watchers.push(watcher);
+      const debounceMs = debounce(opts.watchDebounceMs);
+      watches.push(
+        watchFolder({ dir: f.dir, store, env: f.env, logger, serverId: f.serverId, ...debounceMs }),
+      );
     }
   }
-  if (!env.allowedOrigins) {
-    logger.log('warn', 'origins_unrestricted', {
-      message:
-        'MCP_ALLOWED_ORIGINS is not set: browser requests from every origin are accepted. Set it to a comma-separated list of origins to restrict them.',
-    });
-  }
+  warnOriginsUnrestricted(env, logger);
 
   let closed: Promise<void> | undefined;
   return {
-    port,
+    port: listening.port,
     servers,
     close() {
       closed ??= (async () => {
-        for (const w of watchers) w.close();
-        for (const t of timers) clearTimeout(t);
-        const closing = new Promise<void>((resolve) => server.close(() => resolve()));
-        await Promise.all([...apps.values()].map((a) => a.close()));
-        (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
-        const force = setTimeout(
-          () => (server as { closeAllConnections?: () => void }).closeAllConnections?.(),
-          2000,
-        );
-        force.unref();
-        await closing;
-        clearTimeout(force);
+        for (const w of watches) w.close();
+        await listening.drain(() => Promise.all([...apps.values()].map((a) => a.close(env.shutdownGraceMs))));
+        await services.close();
         logger.log('info', 'runtime_stopped', {});
       })();
       return closed;

@@ -4,9 +4,10 @@
  * a runtime in sync mode given that key as SVC_SNAPSHOT_PUBLIC_KEY takes a merged commit, and
  * refuses, through a proxy that plays the attacker, a replayed older snapshot, an altered one and
  * an unsigned one, keeping the last good config each time. Every MCP answer names the commit
- * that produced it, and the control service lists which runtime last fetched which commit.
+ * that produced it, and the control service lists which runtime last fetched which commit. With
+ * SVC_STATE_DIR a restarted runtime still refuses the replayed older snapshot; without it, it takes it.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -208,4 +209,58 @@ it('a runtime given a key that is not Ed25519 PEM refuses to boot', async () => 
       logger: { log() {} },
     }),
   ).rejects.toMatchObject({ code: 'USAGE', place: { field: 'SVC_SNAPSHOT_PUBLIC_KEY' } });
+});
+
+it('a runtime restarted with SVC_STATE_DIR still refuses a snapshot older than one it accepted before', async () => {
+  const key = (await svc(['control', 'key', '--data', join(root, 'control')], { cwd: root })).stdout;
+  const { token } = (await (
+    await api('/v1/servers/pets/deploy-tokens', { method: 'POST', body: '{}' })
+  ).json()) as { token: string };
+  const stateDir = join(root, 'state');
+  const boot = (state: string | undefined, id: string) =>
+    startRuntime({
+      env: parseRuntimeEnv({
+        MCP_RUNTIME_PORT: '0',
+        SVC_SYNC_URL: proxyUrl,
+        SVC_DEPLOY_TOKEN: token,
+        SVC_SNAPSHOT_PUBLIC_KEY: key,
+        SVC_RUNTIME_ID: id,
+        ...(state ? { SVC_STATE_DIR: state } : {}),
+      }),
+      folderDir: join(repo.repo.dir, FOLDER),
+      logger: log,
+      syncIntervalMs: 3_600_000,
+    });
+  const head = repo.repo.git('rev-parse', 'HEAD').trim();
+  const served = (r: RunningRuntime) => r.store.current().toolList.map((t) => t.name);
+
+  // The head's signed snapshot is accepted, and recorded (whole, no temporary file left behind).
+  mode = 'pass';
+  const before = await boot(stateDir, 'replica-b');
+  expect((await before.sync!.pollNow()).kind).toBe('unchanged');
+  await before.close();
+  expect(readdirSync(stateDir)).toEqual(['snapshot-pets.json']);
+  const record = JSON.parse(readFileSync(join(stateDir, 'snapshot-pets.json'), 'utf8'));
+  expect(record).toEqual({ sequence: expect.any(Number), commit: head });
+
+  // Restarted, it boots from its folder; the attacker replays the first commit's signed snapshot.
+  mode = 'replay';
+  const restarted = await boot(stateDir, 'replica-b');
+  try {
+    expect((await restarted.sync!.pollNow()).kind).toBe('failed');
+    expect(lastFailure()).toContain('rollback');
+    expect(served(restarted)).not.toContain('deletePet');
+  } finally {
+    await restarted.close();
+  }
+
+  // Without a state directory the same restart takes the older snapshot: what SVC_STATE_DIR prevents.
+  const forgetful = await boot(undefined, 'replica-c');
+  try {
+    expect((await forgetful.sync!.pollNow()).kind).toBe('updated');
+    expect(served(forgetful)).toContain('deletePet');
+  } finally {
+    await forgetful.close();
+    mode = 'pass';
+  }
 });

@@ -1,10 +1,14 @@
 /**
  * One `svc serve` for several folders: each folder answers at /mcp/<serverId> on the one port, with its own
  * tools and upstream, through the MCP SDK's client; the bare /mcp and an unknown id say which ids are
- * served; two folders with one server id, or SVC_SYNC_URL, are refused before listening. The built CLI
+ * served; two folders with one server id, or SVC_SYNC_URL, are refused before listening. Each folder's
+ * upstream gets that folder's credential only (SVC_UPSTREAM_SECRET_<ID>, or the folder's .env), never
+ * another's; the one shared SVC_UPSTREAM_SECRET is refused with several folders. The built CLI
  * (`svc serve a b`, from dist/) is run as a user runs it.
  */
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSvcError } from '../core/svc-error.js';
@@ -39,12 +43,20 @@ async function folder(id: string, base: string): Promise<TempFolder> {
 
 const env = (vars: Record<string, string> = {}) =>
   parseRuntimeEnv({ MCP_RUNTIME_PORT: '0', SVC_UPSTREAM_SECRET: SECRET, ...vars });
+/** Several folders: no shared secret; each folder's is named for its server id. */
+const perFolder = { SVC_UPSTREAM_SECRET_ALPHA: `${SECRET}-a`, SVC_UPSTREAM_SECRET_BETA: `${SECRET}-b` };
+const several = () => parseRuntimeEnv({ MCP_RUNTIME_PORT: '0' });
 
 describe('svc serve with several folders', () => {
   it('serves each folder at /mcp/<serverId>, calls going to its own upstream', async () => {
     const a = await folder('alpha', '/api/a');
     const b = await folder('beta', '/api/b');
-    const running = await startRuntimes({ env: env(), folderDirs: [a.dir, b.dir], logger: memoryLogger() });
+    const running = await startRuntimes({
+      env: several(),
+      vars: perFolder,
+      folderDirs: [a.dir, b.dir],
+      logger: memoryLogger(),
+    });
     cleanup.push(() => running.close());
     expect(running.servers.map((s) => s.serverId)).toEqual(['alpha', 'beta']);
     for (const s of running.servers) {
@@ -84,7 +96,7 @@ describe('svc serve with several folders', () => {
       throw new Error('did not refuse');
     };
     const dup = await refused(
-      startRuntimes({ env: env(), folderDirs: [a.dir, b.dir], logger: memoryLogger() }),
+      startRuntimes({ env: several(), folderDirs: [a.dir, b.dir], logger: memoryLogger() }),
     );
     expect(dup.message).toContain('have the same server id "same"');
     const sync = await refused(
@@ -100,9 +112,14 @@ describe('svc serve with several folders', () => {
   it('svc serve a b (the built CLI) prints one URL per folder and serves both', async () => {
     const a = await folder('cli-a', '/api/a');
     const b = await folder('cli-b', '/api/b');
+    // cli-b's credential is in its own .env.
+    writeFileSync(join(b.dir, '.env'), `SVC_UPSTREAM_SECRET=${SECRET}-cli-b\n`);
     const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
     const child = spawn(process.execPath, [cli, 'serve', a.dir, b.dir, '--port', '0'], {
-      env: { PATH: process.env['PATH'] ?? '', SVC_UPSTREAM_SECRET: SECRET },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        SVC_UPSTREAM_SECRET_CLI_A: `${SECRET}-cli-a`,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     cleanup.push(async () => {
@@ -129,6 +146,62 @@ describe('svc serve with several folders', () => {
       const client = await connectClient(url, 'cli', 'modern');
       cleanup.push(() => client.close());
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo_get');
+      const id = url.slice(url.lastIndexOf('/') + 1);
+      await client.callTool({ name: 'echo_get', arguments: { id } });
+      expect(upstream.requests.at(-1)!.headers['x-api-key']).toBe(`${SECRET}-${id}`);
     }
+  });
+
+  it("gives each folder's upstream its own credential, never the other's", async () => {
+    const keyA = 'key-for-alpha-only-7f3a9c';
+    const keyB = 'key-for-beta-only-2d8e41';
+    const other = await startEchoUpstream();
+    cleanup.push(() => other.close());
+    const a = await folder('alpha', '/api/a');
+    const b = await copyFixtureFolder('fixtures/runtime/basic', `${other.url}/api/b`, (c) =>
+      c.replace(/^ {2}id: echo-api$/m, '  id: beta'),
+    );
+    cleanup.push(() => b.remove());
+    // alpha's from the environment under its own name; beta's from beta's own .env (svc serve reads it).
+    const before = upstream.requests.length;
+    const running = await startRuntimes({
+      env: several(),
+      vars: { SVC_UPSTREAM_SECRET_ALPHA: keyA },
+      folderVars: { [b.dir]: { SVC_UPSTREAM_SECRET: keyB } },
+      folderDirs: [a.dir, b.dir],
+      logger: memoryLogger(),
+    });
+    cleanup.push(() => running.close());
+    for (const s of running.servers) {
+      const client = await connectClient(s.url, `k-${s.serverId}`, 'modern');
+      cleanup.push(() => client.close());
+      await client.callTool({ name: 'echo_get', arguments: { id: s.serverId } });
+    }
+    const seenA = upstream.requests.slice(before);
+    expect(seenA.map((r) => r.headers['x-api-key'])).toEqual([keyA]);
+    expect(other.requests.map((r) => r.headers['x-api-key'])).toEqual([keyB]);
+    expect(JSON.stringify(seenA)).not.toContain(keyB);
+    expect(JSON.stringify(other.requests)).not.toContain(keyA);
+  });
+
+  it('refuses the one shared SVC_UPSTREAM_SECRET with several folders, and names a missing per-folder one', async () => {
+    const a = await folder('alpha', '/api/a');
+    const b = await folder('beta', '/api/b');
+    const shared = startRuntimes({ env: env(), folderDirs: [a.dir, b.dir], logger: memoryLogger() });
+    await expect(shared).rejects.toMatchObject({
+      code: 'USAGE',
+      message: expect.stringContaining("SVC_UPSTREAM_SECRET would go to every folder's API"),
+    });
+    const missing = startRuntimes({
+      env: several(),
+      vars: { SVC_UPSTREAM_SECRET_ALPHA: SECRET },
+      folderDirs: [a.dir, b.dir],
+      logger: memoryLogger(),
+    });
+    await expect(missing).rejects.toMatchObject({
+      code: 'CONFIG_MISSING_ENV',
+      place: { field: 'SVC_UPSTREAM_SECRET_BETA' },
+      message: expect.stringContaining(`SVC_UPSTREAM_SECRET in ${b.dir}/.env`),
+    });
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { isSvcError, SvcError } from '../../core/svc-error.js';
 import { parseRuntimeEnv, RUNTIME_ENV_VARIABLES, startRuntime, startRuntimes } from '../../runtime/index.js';
-import type { Command } from '../command.js';
+import type { CliIo, Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { parseCommandArgs } from '../parse-args.js';
@@ -36,7 +36,10 @@ const VARIABLE_HELP: Record<(typeof RUNTIME_ENV_VARIABLES)[number], string | nul
   SVC_SESSION_MAX_AGE: 'seconds a signed session id lives, from initialize (default 86400)',
   SVC_SNAPSHOT_PUBLIC_KEY: 'PEM or path of `svc control key`: serve only snapshots it signed',
   SVC_RUNTIME_ID: 'the name this runtime gives the control service when it polls (default hostname)',
-  SVC_TRUST_PROXY: '1: the caller is the first X-Forwarded-For entry (only behind a proxy that sets it)',
+  SVC_STATE_DIR:
+    'writable directory kept across restarts: the last signed snapshot accepted (rollback protection)',
+  SVC_TRUST_PROXY:
+    "the balancer's addresses/CIDRs: the client is the X-Forwarded-For entry it added (1: the first entry)",
   SVC_METRICS: '0 turns GET /metrics and its counters off (default on)',
   SVC_METRICS_TOKEN: 'bearer token GET /metrics requires (unset: open, like /healthz)',
   SVC_EXECUTION_LOG: 'one JSON line per tool call: stdout, or a file path rotated by size (unset: off)',
@@ -102,7 +105,9 @@ export const serveCommand: Command = {
   usage: `Usage: svc serve [dir…] [--port <n>] [--host <addr>] [--watch]
 
 Serves the folder at http://<host>:<port>/mcp and /mcp/<serverId>. Given several folders, serves each at
-/mcp/<serverId> on the one port (the same variables for all; SVC_SYNC_URL needs a single folder).
+/mcp/<serverId> on the one port; each folder's upstream credential is its own, SVC_UPSTREAM_SECRET_<ID>
+(and SVC_UPSTREAM_USER_<ID>; the server id in capitals, - as _) or SVC_UPSTREAM_SECRET in that folder's
+.env; SVC_SYNC_URL needs a single folder.
 
   --port <n>      listen port (default MCP_RUNTIME_PORT or 3002)
   --host <addr>   listen address (default MCP_RUNTIME_HOST or 127.0.0.1)
@@ -121,33 +126,15 @@ ${environmentHelp()}`,
       if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) {
         throw new SvcError('USAGE', `svc serve: --port must be a number, not "${values.port}"`);
       }
-      const dirArg = positionals[0];
-      const folder = dirArg ?? io.env.SVC_FOLDER_PATH?.trim();
-      const dotEnv = folder ? await folderDotEnv(path.resolve(io.cwd, folder), io.env) : undefined;
-      if (dotEnv) {
-        const names = Object.keys(dotEnv.added).sort();
-        io.stderr(
-          `svc serve: read ${path.relative(io.cwd, dotEnv.file) || '.env'}${names.length > 0 ? ` (${names.join(', ')})` : ' (every variable in it is already set)'}\n`,
-        );
-      }
-      const env = parseRuntimeEnv({
-        ...dotEnv?.added,
-        ...io.env,
+      const flags = {
         ...(values.port !== undefined ? { MCP_RUNTIME_PORT: values.port } : {}),
         ...(values.host !== undefined ? { MCP_RUNTIME_HOST: values.host } : {}),
-      });
-      if (positionals.length > 1) {
-        const several = await startRuntimes({
-          env,
-          folderDirs: positionals.map((p) => path.resolve(io.cwd, p)),
-          watch: values.watch ?? false,
-        });
-        for (const s of several.servers) io.stdout(`MCP server ${s.serverId} listening on ${s.url}\n`);
-        io.stdout('(Ctrl-C to stop)\n');
-        await waitForSignal();
-        await several.close();
-        return EXIT.ok;
-      }
+      };
+      if (positionals.length > 1) return await serveSeveral(positionals, flags, values.watch ?? false, io);
+      const dirArg = positionals[0];
+      const folder = dirArg ?? io.env.SVC_FOLDER_PATH?.trim();
+      const dotEnv = folder ? await readDotEnv(path.resolve(io.cwd, folder), io) : undefined;
+      const env = parseRuntimeEnv({ ...dotEnv, ...io.env, ...flags });
       const running = await startRuntime({
         env,
         ...(dirArg ? { folderDir: path.resolve(io.cwd, dirArg) } : {}),
@@ -158,10 +145,51 @@ ${environmentHelp()}`,
       await running.close();
       return EXIT.ok;
     } catch (error) {
+      // Several folders: the runtime's error names the folder and its own variables.
+      if (positionals.length > 1) return fail(io, error);
       return fail(io, withDotEnvHint(error, positionals[0] ?? io.env.SVC_FOLDER_PATH));
     }
   },
 };
+
+/** The folder's .env (the variables not already set), said on stderr as it is read. */
+async function readDotEnv(dir: string, io: CliIo): Promise<Record<string, string> | undefined> {
+  const dotEnv = await folderDotEnv(dir, io.env);
+  if (!dotEnv) return undefined;
+  const names = Object.keys(dotEnv.added).sort();
+  io.stderr(
+    `svc serve: read ${path.relative(io.cwd, dotEnv.file) || '.env'}${names.length > 0 ? ` (${names.join(', ')})` : ' (every variable in it is already set)'}\n`,
+  );
+  return dotEnv.added;
+}
+
+const UPSTREAM_CREDENTIAL = new Set(['SVC_UPSTREAM_SECRET', 'SVC_UPSTREAM_USER']);
+
+/**
+ * Several folders on one port. Each folder's upstream credential is its own: SVC_UPSTREAM_SECRET_<ID>
+ * in the environment, else SVC_UPSTREAM_SECRET in that folder's .env. The other variables of the
+ * first folder's .env apply to the process, as with one folder.
+ */
+async function serveSeveral(
+  dirs: string[],
+  flags: Record<string, string>,
+  watch: boolean,
+  io: CliIo,
+): Promise<number> {
+  const folderDirs = dirs.map((p) => path.resolve(io.cwd, p));
+  const folderVars: Record<string, Record<string, string>> = {};
+  for (const dir of folderDirs) folderVars[dir] = (await readDotEnv(dir, io)) ?? {};
+  const first = Object.entries(folderVars[folderDirs[0]!] ?? {}).filter(
+    ([name]) => !UPSTREAM_CREDENTIAL.has(name),
+  );
+  const env = parseRuntimeEnv({ ...Object.fromEntries(first), ...io.env, ...flags });
+  const several = await startRuntimes({ env, folderDirs, vars: io.env, folderVars, watch });
+  for (const s of several.servers) io.stdout(`MCP server ${s.serverId} listening on ${s.url}\n`);
+  io.stdout('(Ctrl-C to stop)\n');
+  await waitForSignal();
+  await several.close();
+  return EXIT.ok;
+}
 
 /** A missing variable: say where svc serve looks for it (the environment, then the folder's .env). */
 function withDotEnvHint(error: unknown, folder: string | undefined): unknown {

@@ -14,8 +14,10 @@
  * snapshot is served only when its Ed25519 signature verifies over this server id, the commit,
  * the sequence and the exact body, and its sequence is not below the last one accepted; an
  * unsigned, tampered or rolled-back snapshot is refused like any other bad answer (logged, the
- * last good config keeps serving). The last sequence is kept in memory: a restarted runtime
- * accepts any validly signed snapshot again (it boots from its folder, then catches up).
+ * last good config keeps serving). The last sequence is kept in memory, and with SVC_STATE_DIR
+ * (lastAccepted / persist, runtime/sync/sequence-file.ts) recorded before a snapshot is served, so
+ * a restarted runtime still refuses an older one; without it a restarted runtime accepts any
+ * validly signed snapshot again (it boots from its folder, then catches up).
  *
  * Ticks never overlap: the next poll is scheduled when the previous one has finished.
  */
@@ -32,6 +34,7 @@ import type { FolderModel } from '../../folder/model.js';
 import type { ConfigStore } from '../config-store.js';
 import type { LoadedConfig } from '../loaded-config.js';
 import type { Logger } from '../logger.js';
+import type { AcceptedSnapshot } from './sequence-file.js';
 import { folderDigest, folderFromSnapshot } from './snapshot-folder.js';
 
 export type SyncOutcome =
@@ -72,6 +75,10 @@ export interface SnapshotPollerOptions {
   runtimeId?: string;
   /** Told how each poll ended (metrics, readiness). */
   onOutcome?: (outcome: SyncOutcome) => void;
+  /** The signed snapshot accepted before this process started (SVC_STATE_DIR): an older one is refused. */
+  lastAccepted?: AcceptedSnapshot;
+  /** Records a signed snapshot before it is served (SVC_STATE_DIR); a failure is logged, the poll goes on. */
+  persist?: (accepted: AcceptedSnapshot) => Promise<void>;
 }
 
 export interface SnapshotPoller {
@@ -178,182 +185,229 @@ function errorReason(error: unknown, timedOut: boolean, timeoutMs: number): stri
   return `network error: ${err?.message ?? String(error)}${cause ? ` (${cause})` : ''}`;
 }
 
-export function createSnapshotPoller(opts: SnapshotPollerOptions): SnapshotPoller {
-  const url = snapshotUrl(opts.syncUrl, opts.serverId);
-  const doFetch = opts.fetch ?? globalThis.fetch;
-  const timers = opts.timers ?? nodeTimers;
-  const now = opts.now ?? Date.now;
-  const log: Logger['log'] = (level, event, fields) => opts.logger?.log(level, event, fields);
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+/** What one poller carries from poll to poll, and what every step of a poll reads. */
+interface PollContext {
+  opts: SnapshotPollerOptions;
+  url: string;
+  log: Logger['log'];
+  now: () => number;
+  /** The folder digest of a served config, computed once per config. */
+  digestOf(config: LoadedConfig): string;
+  lastEtag: string | undefined;
+  /** The last signed snapshot accepted (sequence 0: none). */
+  last: AcceptedSnapshot;
+  stopped: boolean;
+}
 
-  const digests = new WeakMap<LoadedConfig, string>();
-  const digestOf = (config: LoadedConfig): string => {
-    let digest = digests.get(config);
-    if (digest === undefined) {
-      digest = folderDigest(config.folder);
-      digests.set(config, digest);
-    }
-    return digest;
+/** One poll's failure: logged with the kept version, and the outcome to report. */
+function failure(ctx: PollContext, reason: string, status: number | undefined, started: number): SyncOutcome {
+  ctx.log('warn', 'sync_failed', {
+    reason,
+    ...(status !== undefined ? { status } : {}),
+    url: ctx.url,
+    ms: ctx.now() - started,
+    keptVersion: ctx.opts.store.version(),
+  });
+  return { kind: 'failed', reason, ...(status !== undefined ? { status } : {}) };
+}
+
+/** The GET of the snapshot, conditional on the last ETag. */
+function requestSnapshot(ctx: PollContext, signal: AbortSignal): Promise<Response> {
+  const { opts } = ctx;
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    authorization: `Bearer ${opts.deployToken}`,
   };
+  if (ctx.lastEtag !== undefined) headers['if-none-match'] = ctx.lastEtag;
+  if (opts.runtimeId) headers[RUNTIME_ID_HEADER] = opts.runtimeId;
+  // Redirects are not followed: the bearer token must go to SVC_SYNC_URL only.
+  return (opts.fetch ?? globalThis.fetch)(ctx.url, { method: 'GET', headers, signal, redirect: 'manual' });
+}
 
-  let lastEtag: string | undefined;
-  /** Sequence of the last signed snapshot accepted. */
-  let lastSequence = 0;
-  let stopped = false;
+/** Every answer but 200: nothing to serve (304 unchanged; 403, a redirect or an error: kept). */
+async function notASnapshot(ctx: PollContext, response: Response, started: number): Promise<SyncOutcome> {
+  const { status } = response;
+  const version = ctx.opts.store.version();
+  if (status === 304) {
+    await response.body?.cancel();
+    ctx.log('debug', 'sync_unchanged', { status, version });
+    return { kind: 'unchanged', status: 304 };
+  }
+  if (status === 403) {
+    const said = await serviceReason(response);
+    ctx.log('warn', 'sync_forbidden', {
+      message:
+        'the service refused the deploy token (revoked, or the plan no longer allows export): keeping the current config',
+      ...(said ? { reason: said } : {}),
+      status,
+      url: ctx.url,
+      keptVersion: version,
+    });
+    return { kind: 'forbidden' };
+  }
+  if (status >= 300 && status < 400) {
+    await response.body?.cancel();
+    return failure(ctx, `the service answered a redirect (not followed): ${status}`, status, started);
+  }
+  // The service says why (404 NOT_PUBLISHED, 401 UNAUTHORIZED, …): that is the reason to log.
+  const said = await serviceReason(response);
+  const reason = said
+    ? `the service answered ${status} ${said}`
+    : `the service answered an unexpected status: ${status}`;
+  return failure(ctx, reason, status, started);
+}
+
+/**
+ * With SVC_SNAPSHOT_PUBLIC_KEY: the snapshot's signed sequence and commit, or why it is refused
+ * (unsigned, not verifying, or older than the last one accepted). Without a key: no sequence.
+ */
+function verifiedSequence(
+  ctx: PollContext,
+  headers: Headers,
+  text: string,
+): { accepted?: AcceptedSnapshot } | { refused: string } {
+  const { publicKey, serverId } = ctx.opts;
+  if (!publicKey) return {};
+  const commit = headers.get(SNAPSHOT_COMMIT_HEADER) ?? undefined;
+  const signature = headers.get(SNAPSHOT_SIGNATURE_HEADER);
+  const sequenceText = headers.get(SNAPSHOT_SEQUENCE_HEADER) ?? '';
+  if (!signature || !commit || !/^\d{1,16}$/.test(sequenceText))
+    return { refused: 'the snapshot is not signed, and SVC_SNAPSHOT_PUBLIC_KEY requires it' };
+  const sequence = Number(sequenceText);
+  if (!verifySnapshot(publicKey, { serverId, commit, sequence, body: text }, signature))
+    return {
+      refused:
+        "the snapshot's signature does not verify under SVC_SNAPSHOT_PUBLIC_KEY (altered, or signed by another key)",
+    };
+  if (sequence < ctx.last.sequence)
+    return {
+      refused: `the snapshot is older (sequence ${sequence}, commit ${commit.slice(0, 12)}) than one already served (sequence ${ctx.last.sequence}): refused as a rollback`,
+    };
+  return { accepted: { sequence, commit } };
+}
+
+/** Remembers a signed snapshot as accepted: in memory, and through persist (SVC_STATE_DIR) before it is served. */
+async function remember(ctx: PollContext, accepted: AcceptedSnapshot | undefined): Promise<void> {
+  if (!accepted || accepted.sequence <= ctx.last.sequence) return;
+  ctx.last = accepted;
+  try {
+    await ctx.opts.persist?.(accepted);
+  } catch (error) {
+    ctx.log('warn', 'sync_state_unsaved', {
+      message: `the accepted snapshot sequence could not be recorded in SVC_STATE_DIR (rollback protection holds until a restart): ${(error as Error).message}`,
+    });
+  }
+}
+
+/** A 200: verified, parsed, compared with what is served, checked as boot would, then swapped in. */
+async function takeSnapshot(ctx: PollContext, response: Response, started: number): Promise<SyncOutcome> {
+  const { opts, log } = ctx;
+  const { status, headers } = response;
+  const text = await readLimited(response, opts.maxBytes ?? DEFAULT_MAX_BYTES);
+  const verified = verifiedSequence(ctx, headers, text);
+  if ('refused' in verified) return failure(ctx, verified.refused, status, started);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    return failure(ctx, `the snapshot is not JSON: ${(error as Error).message}`, status, started);
+  }
+  const snapshot = folderFromSnapshot(body, opts.serverId);
+  if (!snapshot.ok) return failure(ctx, snapshot.reason, status, started);
+  const etag = headers.get('etag') ?? undefined;
+  if (folderDigest(snapshot.folder) === ctx.digestOf(opts.store.current())) {
+    ctx.lastEtag = etag;
+    await remember(ctx, verified.accepted);
+    log('debug', 'sync_unchanged', { status, version: opts.store.version() });
+    return { kind: 'unchanged', status: 200 };
+  }
+  try {
+    opts.check?.(snapshot.folder);
+  } catch (error) {
+    const reason = error instanceof SvcError ? error.message : String(error);
+    return failure(ctx, `the snapshot cannot be served: ${reason}`, status, started);
+  }
+  await remember(ctx, verified.accepted);
+  if (ctx.stopped) return { kind: 'stopped' };
+  // The control service names the commit the snapshot was exported at.
+  const commitHeader = headers.get(SNAPSHOT_COMMIT_HEADER) ?? undefined;
+  const commit = commitHeader && /^[0-9a-f]{40,64}$/.test(commitHeader) ? commitHeader : undefined;
+  const config = opts.store.swap(snapshot.folder, commit ? { commit } : {});
+  ctx.lastEtag = etag;
+  const withEtag = etag !== undefined ? { etag } : {};
+  log('info', 'sync_updated', {
+    version: config.version,
+    tools: config.toolList.length,
+    ...withEtag,
+    ms: ctx.now() - started,
+  });
+  return { kind: 'updated', version: config.version, ...withEtag };
+}
+
+/** One poll, with its timeout; the controller lets stop() cancel it. */
+async function pollOnce(ctx: PollContext, controller: AbortController): Promise<SyncOutcome> {
+  if (ctx.stopped) return { kind: 'stopped' };
+  const started = ctx.now();
+  const timeoutMs = ctx.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let timedOut = false;
+  const timeout = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  try {
+    const response = await requestSnapshot(ctx, controller.signal);
+    if (response.status !== 200) return await notASnapshot(ctx, response, started);
+    return await takeSnapshot(ctx, response, started);
+  } catch (error) {
+    if (ctx.stopped && !timedOut) return { kind: 'stopped' };
+    const status = error instanceof PollFailure ? error.status : undefined;
+    return failure(ctx, errorReason(error, timedOut, timeoutMs), status, started);
+  } finally {
+    clearTimeout(timeout);
+  }
+}
+
+function pollContext(opts: SnapshotPollerOptions): PollContext {
+  const digests = new WeakMap<LoadedConfig, string>();
+  return {
+    opts,
+    url: snapshotUrl(opts.syncUrl, opts.serverId),
+    log: (level, event, fields) => opts.logger?.log(level, event, fields),
+    now: opts.now ?? Date.now,
+    digestOf(config) {
+      let digest = digests.get(config);
+      if (digest === undefined) {
+        digest = folderDigest(config.folder);
+        digests.set(config, digest);
+      }
+      return digest;
+    },
+    lastEtag: undefined,
+    last: opts.lastAccepted ?? { sequence: 0, commit: '' },
+    stopped: false,
+  };
+}
+
+export function createSnapshotPoller(opts: SnapshotPollerOptions): SnapshotPoller {
+  const ctx = pollContext(opts);
+  const timers = opts.timers ?? nodeTimers;
   let started = false;
+  let settled = false;
   let timer: unknown;
   let running: Promise<SyncOutcome> | undefined;
   let inFlight: AbortController | undefined;
 
-  const fail = (reason: string, status: number | undefined, ms: number): SyncOutcome => {
-    log('warn', 'sync_failed', {
-      reason,
-      ...(status !== undefined ? { status } : {}),
-      url,
-      ms,
-      keptVersion: opts.store.version(),
-    });
-    return { kind: 'failed', reason, ...(status !== undefined ? { status } : {}) };
-  };
-
-  async function pollOnce(): Promise<SyncOutcome> {
-    if (stopped) return { kind: 'stopped' };
-    const started = now();
+  function pollNow(): Promise<SyncOutcome> {
+    if (running) return running;
     const controller = new AbortController();
     inFlight = controller;
-    let timedOut = false;
-    const timeout = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    try {
-      const headers: Record<string, string> = {
-        accept: 'application/json',
-        authorization: `Bearer ${opts.deployToken}`,
-      };
-      if (lastEtag !== undefined) headers['if-none-match'] = lastEtag;
-      if (opts.runtimeId) headers[RUNTIME_ID_HEADER] = opts.runtimeId;
-      // Redirects are not followed: the bearer token must go to SVC_SYNC_URL only.
-      const response = await doFetch(url, {
-        method: 'GET',
-        headers,
-        signal: controller.signal,
-        redirect: 'manual',
-      });
-      const status = response.status;
-      if (status === 304) {
-        await response.body?.cancel();
-        log('debug', 'sync_unchanged', { status, version: opts.store.version() });
-        return { kind: 'unchanged', status: 304 };
-      }
-      if (status === 403) {
-        const said = await serviceReason(response);
-        log('warn', 'sync_forbidden', {
-          message:
-            'the service refused the deploy token (revoked, or the plan no longer allows export): keeping the current config',
-          ...(said ? { reason: said } : {}),
-          status,
-          url,
-          keptVersion: opts.store.version(),
-        });
-        return { kind: 'forbidden' };
-      }
-      if (status >= 300 && status < 400) {
-        await response.body?.cancel();
-        return fail(`the service answered a redirect (not followed): ${status}`, status, now() - started);
-      }
-      if (status !== 200) {
-        // The service says why (404 NOT_PUBLISHED, 401 UNAUTHORIZED, …): that is the reason to log.
-        const said = await serviceReason(response);
-        return fail(
-          said
-            ? `the service answered ${status} ${said}`
-            : `the service answered an unexpected status: ${status}`,
-          status,
-          now() - started,
-        );
-      }
-      const text = await readLimited(response, maxBytes);
-      const commitHeader = response.headers.get(SNAPSHOT_COMMIT_HEADER) ?? undefined;
-      let sequence: number | undefined;
-      if (opts.publicKey) {
-        const signature = response.headers.get(SNAPSHOT_SIGNATURE_HEADER);
-        const sequenceText = response.headers.get(SNAPSHOT_SEQUENCE_HEADER) ?? '';
-        if (!signature || !commitHeader || !/^\d{1,16}$/.test(sequenceText))
-          return fail(
-            'the snapshot is not signed, and SVC_SNAPSHOT_PUBLIC_KEY requires it',
-            status,
-            now() - started,
-          );
-        sequence = Number(sequenceText);
-        const signed = { serverId: opts.serverId, commit: commitHeader, sequence, body: text };
-        if (!verifySnapshot(opts.publicKey, signed, signature))
-          return fail(
-            "the snapshot's signature does not verify under SVC_SNAPSHOT_PUBLIC_KEY (altered, or signed by another key)",
-            status,
-            now() - started,
-          );
-        if (sequence < lastSequence)
-          return fail(
-            `the snapshot is older (sequence ${sequence}, commit ${commitHeader.slice(0, 12)}) than one already served (sequence ${lastSequence}): refused as a rollback`,
-            status,
-            now() - started,
-          );
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch (error) {
-        return fail(`the snapshot is not JSON: ${(error as Error).message}`, status, now() - started);
-      }
-      const snapshot = folderFromSnapshot(body, opts.serverId);
-      if (!snapshot.ok) return fail(snapshot.reason, status, now() - started);
-      const etag = response.headers.get('etag') ?? undefined;
-      if (folderDigest(snapshot.folder) === digestOf(opts.store.current())) {
-        lastEtag = etag;
-        if (sequence !== undefined) lastSequence = sequence;
-        log('debug', 'sync_unchanged', { status, version: opts.store.version() });
-        return { kind: 'unchanged', status: 200 };
-      }
-      try {
-        opts.check?.(snapshot.folder);
-      } catch (error) {
-        const reason = error instanceof SvcError ? error.message : String(error);
-        return fail(`the snapshot cannot be served: ${reason}`, status, now() - started);
-      }
-      if (stopped) return { kind: 'stopped' };
-      // The control service names the commit the snapshot was exported at.
-      const commit = commitHeader && /^[0-9a-f]{40,64}$/.test(commitHeader) ? commitHeader : undefined;
-      const config = opts.store.swap(snapshot.folder, commit ? { commit } : {});
-      if (sequence !== undefined) lastSequence = sequence;
-      digests.set(config, folderDigest(snapshot.folder));
-      lastEtag = etag;
-      log('info', 'sync_updated', {
-        version: config.version,
-        tools: config.toolList.length,
-        ...(etag !== undefined ? { etag } : {}),
-        ms: now() - started,
-      });
-      return { kind: 'updated', version: config.version, ...(etag !== undefined ? { etag } : {}) };
-    } catch (error) {
-      if (stopped && !timedOut) return { kind: 'stopped' };
-      const status = error instanceof PollFailure ? error.status : undefined;
-      return fail(errorReason(error, timedOut, timeoutMs), status, now() - started);
-    } finally {
-      clearTimeout(timeout);
-      if (inFlight === controller) inFlight = undefined;
-    }
-  }
-
-  let settled = false;
-  function pollNow(): Promise<SyncOutcome> {
-    running ??= pollOnce()
+    running = pollOnce(ctx, controller)
       .then((outcome) => {
         opts.onOutcome?.(outcome);
         return outcome;
       })
       .finally(() => {
+        if (inFlight === controller) inFlight = undefined;
         running = undefined;
         settled = true;
       });
@@ -363,23 +417,23 @@ export function createSnapshotPoller(opts: SnapshotPollerOptions): SnapshotPolle
   function tick(): void {
     timer = undefined;
     void pollNow().then(() => {
-      if (!stopped) timer = timers.set(tick, opts.intervalMs);
+      if (!ctx.stopped) timer = timers.set(tick, opts.intervalMs);
     });
   }
 
   return {
-    url,
-    etag: () => lastEtag,
+    url: ctx.url,
+    etag: () => ctx.lastEtag,
     settled: () => settled,
     pollNow,
     start() {
-      if (started || stopped) return;
+      if (started || ctx.stopped) return;
       started = true;
-      log('info', 'sync_started', { url, intervalMs: opts.intervalMs });
+      ctx.log('info', 'sync_started', { url: ctx.url, intervalMs: opts.intervalMs });
       tick();
     },
     async stop() {
-      stopped = true;
+      ctx.stopped = true;
       if (timer !== undefined) timers.clear(timer);
       timer = undefined;
       inFlight?.abort();
