@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import { writeFolder } from '../../folder/index.js';
-import { runImport } from '../../generator/import/index.js';
+import { importFolder } from '../../generator/import/index.js';
 import { initialConfig, keepUserFiles, serverIdFrom } from '../../generator/init/index.js';
 import { renderEmptyFolder } from '../../generator/render/index.js';
 import type { Auth } from '../../schemas/types.js';
@@ -237,7 +237,7 @@ export const initCommand: Command = {
         return EXIT.ok;
       }
 
-      const result = await runImport({
+      const result = await importFolder({
         dir,
         config,
         git: gitAccess(io),

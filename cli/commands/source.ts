@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import { DEFAULT_SERVER_NAME, type FolderFiles, isManagedPath, writeFolder } from '../../folder/index.js';
-import { runImport } from '../../generator/import/index.js';
+import { importFolder } from '../../generator/import/index.js';
 import { planSource } from '../../generator/import/source-reader.js';
 import { recordableLocation } from '../../generator/import/recordable-location.js';
 import { appBuilderConfig } from '../../generator/init/index.js';
@@ -231,9 +231,9 @@ async function refuseMangling(rewrites: readonly { dir: string; files: FolderFil
 async function importAndPrint(
   io: CliIo,
   dirArg: string,
-  options: Parameters<typeof runImport>[0],
+  options: Parameters<typeof importFolder>[0],
 ): Promise<number> {
-  const result = await runImport(options);
+  const result = await importFolder(options);
   // What `svc import` prints: the checklist, then the report (its summary and every change).
   io.stdout(`Importing into ${dirArg}\n${formatChecklist(result.checklist)}`);
   if (result.status === 'complete') io.stdout(renderReportText(result.report));
