@@ -34,9 +34,13 @@ export interface ChecklistCounts {
   content: Partial<Record<ChecklistKind, number>>;
 }
 
-export type ImportPlan =
-  | (FailedImport & { counts?: undefined })
-  | { result: ImportResult; counts: ChecklistCounts };
+export interface ImportPlan {
+  result: ImportResult;
+  /** A failed plan: the history record's file, to append (absent when nothing is recorded). */
+  append?: FailedImport['append'];
+  /** A complete plan: how the checklist settles once the folder is written. */
+  counts?: ChecklistCounts;
+}
 
 export async function planImport(
   previous: PreviousFolder | undefined,
