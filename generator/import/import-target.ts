@@ -18,6 +18,8 @@ export interface ImportTarget {
   contentDir?: string;
   /** The reader of the source (its read() does the I/O; the planner never calls it). */
   source: SourcePlan;
+  /** --allow-external-refs, or the source's own setting. */
+  allowExternalRefs: boolean;
 }
 
 export type TargetResult =
@@ -66,8 +68,11 @@ export function importTarget(previous: PreviousFolder | undefined, opts: ImportO
     );
     return { ok: false, error, ...where, plan, recorded: true };
   }
+  const allowExternalRefs =
+    opts.allowExternalRefs ??
+    (config.source.kind === 'openapi' ? config.source.allowExternalRefs === true : false);
   if (previous) config = withGivenSource(config, opts);
-  return { ok: true, target: { config, ...where, source: plan } };
+  return { ok: true, target: { config, ...where, source: plan, allowExternalRefs } };
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { SvcError } from '../../core/svc-error.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import type { HistoryRecord, ImportReport, SvcConfig } from '../../schemas/types.js';
+import type { ExternalFiles } from '../parse/external-refs.js';
 import type { RawFile } from '../sources/content-source.js';
 import type { SourceText } from '../sources/index.js';
 import type { ChecklistRow } from './checklist.js';
@@ -85,13 +86,16 @@ export interface Unread {
 }
 
 /**
- * Everything the planner reads from outside, already read: the document, for git sources the
- * commit, and the content directory's files (or why they could not be read).
+ * Everything the planner reads from outside, already read: the document, the files its external
+ * $refs reach, for git sources the commit, and the content directory's files (or why they could
+ * not be read).
  */
 export interface SourceBundle {
   document: SourceText;
   /** Git sources: the commit read. */
   commit?: string;
+  /** With --allow-external-refs: the files the document's external $refs reach, by URL. */
+  externalRefs?: ExternalFiles;
   /** The content directory's files, when the import has one. */
   content?: RawFile[] | Unread;
 }

@@ -84,7 +84,7 @@ async function plan(
   now: () => Date,
 ): Promise<{ result: ImportResult; counts: ChecklistCounts }> {
   const dryRun = options.dryRun === true;
-  const tools = await planTools(target, bundle, previous, options);
+  const tools = await planTools(target, bundle, previous);
   const content = planContent(bundle, options.checklist);
   const merge = planMerge(previous, tools, content);
   const model: FolderModel = { config: tools.config, tools: merge.merged.tools, ...merge.merged.content };

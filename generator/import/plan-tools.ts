@@ -12,7 +12,7 @@ import { defaultBaseUrl, parseDocument } from '../parse/index.js';
 import { type BuildToolsOptions, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../tools/index.js';
 import { asSvcError, StepFailure } from './failed-import.js';
 import type { ImportTarget } from './import-target.js';
-import type { ImportOptions, PreviousFolder, SourceBundle } from './import-types.js';
+import type { PreviousFolder, SourceBundle } from './import-types.js';
 
 export type Markdown = Awaited<ReturnType<typeof loadHtmlToMarkdown>>;
 
@@ -32,7 +32,6 @@ export async function planTools(
   target: ImportTarget,
   bundle: SourceBundle,
   previous: PreviousFolder | undefined,
-  opts: Pick<ImportOptions, 'allowExternalRefs'>,
 ): Promise<PlannedTools> {
   let config = target.config;
   const source = config.source;
@@ -41,9 +40,10 @@ export async function planTools(
   try {
     if (bundle.commit && source.kind === 'git' && source.commit !== bundle.commit)
       config = { ...config, source: { ...source, commit: bundle.commit } };
-    const allowExternalRefs =
-      opts.allowExternalRefs ?? (source.kind === 'openapi' ? source.allowExternalRefs === true : false);
-    const parsed = await parseDocument(bundle.document, { allowExternalRefs });
+    const parsed = await parseDocument(bundle.document, {
+      allowExternalRefs: target.allowExternalRefs,
+      ...(bundle.externalRefs ? { externalFiles: bundle.externalRefs } : {}),
+    });
     const endpoints = toEndpoints(parsed);
     const authNotice =
       config.auth.mode === 'none' ? authWarning(declaredSchemes(parsed.document, parsed.version)) : undefined;

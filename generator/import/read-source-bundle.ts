@@ -1,6 +1,7 @@
 /**
  * The shell's reading side: the previous folder from disk, and the source bundle (the document,
- * a git source's commit, the content directory's files) through the source readers. A content
+ * the files of its external $refs, a git source's commit, the content directory's files) through
+ * the source readers. A content
  * directory that cannot be read is kept in the bundle as such: the planner raises it where the
  * import reaches its content, after the document's own problems.
  */
@@ -10,6 +11,7 @@ import type { FolderFiles } from '../../folder/model.js';
 import { readContentDir } from '../sources/content-source.js';
 import { confinePath, repositoryRoot } from '../sources/confine-paths.js';
 import type { ImportTarget } from './import-target.js';
+import { readExternalRefs } from './read-external-refs.js';
 import type { ImportOptions, PreviousFolder, SourceBundle } from './import-types.js';
 
 /** Loads the folder as read; throws FOLDER_INVALID naming its first problem. */
@@ -21,7 +23,12 @@ export function openPrevious(files: FolderFiles): PreviousFolder {
 
 export async function readSourceBundle(target: ImportTarget, dir: string): Promise<SourceBundle> {
   const read = await target.source.read();
-  const bundle: SourceBundle = { document: read.document, ...(read.commit ? { commit: read.commit } : {}) };
+  const externalRefs = target.allowExternalRefs ? await readExternalRefs(read.document) : undefined;
+  const bundle: SourceBundle = {
+    document: read.document,
+    ...(read.commit ? { commit: read.commit } : {}),
+    ...(externalRefs ? { externalRefs } : {}),
+  };
   const contentDir = target.contentDir;
   if (contentDir === undefined) return bundle;
   try {
