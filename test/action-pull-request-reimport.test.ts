@@ -117,7 +117,8 @@ describe('pull_request mode with a document in the repository', () => {
     repo.git('checkout', '-q', '-B', 'reimported', base);
     repo.write({ 'specs/petstore.yaml': fixture('petstore-v2.yaml') });
     // What `svc diff` says before the re-import is committed: the comment must count the same.
-    const previewReport = (await importFolder({ dir: join(repo.dir, 'mcp', 'pets'), dryRun: true, now })).report;
+    const previewReport = (await importFolder({ dir: join(repo.dir, 'mcp', 'pets'), dryRun: true, now }))
+      .report;
     const preview = previewReport.counts;
     const again = await importFolder({ dir: join(repo.dir, 'mcp', 'pets'), now });
     expect(again.status).toBe('complete');
