@@ -20,12 +20,9 @@ import {
 } from '../../generator/init/provider-change.js';
 import { parseDocument } from '../../generator/parse/index.js';
 import { renderConfig, renderEmptyFolder } from '../../generator/render/index.js';
+import { checkBranchDocument } from '../../generator/import/check-branch-document.js';
 import { renderReportText } from '../../generator/report/index.js';
-import {
-  APP_BUILDER_SETUP_STEPS,
-  checkBranchDocument,
-  detectCustomDomain,
-} from '../../generator/sources/app-builder-source.js';
+import { APP_BUILDER_SETUP_STEPS, detectCustomDomain } from '../../generator/sources/app-builder-source.js';
 import {
   branchFolder,
   checkAppId,
