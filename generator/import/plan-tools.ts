@@ -33,13 +33,10 @@ export async function planTools(
   bundle: SourceBundle,
   previous: PreviousFolder | undefined,
 ): Promise<PlannedTools> {
-  let config = target.config;
-  const source = config.source;
+  const config = withCommit(target.config, bundle.commit);
   let planned: PlannedTools;
   let baseUrl: string | undefined;
   try {
-    if (bundle.commit && source.kind === 'git' && source.commit !== bundle.commit)
-      config = { ...config, source: { ...source, commit: bundle.commit } };
     const parsed = await parseDocument(bundle.document, {
       allowExternalRefs: target.allowExternalRefs,
       ...(bundle.externalRefs ? { externalFiles: bundle.externalRefs } : {}),
@@ -73,6 +70,13 @@ export async function planTools(
     );
   }
   return { ...planned, config: { ...config, apiBaseUrl: baseUrl } };
+}
+
+/** A git source records the commit it was read at. */
+function withCommit(config: SvcConfig, commit: string | undefined): SvcConfig {
+  const source = config.source;
+  if (!commit || source.kind !== 'git' || source.commit === commit) return config;
+  return { ...config, source: { ...source, commit } };
 }
 
 async function toolsOf(
