@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { diffEndpoints } from '../generator/diff/index.js';
 import { toEndpoints } from '../generator/endpoints/index.js';
-import { runImport } from '../generator/import/index.js';
+import { importFolder } from '../generator/import/index.js';
 import { parseDocument } from '../generator/parse/index.js';
 import type { SvcConfig } from '../schemas/types.js';
 import { type LevelCounts, runDiffLevels } from './diff-levels.js';
@@ -88,14 +88,14 @@ export async function runDiffBench(): Promise<DiffBenchResult | undefined> {
       apiBaseUrl: '',
       requiredEnv: ['SVC_UPSTREAM_SECRET'],
     };
-    const first = await runImport({ dir, config });
+    const first = await importFolder({ dir, config });
     if (first.status !== 'complete') throw first.error ?? new Error('first import failed');
 
     let peakRss = 0;
     const diffRuns: number[] = [];
     let report = first.report;
     for (let i = 0; i < 3; i++) {
-      const run = await measure(() => runImport({ dir, location: newer, dryRun: true }));
+      const run = await measure(() => importFolder({ dir, location: newer, dryRun: true }));
       if (run.value.status !== 'complete') throw run.value.error ?? new Error('svc diff failed');
       report = run.value.report;
       diffRuns.push(run.ms);
@@ -108,8 +108,8 @@ export async function runDiffBench(): Promise<DiffBenchResult | undefined> {
     const stageRuns: number[] = [];
     for (let i = 0; i < 5; i++) stageRuns.push((await measure(() => diffEndpoints(before, after))).ms);
 
-    const reimport = await measure(() => runImport({ dir, location: newer }));
-    const again = await measure(() => runImport({ dir, location: newer }));
+    const reimport = await measure(() => importFolder({ dir, location: newer }));
+    const again = await measure(() => importFolder({ dir, location: newer }));
     peakRss = Math.max(peakRss, reimport.peakRss, again.peakRss);
     if (again.value.changed) throw new Error('re-importing the same document changed the folder');
 

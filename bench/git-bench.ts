@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFolder } from '../folder/index.js';
-import { runImport } from '../generator/import/index.js';
+import { importFolder } from '../generator/import/index.js';
 import { initialConfig } from '../generator/init/index.js';
 import { startGitHttpServer } from '../generator/sources/testing/git-http-server.js';
 import { makeRepo } from '../generator/sources/testing/git-repo-fixture.js';
@@ -56,7 +56,7 @@ export async function runGitBench(): Promise<GitBenchResult | undefined> {
     let wrote: string[] = [];
     for (let i = 0; i < 3; i++) {
       let start = performance.now();
-      const fromFile = await runImport({
+      const fromFile = await importFolder({
         dir: path.join(work, `file-${i}`),
         config: initialConfig({ name: 'GitHub', serverId: 'github', openapi: document, contentDir: content }),
       });
@@ -67,7 +67,7 @@ export async function runGitBench(): Promise<GitBenchResult | undefined> {
       const dir = path.join(work, `git-${i}`);
       const cacheDir = path.join(work, `cache-${i}`);
       start = performance.now();
-      const fromGit = await runImport({
+      const fromGit = await importFolder({
         dir,
         config: initialConfig({
           name: 'GitHub',
@@ -88,7 +88,7 @@ export async function runGitBench(): Promise<GitBenchResult | undefined> {
 
       const before = await readFolder(dir);
       start = performance.now();
-      const reimport = await runImport({ dir, git: { cacheDir } });
+      const reimport = await importFolder({ dir, git: { cacheDir } });
       again.push(performance.now() - start);
       if (reimport.status !== 'complete') throw reimport.error;
       const after = await readFolder(dir);

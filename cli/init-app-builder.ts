@@ -12,11 +12,7 @@ import { SvcError } from '../core/svc-error.js';
 import { writeFolder } from '../folder/index.js';
 import { appBuilderConfig } from '../generator/init/index.js';
 import { renderEmptyFolder } from '../generator/render/index.js';
-import {
-  APP_BUILDER_SETUP_STEPS,
-  checkBranchDocument,
-  detectCustomDomain,
-} from '../generator/sources/app-builder-source.js';
+import { APP_BUILDER_SETUP_STEPS, detectCustomDomain } from '../generator/sources/app-builder-source.js';
 import {
   APP_BUILDER_ORIGIN_ENV,
   checkAppId,
@@ -27,6 +23,7 @@ import {
   platformOriginOf,
 } from '../generator/sources/app-builder-urls.js';
 import type { Auth } from '../schemas/types.js';
+import { checkBranchDocument } from '../generator/import/check-branch-document.js';
 import type { CliIo } from './command.js';
 import { EXIT } from './exit-codes.js';
 import { verificationSteps } from './verification-steps.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { SvcError } from '../core/svc-error.js';
-import { loadFolder, readFolder } from '../folder/index.js';
+import { folderInvalid, loadFolder, readFolder } from '../folder/index.js';
 import type { FolderFiles, FolderModel } from '../folder/model.js';
 
 export interface OpenFolder {
@@ -23,11 +23,6 @@ export async function openFolder(cwd: string, dirArg: string): Promise<OpenFolde
     );
   }
   const loaded = loadFolder(files);
-  if (!loaded.ok) {
-    throw new SvcError('FOLDER_INVALID', `${loaded.errors.length} problem(s) in the folder`, {
-      place: { file: dir },
-      details: loaded.errors.map((e) => e.describe()),
-    });
-  }
+  if (!loaded.ok) throw folderInvalid(loaded.errors, `the server folder ${dirArg}`);
   return { dir, files, folder: loaded.folder };
 }

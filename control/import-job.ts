@@ -1,6 +1,6 @@
 /**
  * One import job, start to end: fetch the branch head, re-import the folder in a scratch copy
- * of the tree with the generator's one orchestrator (runImport), commit a changed folder on
+ * of the tree with the generator's one orchestrator (importFolder), commit a changed folder on
  * top of the head with the commit shape the Action's merge mode uses too (summary lines and the
  * `Svc-Import: true` trailer), and move the branch (push). The steps and the import's own
  * checklist are reported as they go, for the status page.
@@ -17,7 +17,7 @@ import {
   importCommitMessage,
   isOwnCommit,
 } from '../generator/import/import-commit.js';
-import { type ChecklistRow, runImport } from '../generator/import/index.js';
+import { type ChecklistRow, importFolder } from '../generator/import/index.js';
 import type { GitAccess } from '../generator/import/source-reader.js';
 import { BranchMovedError, type GitRepository } from './git/git-repository.js';
 import { cancellable, JobCancelledError, jobRepository } from './git/job-repository.js';
@@ -136,7 +136,7 @@ async function attemptJob(input: RunJobInput): Promise<JobOutcome> {
     }
     const dir = join(scratch, ...input.path.split('/').filter(Boolean));
     const result = await cancellable(
-      runImport({
+      importFolder({
         dir,
         // config.yaml is whoever pushed to the branch: its paths stay inside the repository's tree.
         confineTo: scratch,

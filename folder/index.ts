@@ -20,8 +20,10 @@ export {
   parseContentEntries,
   sortItems,
 } from './content-items.js';
+export { appendRecord } from './append-record.js';
 export { firstHeading } from './doc-title.js';
 export { renameSynced, writeFileSynced } from './durable-fs.js';
+export { folderInvalid } from './folder-problems.js';
 export { isManagedPath, MANAGED_DIRS, MANAGED_FILES, MANAGED_TOP, unsafePathReason } from './folder-paths.js';
 export { splitFrontmatter } from './frontmatter.js';
 export {

@@ -16,7 +16,7 @@ import { parseOutputFile } from '../action/src/outputs.js';
 import { type FakeGitHub, startFakeGitHub } from '../action/testing/fake-github.js';
 import { createTestRepo } from '../generator/sources/testing/git-test-repo.js';
 import { configYaml } from '../generator/testing/server-folder.js';
-import { runImport } from '../generator/import/index.js';
+import { importFolder } from '../generator/import/index.js';
 import type { SvcConfig } from '../schemas/types.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -56,7 +56,7 @@ describe('action/dist/index.js', () => {
       configYaml('pets', { kind: 'openapi', location: '../../specs/petstore.yaml' }),
     ) as SvcConfig;
     const dir = join(repo.dir, 'mcp', 'pets');
-    const first = await runImport({ dir, config, now: () => new Date('2026-01-01T00:00:00Z') });
+    const first = await importFolder({ dir, config, now: () => new Date('2026-01-01T00:00:00Z') });
     expect(first.status).toBe('complete');
     for (const [path, text] of Object.entries(first.files)) {
       if (path.startsWith('Tools/') && text.includes('path: /pets/{petId}') && text.includes('method: GET')) {

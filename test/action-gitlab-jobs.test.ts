@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { createTestRepo, type TestRepo } from '../generator/sources/testing/git-test-repo.js';
 import { configYaml } from '../generator/testing/server-folder.js';
-import { runImport } from '../generator/import/index.js';
+import { importFolder } from '../generator/import/index.js';
 import type { SvcConfig } from '../schemas/types.js';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -60,7 +60,7 @@ beforeAll(async () => {
     configYaml('pets', { kind: 'openapi', location: '../../specs/petstore.yaml' }),
   ) as SvcConfig;
   const dir = join(repo.dir, 'mcp', 'pets');
-  const first = await runImport({ dir, config, now: () => new Date('2026-01-01T00:00:00Z') });
+  const first = await importFolder({ dir, config, now: () => new Date('2026-01-01T00:00:00Z') });
   for (const [path, text] of Object.entries(first.files)) {
     if (path.startsWith('Tools/') && text.includes('path: /pets/{petId}') && text.includes('method: GET')) {
       writeFileSync(join(dir, path), text.replace('enabled: false', 'enabled: true'));

@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { createTestRepo } from '../generator/sources/testing/git-test-repo.js';
 import { configYaml } from '../generator/testing/server-folder.js';
-import { runImport } from '../generator/import/index.js';
+import { importFolder } from '../generator/import/index.js';
 import type { SvcConfig } from '../schemas/types.js';
 
 const doc = readFileSync(new URL('../docs/gitlab-ci.md', import.meta.url), 'utf8');
@@ -155,7 +155,7 @@ describe('docs/gitlab-ci.md template', () => {
       const config = parseYaml(
         configYaml('pets', { kind: 'openapi', location: '../../specs/petstore.yaml' }),
       ) as SvcConfig;
-      const first = await runImport({ dir, config, now: () => new Date('2026-01-01T00:00:00Z') });
+      const first = await importFolder({ dir, config, now: () => new Date('2026-01-01T00:00:00Z') });
       expect(first.status).toBe('complete');
       const file = Object.keys(first.files).find(
         (p) => p.startsWith('Tools/') && /operationId: listPets/.test(first.files[p] ?? ''),

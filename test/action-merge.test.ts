@@ -14,7 +14,7 @@ import { runAction } from '../action/src/run-action.js';
 import { svcEngine } from '../action/src/svc-engine.js';
 import { createTestRepo, type TestRepo } from '../generator/sources/testing/git-test-repo.js';
 import { configYaml } from '../generator/testing/server-folder.js';
-import { runImport } from '../generator/import/index.js';
+import { importFolder } from '../generator/import/index.js';
 import { parse as parseYaml } from 'yaml';
 import type { SvcConfig } from '../schemas/types.js';
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
       'provider: openapi',
     ),
   ) as SvcConfig;
-  const first = await runImport({ dir, config, now: () => new Date('2026-01-01T00:00:00Z') });
+  const first = await importFolder({ dir, config, now: () => new Date('2026-01-01T00:00:00Z') });
   expect(first.status).toBe('complete');
   // The user enables the tool of GET /pets/{petId}, which v2 breaks.
   const toolFile = Object.keys(first.files).find(

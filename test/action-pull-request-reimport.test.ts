@@ -16,7 +16,7 @@ import { svcEngine } from '../action/src/svc-engine.js';
 import { type FakeGitHub, startFakeGitHub } from '../action/testing/fake-github.js';
 import { createTestRepo, type TestRepo } from '../generator/sources/testing/git-test-repo.js';
 import { configYaml } from '../generator/testing/server-folder.js';
-import { runImport } from '../generator/import/index.js';
+import { importFolder } from '../generator/import/index.js';
 import { ENABLED_TOOL_HITS } from '../generator/report/index.js';
 import type { SvcConfig } from '../schemas/types.js';
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
     configYaml('pets', { kind: 'openapi', location: '../../specs/petstore.yaml' }),
   ) as SvcConfig;
   const dir = join(repo.dir, 'mcp', 'pets');
-  const first = await runImport({ dir, config, now });
+  const first = await importFolder({ dir, config, now });
   expect(first.status).toBe('complete');
   for (const [path, text] of Object.entries(first.files)) {
     if (path.startsWith('Tools/') && text.includes('path: /pets/{petId}') && text.includes('method: GET')) {
@@ -117,9 +117,10 @@ describe('pull_request mode with a document in the repository', () => {
     repo.git('checkout', '-q', '-B', 'reimported', base);
     repo.write({ 'specs/petstore.yaml': fixture('petstore-v2.yaml') });
     // What `svc diff` says before the re-import is committed: the comment must count the same.
-    const previewReport = (await runImport({ dir: join(repo.dir, 'mcp', 'pets'), dryRun: true, now })).report;
+    const previewReport = (await importFolder({ dir: join(repo.dir, 'mcp', 'pets'), dryRun: true, now }))
+      .report;
     const preview = previewReport.counts;
-    const again = await runImport({ dir: join(repo.dir, 'mcp', 'pets'), now });
+    const again = await importFolder({ dir: join(repo.dir, 'mcp', 'pets'), now });
     expect(again.status).toBe('complete');
     const head = repo.commit('petstore v2, re-imported');
     const result = await runPr(repo.dir, head, 2);
@@ -152,7 +153,7 @@ describe('pull_request mode with a document in the repository', () => {
     }
     repo.commit('enable delete');
     repo.write({ 'specs/petstore.yaml': fixture('petstore-v2.yaml') });
-    expect((await runImport({ dir, now })).status).toBe('complete');
+    expect((await importFolder({ dir, now })).status).toBe('complete');
     repo.commit('petstore v2, re-imported');
     const tmp = mkdtempSync(join(tmpdir(), 'svc-action-check-'));
     const env = {

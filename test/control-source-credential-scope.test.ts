@@ -16,7 +16,7 @@ import { configYaml } from '../generator/testing/server-folder.js';
 import type { RunningControl } from '../control/index.js';
 import { loadControlKey, secretBox } from '../core/secret-box.js';
 import { sealSourceCredential } from '../control/source-credential.js';
-import { runImport } from '../generator/import/index.js';
+import { importFolder } from '../generator/import/index.js';
 import { type GitHttpServer, startGitHttpServer } from '../generator/sources/testing/git-http-server.js';
 import { makeRepo } from '../generator/sources/testing/git-repo-fixture.js';
 import type { SvcConfig } from '../schemas/types.js';
@@ -92,7 +92,7 @@ beforeAll(async () => {
       .replace('provider: manual', 'provider: git')
       .replace('published: false', 'published: true'),
   ) as SvcConfig;
-  const first = await runImport({
+  const first = await importFolder({
     dir: join(repo.dir, 'mcp', 'pets'),
     config,
     now: () => new Date('2026-01-01T00:00:00Z'),

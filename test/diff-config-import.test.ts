@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runImport } from '../generator/import/index.js';
+import { importFolder } from '../generator/import/index.js';
 import { reportHits } from '../generator/report/index.js';
 import type { SvcConfig } from '../schemas/types.js';
 
@@ -18,7 +18,7 @@ const now = () => new Date(Date.UTC(2026, 0, 1));
 
 async function folder(
   diff: SvcConfig['diff'],
-): Promise<{ dir: string; first: Awaited<ReturnType<typeof runImport>> }> {
+): Promise<{ dir: string; first: Awaited<ReturnType<typeof importFolder>> }> {
   const root = await mkdtemp(path.join(tmpdir(), 'svc-diff-config-'));
   roots.push(root);
   const dir = path.join(root, 'petstore');
@@ -32,7 +32,7 @@ async function folder(
     requiredEnv: [],
     ...(diff ? { diff } : {}),
   };
-  const first = await runImport({ dir, config, now });
+  const first = await importFolder({ dir, config, now });
   return { dir, first };
 }
 
@@ -49,7 +49,7 @@ describe('config.yaml diff: in a re-import', () => {
       },
     });
     expect(first.status).toBe('complete');
-    const second = await runImport({
+    const second = await importFolder({
       dir,
       location: path.join(fixtures, 'petstore-v2.yaml'),
       now,

@@ -15,7 +15,7 @@ import { createTestRepo, type TestRepo } from '../generator/sources/testing/git-
 import { configYaml } from '../generator/testing/server-folder.js';
 import { svcEngine } from '../action/src/svc-engine.js';
 import type { RunningControl } from '../control/index.js';
-import { runImport } from '../generator/import/index.js';
+import { importFolder } from '../generator/import/index.js';
 import type { SvcConfig } from '../schemas/types.js';
 import { startTestControl } from './helpers/control-service.js';
 
@@ -73,7 +73,7 @@ beforeAll(async () => {
       .replace('provider: manual', 'provider: openapi')
       .replace('published: false', 'published: true'),
   ) as SvcConfig;
-  const first = await runImport({
+  const first = await importFolder({
     dir: join(repo.dir, 'mcp', 'pets'),
     config,
     now: () => new Date('2026-01-01T00:00:00Z'),
@@ -139,7 +139,7 @@ describe('a re-import in a checkout (the Action, CI)', () => {
     const config = readFileSync(join(dir, 'config.yaml'), 'utf8');
     try {
       pushSource({ kind: 'openapi', location: relative(dir, join(host, 'openapi.yaml')) });
-      const climbed = await runImport({ dir, dryRun: true });
+      const climbed = await importFolder({ dir, dryRun: true });
       expect(climbed.status).toBe('failed');
       expect(climbed.error?.place.field).toBe('source.location');
       // The Action's merge mode re-imports through the same orchestrator.
@@ -149,7 +149,7 @@ describe('a re-import in a checkout (the Action, CI)', () => {
 
       symlinkSync(host, join(repo.dir, 'specs', 'linked'));
       pushSource({ kind: 'openapi', location: '../../specs/linked/openapi.yaml' });
-      const linked = await runImport({ dir, dryRun: true });
+      const linked = await importFolder({ dir, dryRun: true });
       expect(linked.status).toBe('failed');
       expect(linked.error?.message).toContain('link leading outside');
 
@@ -158,7 +158,7 @@ describe('a re-import in a checkout (the Action, CI)', () => {
         location: '../../specs/petstore.yaml',
         contentDir: '../../specs/linked',
       });
-      const content = await runImport({ dir, dryRun: true });
+      const content = await importFolder({ dir, dryRun: true });
       expect(content.status).toBe('failed');
       expect(content.error?.place.field).toBe('source.contentDir');
     } finally {

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { runImport } from '../generator/import/index.js';
+import { importFolder } from '../generator/import/index.js';
 import type { SvcConfig } from '../schemas/types.js';
 
 let root: string | undefined;
@@ -51,7 +51,7 @@ it('imports a document whose descriptions hold HTML tables', async () => {
     apiBaseUrl: '',
     requiredEnv: [],
   };
-  const result = await runImport({ dir: join(root, 'limits'), config });
+  const result = await importFolder({ dir: join(root, 'limits'), config });
   expect(result.error?.describe()).toBeUndefined();
   expect(result.status).toBe('complete');
   expect(result.warnings).toBeUndefined();

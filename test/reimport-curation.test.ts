@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { readFolder } from '../folder/index.js';
 import type { FolderFiles } from '../folder/model.js';
-import { type ImportResult, runImport } from '../generator/import/index.js';
+import { type ImportResult, importFolder } from '../generator/import/index.js';
 import { renderReportMarkdown } from '../generator/report/index.js';
 import type { CustomizationReset, SvcConfig, SvcTool } from '../schemas/types.js';
 import { GITHUB_INSTALLED, readGithub22 } from './helpers/github-documents.js';
@@ -243,7 +243,7 @@ describe.skipIf(!existsSync(newer))('hand edits across re-imports of GitHub (22.
       apiBaseUrl: '',
       requiredEnv: [],
     };
-    const first = await runImport({ dir, config, now });
+    const first = await importFolder({ dir, config, now });
     expect(first.status).toBe('complete');
 
     const byKey = new Map<string, Edit[]>();
@@ -274,12 +274,12 @@ describe.skipIf(!existsSync(newer))('hand edits across re-imports of GitHub (22.
     const legacyDir = path.join(root, 'legacy');
     await cp(dir, legacyDir, { recursive: true });
     await rm(path.join(legacyDir, '.svc', 'generated.json'));
-    legacy = await runImport({ dir: legacyDir, now });
+    legacy = await importFolder({ dir: legacyDir, now });
     afterLegacy = await readFolder(legacyDir);
 
-    unchanged = await runImport({ dir, now });
+    unchanged = await importFolder({ dir, now });
     afterUnchanged = await readFolder(dir);
-    upgrade = await runImport({ dir, location: '../gh23.json', now });
+    upgrade = await importFolder({ dir, location: '../gh23.json', now });
     afterUpgrade = await readFolder(dir);
   }, 600_000);
 

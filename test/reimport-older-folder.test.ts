@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { readFolder } from '../folder/index.js';
 import type { FolderFiles } from '../folder/model.js';
-import { type ImportResult, runImport } from '../generator/import/index.js';
+import { type ImportResult, importFolder } from '../generator/import/index.js';
 import { NO_RECORD_REASON } from '../generator/merge/index.js';
 import { renderReportMarkdown, renderReportText } from '../generator/report/index.js';
 import type { SvcConfig, SvcTool } from '../schemas/types.js';
@@ -59,7 +59,7 @@ describe('re-importing a folder an older svc made (no stored merge bases)', () =
     };
     const dir = await olderFolderWithEdit(await make());
     before = await readFolder(dir);
-    result = await runImport({ dir, now });
+    result = await importFolder({ dir, now });
     after = await readFolder(dir);
 
     // What today's svc writes for the same document in a new folder.
@@ -67,14 +67,14 @@ describe('re-importing a folder an older svc made (no stored merge bases)', () =
     await cp(path.join(FIXTURE, 'petstore.yaml'), path.join(freshRoot, 'petstore.yaml'));
     const config = parse(await readFile(path.join(FIXTURE, 'folder', 'config.yaml'), 'utf8')) as SvcConfig;
     const freshDir = path.join(freshRoot, 'folder');
-    expect((await runImport({ dir: freshDir, config, now })).status).toBe('complete');
+    expect((await importFolder({ dir: freshDir, config, now })).status).toBe('complete');
     fresh = await readFolder(freshDir);
 
     // The same re-import of a second copy: byte for byte the same folder and report.
     const twin = await olderFolderWithEdit(await make());
-    again = { result: await runImport({ dir: twin, now }), files: await readFolder(twin) };
+    again = { result: await importFolder({ dir: twin, now }), files: await readFolder(twin) };
     // And the re-import after it, which has a record.
-    next = { result: await runImport({ dir, now }), files: await readFolder(dir) };
+    next = { result: await importFolder({ dir, now }), files: await readFolder(dir) };
   }, 120_000);
 
   afterAll(async () => {

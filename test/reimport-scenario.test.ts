@@ -12,7 +12,7 @@ import { parse, stringify } from 'yaml';
 import { readFolder } from '../folder/index.js';
 import type { FolderFiles } from '../folder/model.js';
 import { readHistory } from '../generator/history/index.js';
-import { type ImportResult, runImport } from '../generator/import/index.js';
+import { type ImportResult, importFolder } from '../generator/import/index.js';
 import { renderReportMarkdown } from '../generator/report/index.js';
 import type { SvcConfig, SvcTool } from '../schemas/types.js';
 import { validate } from '../schemas/validate.js';
@@ -64,7 +64,7 @@ describe('re-import scenario: Petstore v1 → v2', () => {
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'svc-reimport-'));
     dir = path.join(root, 'petstore');
-    first = await runImport({ dir, config: config(), now });
+    first = await importFolder({ dir, config: config(), now });
     afterV1 = await readFolder(dir);
 
     // The reviewer's decisions, made in the folder.
@@ -109,7 +109,7 @@ describe('re-import scenario: Petstore v1 → v2', () => {
     await writeFile(path.join(dir, 'Tools', 'ping.yaml'), `# hand-written\n${stringify(manual)}`);
     beforeV2 = await readFolder(dir);
 
-    second = await runImport({
+    second = await importFolder({
       dir,
       location: path.relative(dir, path.join(fixtures, 'petstore-v2.yaml')),
       contentDir: path.relative(dir, path.join(fixtures, 'content-v2')),
@@ -284,7 +284,7 @@ describe('re-import scenario: Petstore v1 → v2', () => {
   });
 
   it('importing the same source again changes no file but the history', async () => {
-    const again = await runImport({
+    const again = await importFolder({
       dir,
       location: path.relative(dir, path.join(fixtures, 'petstore-v2.yaml')),
       contentDir: path.relative(dir, path.join(fixtures, 'content-v2')),
@@ -302,7 +302,7 @@ describe('re-import scenario: Petstore v1 → v2', () => {
 
   it('a failed import changes nothing but appends its record; the checklist marks the failed step', async () => {
     const beforeFail = await readFolder(dir);
-    const failed = await runImport({ dir, location: 'does-not-exist.yaml', now });
+    const failed = await importFolder({ dir, location: 'does-not-exist.yaml', now });
     expect(failed.status).toBe('failed');
     expect(failed.error?.code).toBe('SOURCE_NOT_FOUND');
     expect(failed.checklist[0]).toMatchObject({ label: 'Tools', status: 'failed' });
@@ -323,7 +323,7 @@ describe('re-import scenario: Petstore v1 → v2', () => {
   it('invalid content fails closed: the folder keeps its files, the failed row names the file', async () => {
     const beforeFail = await readFolder(dir);
     const rows: string[][] = [];
-    const failed = await runImport({
+    const failed = await importFolder({
       dir,
       location: path.relative(dir, path.join(fixtures, 'petstore-v2.yaml')),
       contentDir: path.join(fixtures, '..', 'content-broken', 'unknown-key'),
@@ -351,14 +351,14 @@ describe('re-import scenario: Petstore v1 → v2', () => {
     const a = path.join(root, 'same-a');
     const b = path.join(root, 'same-b');
     const cfg = config(); // relative paths: the same from both sibling folders
-    expect((await runImport({ dir: a, config: cfg, now: fixed })).status).toBe('complete');
-    expect((await runImport({ dir: b, config: cfg, now: fixed })).status).toBe('complete');
+    expect((await importFolder({ dir: a, config: cfg, now: fixed })).status).toBe('complete');
+    expect((await importFolder({ dir: b, config: cfg, now: fixed })).status).toBe('complete');
     expect(await readFolder(a)).toEqual(await readFolder(b));
   });
 
   it('a failed first import writes nothing at all', async () => {
     const target = path.join(root, 'never');
-    const result = await runImport({
+    const result = await importFolder({
       dir: target,
       config: {
         ...config(),

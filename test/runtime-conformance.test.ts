@@ -9,7 +9,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runImport } from '../generator/import/index.js';
+import { importFolder } from '../generator/import/index.js';
 import { initialConfig } from '../generator/init/index.js';
 import { parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
 import {
@@ -128,7 +128,7 @@ describe('MCP conformance suite', () => {
         contentDir: resolve('fixtures/conformance/content'),
         baseUrl: upstream.url,
       });
-      const imported = await runImport({ dir, config, now: () => new Date('2026-01-01T00:00:00Z') });
+      const imported = await importFolder({ dir, config, now: () => new Date('2026-01-01T00:00:00Z') });
       expect(imported.status, imported.error?.describe()).toBe('complete');
       // Everything arrives disabled (default-deny); the fixture enables it all, as a reviewer would.
       for (const [path, text] of Object.entries(imported.files)) {

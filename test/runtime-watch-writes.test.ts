@@ -12,7 +12,7 @@ import { parse as parseYaml } from 'yaml';
 import { configYaml } from '../generator/testing/server-folder.js';
 import { petstore } from '../control/testing/server-repo.js';
 import { withFolderLock } from '../folder/index.js';
-import { runImport } from '../generator/import/index.js';
+import { importFolder } from '../generator/import/index.js';
 import {
   type LogRecord,
   memoryLogger,
@@ -40,7 +40,7 @@ async function petsFolder(enabled: RegExp): Promise<string> {
       'provider: openapi',
     ),
   ) as SvcConfig;
-  const first = await runImport({ dir, config, now: () => new Date('2026-01-01T00:00:00Z') });
+  const first = await importFolder({ dir, config, now: () => new Date('2026-01-01T00:00:00Z') });
   expect(first.status).toBe('complete');
   for (const path of Object.keys(first.files)) {
     if (!/^Tools\/[^/]+\.yaml$/.test(path) || !enabled.test(path)) continue;
@@ -87,7 +87,7 @@ it('imports run while --watch serves: every version served is whole, and no impo
   const first = state();
   const failures: string[] = [];
   for (let i = 0; i < 20; i++) {
-    const result = await runImport({
+    const result = await importFolder({
       dir,
       location: i % 2 === 0 ? '../v2.yaml' : '../v1.yaml',
       now: () => new Date(Date.UTC(2026, 0, 2, 0, i)),

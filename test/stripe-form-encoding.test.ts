@@ -1,6 +1,6 @@
 /**
  * A Stripe create call as Stripe reads it (issue 17 item 4): Stripe's own description (its
- * POST /v1/customers, components whole) imported by runImport, the tool enabled, the runtime
+ * POST /v1/customers, components whole) imported by importFolder, the tool enabled, the runtime
  * started, the MCP SDK's client calling the tool, and a loopback upstream that parses the form
  * body the way Stripe does (bracketed keys nest, `name[]` appends). What it parsed must be what
  * the model sent: `metadata[plan]=pro`, `address[city]=…`, `expand[]=…`, never a JSON string.
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runImport } from '../generator/import/index.js';
+import { importFolder } from '../generator/import/index.js';
 import { parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
 import { type EchoUpstream, startEchoUpstream } from '../runtime/testing/index.js';
 import type { SvcConfig } from '../schemas/types.js';
@@ -90,7 +90,7 @@ describe.skipIf(!existsSync(STRIPE))('Stripe form bodies through the runtime', (
       apiBaseUrl: upstream.url,
       requiredEnv: [],
     };
-    const result = await runImport({ dir, config });
+    const result = await importFolder({ dir, config });
     expect(result.error?.message).toBeUndefined();
     const [file] = (await readdir(join(dir, 'Tools'))).filter((f) => f.endsWith('.yaml'));
     const path = join(dir, 'Tools', file!);

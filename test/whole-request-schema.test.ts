@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { toEndpoints } from '../generator/endpoints/index.js';
-import { runImport } from '../generator/import/index.js';
+import { importFolder } from '../generator/import/index.js';
 import { parseDocument } from '../generator/parse/index.js';
 import { buildTools, INPUT_DEFS_LIMIT } from '../generator/tools/index.js';
 import type { SvcConfig } from '../schemas/types.js';
@@ -125,7 +125,7 @@ describe('an input schema beyond the safety limit', () => {
       const run = await svc(['init', 'cli', '--name', 'Huge', '--openapi', 'huge.json'], { cwd: root });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toMatch(/^warning: tool postCodes \(POST \/codes\): .*left open/m);
-      const result = await runImport({ dir: join(root, 'huge'), config });
+      const result = await importFolder({ dir: join(root, 'huge'), config });
       expect(result.status).toBe('complete');
       expect(result.warnings).toHaveLength(1);
       expect(result.warnings![0]).toMatch(/^tool postCodes \(POST \/codes\): .*left open/);

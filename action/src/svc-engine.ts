@@ -2,7 +2,7 @@
  * The SvcEngine of a real run: the committed diff from the .svc/ history and a re-import through the
  * generator's one import orchestrator (the same code as `svc import` / `svc diff`).
  */
-import { runImport } from '../../generator/import/index.js';
+import { importFolder } from '../../generator/import/index.js';
 import { ENABLED_TOOL_HITS, renderReportMarkdown } from '../../generator/report/index.js';
 import type { ReimportView, SvcEngine } from './engine.js';
 import { historyEndpointDiff } from './history-diff.js';
@@ -10,7 +10,7 @@ import { historyEndpointDiff } from './history-diff.js';
 export const svcEngine: SvcEngine = {
   endpointDiff: historyEndpointDiff,
   async reimport({ dir, dryRun, git }): Promise<ReimportView> {
-    const result = await runImport({ dir, dryRun, ...(git ? { git } : {}) });
+    const result = await importFolder({ dir, dryRun, ...(git ? { git } : {}) });
     const warnings = result.report.warnings;
     // The warnings `svc diff --fail-on breaking` fails on: the counts here are svc diff's.
     const hits = warnings.filter((w) => ENABLED_TOOL_HITS.has(w.id));

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { runImport } from '../../generator/import/index.js';
+import { importFolder } from '../../generator/import/index.js';
 import { type GitHttpServer, startGitHttpServer } from '../../generator/sources/testing/git-http-server.js';
 import { makeRepo, type RepoFixture } from '../../generator/sources/testing/git-repo-fixture.js';
 import type { SvcConfig } from '../../schemas/types.js';
@@ -53,7 +53,7 @@ export async function startPrivateGitSource(options: {
       path: 'openapi/petstore.yaml',
     }).replace('provider: manual', 'provider: git'),
   ) as SvcConfig;
-  const first = await runImport({
+  const first = await importFolder({
     dir: join(repo.dir, 'mcp', 'pets'),
     config,
     now: options.now,

@@ -2,7 +2,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { SvcError } from '../../core/svc-error.js';
-import { runImport } from '../../generator/import/index.js';
+import { importFolder } from '../../generator/import/index.js';
 import {
   type FailOn,
   renderReportMarkdown,
@@ -79,7 +79,7 @@ export const diffCommand: Command = {
         }
         return EXIT.ok;
       }
-      const result = await runImport({
+      const result = await importFolder({
         dir,
         git: gitAccess(io),
         dryRun: true,

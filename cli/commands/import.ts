@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import { loadFolder, readFolder } from '../../folder/index.js';
-import { runImport } from '../../generator/import/index.js';
+import { importFolder } from '../../generator/import/index.js';
 import { renderReportText } from '../../generator/report/index.js';
 import type { Command, CliIo } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -95,7 +95,7 @@ export const importCommand: Command = {
       }
       const location = folderRelative(io, dir, values.openapi);
       const contentDir = folderRelative(io, dir, values.content);
-      const result = await runImport({
+      const result = await importFolder({
         dir,
         git: gitAccess(io),
         ...(location ? { location } : {}),

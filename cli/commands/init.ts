@@ -1,13 +1,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
-import { writeFolder } from '../../folder/index.js';
-import { runImport } from '../../generator/import/index.js';
-import { initialConfig, keepUserFiles, serverIdFrom } from '../../generator/init/index.js';
-import { renderEmptyFolder } from '../../generator/render/index.js';
-import type { Auth } from '../../schemas/types.js';
+import { type ImportResult, importFolder, writeManualFolder } from '../../generator/import/index.js';
+import { initialConfig, serverIdFrom } from '../../generator/init/index.js';
+import type { Auth, SvcConfig } from '../../schemas/types.js';
 import { AUTO_MAX_BYTES, AUTO_MAX_TOOLS } from '../../folder/discovery-mode.js';
-import type { Command } from '../command.js';
+import type { CliIo, Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
 import { parseCommandArgs, requirePositional } from '../parse-args.js';
@@ -16,7 +14,7 @@ import { gitAccess } from '../git-access.js';
 import { connectionProvider, gitSourceOf } from '../git-source-args.js';
 import { formatChecklist } from '../print-checklist.js';
 
-import { readUserFiles, restoreModes, someFilesIn } from '../user-files.js';
+import { readUserFiles, restoreModes, someFilesIn, type UserFiles } from '../user-files.js';
 
 const usage = `Usage:
   svc init <dir> --name <app name> --openapi <url|file> [options]
@@ -114,24 +112,7 @@ export const initCommand: Command = {
     try {
       const dirArg = requirePositional('init', positionals, 0, 'the folder to create (svc init <dir>)');
       const dir = path.resolve(io.cwd, dirArg);
-      if (!values.name) throw new SvcError('USAGE', 'svc init: --name is required');
-      const kinds = [values.openapi, values.git, values['raw-url'], values.manual, values['app-builder']];
-      if (kinds.filter(Boolean).length !== 1) {
-        throw new SvcError(
-          'USAGE',
-          'svc init: give exactly one of --openapi <url|file>, --git <url>, --raw-url <template>, --app-builder <app-id> or --manual',
-        );
-      }
-      const appBuilderOnly = (
-        ['branch', 'custom-domain', 'app-builder-origin', 'verification-token'] as const
-      ).find((flag) => values[flag] !== undefined && !values['app-builder']);
-      if (appBuilderOnly) throw new SvcError('USAGE', `svc init: --${appBuilderOnly} needs --app-builder`);
-      if (values['app-builder'] && (values.content || values['base-url'] || values['allow-external-refs'])) {
-        throw new SvcError(
-          'USAGE',
-          'svc init: --content, --base-url and --allow-external-refs do not apply to --app-builder (its URLs come from the app id)',
-        );
-      }
+      const name = checkInitArgs(values);
       const git = gitSourceOf(
         'svc init',
         values,
@@ -140,52 +121,20 @@ export const initCommand: Command = {
       if (values.manual && values.content) {
         throw new SvcError('USAGE', 'svc init: --content needs --openapi (a manual app imports nothing)');
       }
-      if (existsSync(path.join(dir, 'config.yaml'))) {
-        throw new SvcError(
-          'FOLDER_EXISTS',
-          'a server folder already exists here; re-import it with `svc import`',
-          {
-            place: { file: path.join(dir, 'config.yaml') },
-          },
-        );
-      }
-      const found = await someFilesIn(dir, NAMED_FILES + 1);
-      if (found.length > 0 && !values.force) {
-        const named = found.slice(0, NAMED_FILES).join(', ') + (found.length > NAMED_FILES ? ', …' : '');
-        throw new SvcError(
-          'USAGE',
-          `${dir} is not empty (${named}); give --force to create the server folder there anyway (every file already there is kept as it is)`,
-          { place: { file: dir } },
-        );
-      }
-      const user = found.length > 0 ? await readUserFiles(dir) : undefined;
-      const mode = values.auth ?? 'none';
-      if (!['none', 'api_key', 'bearer', 'basic', 'user_oauth'].includes(mode)) {
-        throw new SvcError(
-          'USAGE',
-          `svc init: --auth must be none, api_key, bearer, basic or user_oauth, not "${mode}"`,
-        );
-      }
-      const apiKeyIn = values['api-key-in'];
-      if (apiKeyIn !== undefined && apiKeyIn !== 'header' && apiKeyIn !== 'query') {
-        throw new SvcError('USAGE', `svc init: --api-key-in must be header or query, not "${apiKeyIn}"`);
-      }
+      const user = await userFilesIn(dir, values.force === true);
+      const auth = authOf(values);
       if (values['app-builder']) {
         return await initAppBuilder(
           {
             dir,
             dirArg,
-            name: values.name,
+            name,
             serverId: values['server-id'] ?? serverIdFrom(path.basename(dir)),
             appId: values['app-builder'],
             extraBranches: values.branch ?? [],
             customDomain: values['custom-domain'],
             origin: appBuilderOrigin(values['app-builder-origin'], io),
-            auth: {
-              mode: mode as Auth['mode'],
-              ...(apiKeyIn ? { apiKeyIn } : {}),
-              ...(values['api-key-name'] ? { apiKeyName: values['api-key-name'] } : {}),
-            },
+            auth,
             description: values.description,
             logoUrl: values['logo-url'],
             website: values.website,
@@ -201,72 +150,165 @@ export const initCommand: Command = {
       const openapi =
         values.openapi && (/^https?:\/\//i.test(values.openapi) ? values.openapi : relative(values.openapi));
       const config = initialConfig({
-        name: values.name,
+        name,
         serverId: values['server-id'] ?? serverIdFrom(path.basename(dir)),
         ...(openapi ? { openapi } : {}),
         ...(git ? { git } : {}),
         ...(values.content && !git ? { contentDir: relative(values.content) } : {}),
         ...(values['allow-external-refs'] ? { allowExternalRefs: true } : {}),
         ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
-        auth: {
-          mode: mode as Auth['mode'],
-          ...(apiKeyIn ? { apiKeyIn } : {}),
-          ...(values['api-key-name'] ? { apiKeyName: values['api-key-name'] } : {}),
-        },
+        auth,
         ...(values.description ? { description: values.description } : {}),
         ...(values.compact ? { compact: true } : {}),
         ...(values['logo-url'] ? { logoUrl: values['logo-url'] } : {}),
         ...(values.website ? { website: values.website } : {}),
       });
-
       if (!openapi && !git) {
-        const files = renderEmptyFolder(config);
-        const kept = user ? keepUserFiles(files, user.files) : undefined;
-        await writeFolder(dir, kept?.files ?? files);
+        const kept = await writeManualFolder(dir, config, user?.files);
         if (user) await restoreModes(dir, user.modes);
-        if (json) {
-          io.stdout(
-            `${JSON.stringify({ ok: true, dir, serverId: config.server.id, ...(kept ? { kept: kept.kept } : {}) }, null, 2)}\n`,
-          );
-        } else {
-          io.stdout(
-            `Created manual app "${config.app.name}" in ${dirArg}. Add tools with \`svc tool add ${dirArg}\`.\n`,
-          );
-          io.stdout(keptNote(kept?.kept));
-        }
+        printManual(io, { dir, dirArg, config, kept, json });
         return EXIT.ok;
       }
-
-      const result = await runImport({
+      const result = await importFolder({
         dir,
         config,
         git: gitAccess(io),
         ...(user ? { userFiles: user.files } : {}),
       });
       if (user && result.status === 'complete') await restoreModes(dir, user.modes);
-      const kept = result.keptUserFiles;
-      if (json) {
-        io.stdout(
-          `${JSON.stringify({ ok: result.status === 'complete', dir, checklist: result.checklist, report: result.report, error: result.error?.toJSON(), ...(kept ? { kept } : {}), ...(result.authWarning || result.warnings ? { warnings: [...(result.authWarning ? [result.authWarning] : []), ...(result.warnings ?? [])] } : {}) }, null, 2)}\n`,
-        );
-      } else {
-        io.stdout(`Importing "${config.app.name}" into ${dirArg}\n${formatChecklist(result.checklist)}`);
-        if (result.status === 'complete') io.stdout(keptNote(kept));
-      }
-      if (result.status === 'failed') return fail(io, result.error);
-      if (result.authWarning) io.stderr(`warning: ${result.authWarning}\n`);
-      for (const warning of result.warnings ?? []) io.stderr(`warning: ${warning}\n`);
-      if (!json) {
-        io.stdout(
-          `Every tool arrives disabled: set \`enabled: true\` in ${dirArg}/Tools/<tool>.yaml, then \`svc serve ${dirArg}\`.\n` +
-            `Discovery is auto (config.yaml \`discovery\`): up to ${AUTO_MAX_TOOLS} enabled tools and ${AUTO_MAX_BYTES / 1024} KB of tools/list are listed one by one; ` +
-            `past that, clients get search_tools and call_tool, and a write found by search runs only after the person confirms. ` +
-            `\`svc validate ${dirArg}\` shows the mode and the size of tools/list.\n`,
-        );
-      }
-      return EXIT.ok;
+      return printImport(io, result, { dir, dirArg, name: config.app.name, json });
     } catch (error) {
       return fail(io, error, { json });
     }
   },
 };
+
+type InitValues = Partial<
+  Record<'name' | 'openapi' | 'git' | 'raw-url' | 'content' | 'app-builder' | 'base-url', string>
+> &
+  Partial<
+    Record<
+      'custom-domain' | 'app-builder-origin' | 'verification-token' | 'auth' | 'api-key-in' | 'api-key-name',
+      string
+    >
+  > & {
+    branch?: string[];
+    manual?: boolean;
+    'allow-external-refs'?: boolean;
+  };
+
+/** The checks of the flags among themselves; the app's name. */
+function checkInitArgs(values: InitValues): string {
+  if (!values.name) throw new SvcError('USAGE', 'svc init: --name is required');
+  const kinds = [values.openapi, values.git, values['raw-url'], values.manual, values['app-builder']];
+  if (kinds.filter(Boolean).length !== 1) {
+    throw new SvcError(
+      'USAGE',
+      'svc init: give exactly one of --openapi <url|file>, --git <url>, --raw-url <template>, --app-builder <app-id> or --manual',
+    );
+  }
+  const appBuilderOnly = (
+    ['branch', 'custom-domain', 'app-builder-origin', 'verification-token'] as const
+  ).find((flag) => values[flag] !== undefined && !values['app-builder']);
+  if (appBuilderOnly) throw new SvcError('USAGE', `svc init: --${appBuilderOnly} needs --app-builder`);
+  if (values['app-builder'] && (values.content || values['base-url'] || values['allow-external-refs'])) {
+    throw new SvcError(
+      'USAGE',
+      'svc init: --content, --base-url and --allow-external-refs do not apply to --app-builder (its URLs come from the app id)',
+    );
+  }
+  return values.name;
+}
+
+function authOf(values: InitValues): Auth {
+  const mode = values.auth ?? 'none';
+  if (!['none', 'api_key', 'bearer', 'basic', 'user_oauth'].includes(mode)) {
+    throw new SvcError(
+      'USAGE',
+      `svc init: --auth must be none, api_key, bearer, basic or user_oauth, not "${mode}"`,
+    );
+  }
+  const apiKeyIn = values['api-key-in'];
+  if (apiKeyIn !== undefined && apiKeyIn !== 'header' && apiKeyIn !== 'query') {
+    throw new SvcError('USAGE', `svc init: --api-key-in must be header or query, not "${apiKeyIn}"`);
+  }
+  return {
+    mode: mode as Auth['mode'],
+    ...(apiKeyIn ? { apiKeyIn } : {}),
+    ...(values['api-key-name'] ? { apiKeyName: values['api-key-name'] } : {}),
+  } as Auth;
+}
+
+/** Refuses an existing server folder, and a directory with files unless --force (then reads them). */
+async function userFilesIn(dir: string, force: boolean): Promise<UserFiles | undefined> {
+  if (existsSync(path.join(dir, 'config.yaml'))) {
+    throw new SvcError(
+      'FOLDER_EXISTS',
+      'a server folder already exists here; re-import it with `svc import`',
+      {
+        place: { file: path.join(dir, 'config.yaml') },
+      },
+    );
+  }
+  const found = await someFilesIn(dir, NAMED_FILES + 1);
+  if (found.length > 0 && !force) {
+    const named = found.slice(0, NAMED_FILES).join(', ') + (found.length > NAMED_FILES ? ', …' : '');
+    throw new SvcError(
+      'USAGE',
+      `${dir} is not empty (${named}); give --force to create the server folder there anyway (every file already there is kept as it is)`,
+      { place: { file: dir } },
+    );
+  }
+  return found.length > 0 ? await readUserFiles(dir) : undefined;
+}
+
+function printManual(
+  io: CliIo,
+  {
+    dir,
+    dirArg,
+    config,
+    kept,
+    json,
+  }: { dir: string; dirArg: string; config: SvcConfig; kept?: string[]; json: boolean },
+): void {
+  if (json) {
+    io.stdout(
+      `${JSON.stringify({ ok: true, dir, serverId: config.server.id, ...(kept ? { kept } : {}) }, null, 2)}\n`,
+    );
+    return;
+  }
+  io.stdout(
+    `Created manual app "${config.app.name}" in ${dirArg}. Add tools with \`svc tool add ${dirArg}\`.\n`,
+  );
+  io.stdout(keptNote(kept));
+}
+
+function printImport(
+  io: CliIo,
+  result: ImportResult,
+  { dir, dirArg, name, json }: { dir: string; dirArg: string; name: string; json: boolean },
+): number {
+  const kept = result.keptUserFiles;
+  if (json) {
+    const warnings = [...(result.authWarning ? [result.authWarning] : []), ...(result.warnings ?? [])];
+    io.stdout(
+      `${JSON.stringify({ ok: result.status === 'complete', dir, checklist: result.checklist, report: result.report, error: result.error?.toJSON(), ...(kept ? { kept } : {}), ...(result.authWarning || result.warnings ? { warnings } : {}) }, null, 2)}\n`,
+    );
+  } else {
+    io.stdout(`Importing "${name}" into ${dirArg}\n${formatChecklist(result.checklist)}`);
+    if (result.status === 'complete') io.stdout(keptNote(kept));
+  }
+  if (result.status === 'failed') return fail(io, result.error);
+  if (result.authWarning) io.stderr(`warning: ${result.authWarning}\n`);
+  for (const warning of result.warnings ?? []) io.stderr(`warning: ${warning}\n`);
+  if (!json) {
+    io.stdout(
+      `Every tool arrives disabled: set \`enabled: true\` in ${dirArg}/Tools/<tool>.yaml, then \`svc serve ${dirArg}\`.\n` +
+        `Discovery is auto (config.yaml \`discovery\`): up to ${AUTO_MAX_TOOLS} enabled tools and ${AUTO_MAX_BYTES / 1024} KB of tools/list are listed one by one; ` +
+        `past that, clients get search_tools and call_tool, and a write found by search runs only after the person confirms. ` +
+        `\`svc validate ${dirArg}\` shows the mode and the size of tools/list.\n`,
+    );
+  }
+  return EXIT.ok;
+}

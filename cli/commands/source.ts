@@ -1,8 +1,14 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
-import { DEFAULT_SERVER_NAME, type FolderFiles, isManagedPath, writeFolder } from '../../folder/index.js';
-import { runImport } from '../../generator/import/index.js';
+import {
+  DEFAULT_SERVER_NAME,
+  type FolderFiles,
+  type FolderModel,
+  isManagedPath,
+  writeFolder,
+} from '../../folder/index.js';
+import { importFolder } from '../../generator/import/index.js';
 import { planSource } from '../../generator/import/source-reader.js';
 import { recordableLocation } from '../../generator/import/recordable-location.js';
 import { appBuilderConfig } from '../../generator/init/index.js';
@@ -14,12 +20,9 @@ import {
 } from '../../generator/init/provider-change.js';
 import { parseDocument } from '../../generator/parse/index.js';
 import { renderConfig, renderEmptyFolder } from '../../generator/render/index.js';
+import { checkBranchDocument } from '../../generator/import/check-branch-document.js';
 import { renderReportText } from '../../generator/report/index.js';
-import {
-  APP_BUILDER_SETUP_STEPS,
-  checkBranchDocument,
-  detectCustomDomain,
-} from '../../generator/sources/app-builder-source.js';
+import { APP_BUILDER_SETUP_STEPS, detectCustomDomain } from '../../generator/sources/app-builder-source.js';
 import {
   branchFolder,
   checkAppId,
@@ -231,9 +234,9 @@ async function refuseMangling(rewrites: readonly { dir: string; files: FolderFil
 async function importAndPrint(
   io: CliIo,
   dirArg: string,
-  options: Parameters<typeof runImport>[0],
+  options: Parameters<typeof importFolder>[0],
 ): Promise<number> {
-  const result = await runImport(options);
+  const result = await importFolder(options);
   // What `svc import` prints: the checklist, then the report (its summary and every change).
   io.stdout(`Importing into ${dirArg}\n${formatChecklist(result.checklist)}`);
   if (result.status === 'complete') io.stdout(renderReportText(result.report));
@@ -280,6 +283,132 @@ async function replaceApp(
   return code;
 }
 
+type SourceValues = Partial<
+  Record<
+    | 'openapi'
+    | 'app-builder'
+    | 'git'
+    | 'raw-url'
+    | 'content'
+    | 'connection'
+    | 'verification-token'
+    | 'ref'
+    | 'path'
+    | 'base-url',
+    string
+  >
+> & { yes?: boolean };
+
+/** The checks of the flags among themselves; the git source they name, if any. */
+async function checkSourceArgs(values: SourceValues, io: CliIo): Promise<GitSource | undefined> {
+  const kinds = [values.openapi, values['app-builder'], values.git, values['raw-url']];
+  if (kinds.filter(Boolean).length !== 1) {
+    throw new SvcError(
+      'USAGE',
+      'svc source set: give exactly one of --openapi <url|file>, --git <url>, --raw-url <template> or --app-builder <app-id>',
+    );
+  }
+  const git = gitSourceOf(
+    'svc source set',
+    values,
+    values.connection ? await connectionProvider(io, values.connection) : undefined,
+  );
+  if (values['verification-token'] && !values['app-builder']) {
+    throw new SvcError('USAGE', 'svc source set: --verification-token goes with --app-builder');
+  }
+  if (values.content && !git) {
+    throw new SvcError('USAGE', 'svc source set: --content goes with --git (a directory of the repository)');
+  }
+  return git;
+}
+
+/** A published server keeps its source: it is unpublished first. */
+function refusePublished(io: CliIo, folders: readonly { dir: string; folder: FolderModel }[]): void {
+  for (const f of folders) {
+    if (!f.folder.config.server.published) continue;
+    const label = path.relative(io.cwd, f.dir) || '.';
+    throw new SvcError(
+      'PUBLISHED',
+      `the server ${label} is published; unpublish it first (\`svc unpublish ${label}\`), then change its source`,
+      { place: { file: path.join(f.dir, 'config.yaml'), field: 'server.published' } },
+    );
+  }
+}
+
+interface ProviderChange {
+  dirArg: string;
+  dir: string;
+  files: FolderFiles;
+  folder: FolderModel;
+  layout: Awaited<ReturnType<typeof appLayoutOf>>;
+  next: SvcConfig;
+  from: Provider;
+  to: Provider;
+  git: GitSource | undefined;
+  location: string | undefined;
+  values: SourceValues;
+}
+
+/**
+ * Says what a provider change deletes and, with --yes, makes it: a document source imports at
+ * once (the exit code); an app-builder one writes the empty folder (the config it now holds).
+ */
+async function changeProvider(io: CliIo, change: ProviderChange): Promise<number | SvcConfig> {
+  const { dirArg, dir, files, folder, layout, from, to, git, location, values } = change;
+  let next = change.next;
+  const plan = planProviderChange(files, folder);
+  const appLabel = layout && (path.relative(io.cwd, layout.appDir) || '.');
+  const what = layout
+    ? describeAppChange(
+        appLabel as string,
+        layout.branches.map((b) => ({
+          name: path.basename(b.dir),
+          plan: planProviderChange(b.files, b.folder),
+        })),
+        path.basename(layout.primary.dir),
+        from,
+        to,
+      )
+    : describeProviderChange(plan, from, to);
+  await refuseMangling(
+    layout
+      ? [
+          { dir: layout.primary.dir, files: carriedFiles(layout) },
+          { dir: layout.appDir, files: (await readUserFiles(layout.appDir)).files },
+        ]
+      : [
+          {
+            dir,
+            files: Object.fromEntries(Object.entries(plan.kept).filter(([p]) => isManagedPath(p))),
+          },
+        ],
+  );
+  if (!values.yes) {
+    io.stderr(`${what.join('\n')}\n`);
+    throw new SvcError(
+      'USAGE',
+      'a provider change deletes the tools and the import history: run again with --yes',
+    );
+  }
+  io.stdout(`${what.join('\n')}\n`);
+  next = withoutOAuth(next);
+  if (location || git) {
+    // A first import into the folder (the document names the base URL unless --base-url
+    // did); the files that stay are written back as they are.
+    if (!values['base-url']) next = { ...next, apiBaseUrl: '' };
+    if (layout) return await replaceApp(io, layout, appLabel as string, next, git !== undefined);
+    return await importAndPrint(io, dirArg, {
+      dir,
+      config: next,
+      userFiles: plan.kept,
+      ...(git ? { git: gitAccess(io) } : {}),
+    });
+  }
+  const rendered = renderEmptyFolder(next);
+  await writeFolder(dir, { ...rendered, ...plan.kept });
+  return next;
+}
+
 /** A test's hook into a provider change of an app, to kill the process at a named step. */
 export const appChangeSteps: { beforeStep?: (step: 'retire') => void | Promise<void> } = {};
 
@@ -311,41 +440,13 @@ export const sourceSetCommand: Command = {
         io.stdout('Nothing else was changed: run svc source set again for another change.\n');
         return EXIT.ok;
       }
-      const kinds = [values.openapi, values['app-builder'], values.git, values['raw-url']];
-      if (kinds.filter(Boolean).length !== 1) {
-        throw new SvcError(
-          'USAGE',
-          'svc source set: give exactly one of --openapi <url|file>, --git <url>, --raw-url <template> or --app-builder <app-id>',
-        );
-      }
-      const git = gitSourceOf(
-        'svc source set',
-        values,
-        values.connection ? await connectionProvider(io, values.connection) : undefined,
-      );
-      if (values['verification-token'] && !values['app-builder']) {
-        throw new SvcError('USAGE', 'svc source set: --verification-token goes with --app-builder');
-      }
-      if (values.content && !git) {
-        throw new SvcError(
-          'USAGE',
-          'svc source set: --content goes with --git (a directory of the repository)',
-        );
-      }
+      const git = await checkSourceArgs(values, io);
       // Away from app-builder, an app laid out in branch folders changes as a whole.
       const layout = values['app-builder'] ? undefined : await appLayoutOf(io.cwd, dirArg);
       const { dir, files, folder } = layout ? layout.primary : await openFolder(io.cwd, dirArg);
       const target = layout?.appDir ?? dir;
       const config = folder.config;
-      for (const f of layout?.branches ?? [{ dir, folder }]) {
-        if (!f.folder.config.server.published) continue;
-        const label = path.relative(io.cwd, f.dir) || '.';
-        throw new SvcError(
-          'PUBLISHED',
-          `the server ${label} is published; unpublish it first (\`svc unpublish ${label}\`), then change its source`,
-          { place: { file: path.join(f.dir, 'config.yaml'), field: 'server.published' } },
-        );
-      }
+      refusePublished(io, layout?.branches ?? [{ dir, folder }]);
       const from: Provider = config.app.provider;
       const documentSource = values.openapi ? 'openapi' : git ? 'git' : undefined;
       if (values['base-url'] && (!documentSource || from === documentSource)) {
@@ -380,56 +481,21 @@ export const sourceSetCommand: Command = {
         await writeFolder(dir, { ...files, 'config.yaml': renderConfig(next) });
       } else {
         // 3. A provider change: say what goes, and go on only with --yes.
-        const plan = planProviderChange(files, folder);
-        const appLabel = layout && (path.relative(io.cwd, layout.appDir) || '.');
-        const what = layout
-          ? describeAppChange(
-              appLabel as string,
-              layout.branches.map((b) => ({
-                name: path.basename(b.dir),
-                plan: planProviderChange(b.files, b.folder),
-              })),
-              path.basename(layout.primary.dir),
-              from,
-              to,
-            )
-          : describeProviderChange(plan, from, to);
-        await refuseMangling(
-          layout
-            ? [
-                { dir: layout.primary.dir, files: carriedFiles(layout) },
-                { dir: layout.appDir, files: (await readUserFiles(layout.appDir)).files },
-              ]
-            : [
-                {
-                  dir,
-                  files: Object.fromEntries(Object.entries(plan.kept).filter(([p]) => isManagedPath(p))),
-                },
-              ],
-        );
-        if (!values.yes) {
-          io.stderr(`${what.join('\n')}\n`);
-          throw new SvcError(
-            'USAGE',
-            'a provider change deletes the tools and the import history: run again with --yes',
-          );
-        }
-        io.stdout(`${what.join('\n')}\n`);
-        next = withoutOAuth(next);
-        if (location || git) {
-          // A first import into the folder (the document names the base URL unless --base-url
-          // did); the files that stay are written back as they are.
-          if (!values['base-url']) next = { ...next, apiBaseUrl: '' };
-          if (layout) return await replaceApp(io, layout, appLabel as string, next, git !== undefined);
-          return await importAndPrint(io, dirArg, {
-            dir,
-            config: next,
-            userFiles: plan.kept,
-            ...(git ? { git: gitAccess(io) } : {}),
-          });
-        }
-        const rendered = renderEmptyFolder(next);
-        await writeFolder(dir, { ...rendered, ...plan.kept });
+        const changed = await changeProvider(io, {
+          dirArg,
+          dir,
+          files,
+          folder,
+          layout,
+          next,
+          from,
+          to,
+          git,
+          location,
+          values,
+        });
+        if (typeof changed === 'number') return changed;
+        next = changed;
       }
 
       // 4. An app-builder source imports once verified.

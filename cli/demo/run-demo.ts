@@ -9,7 +9,7 @@ import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import { writeFolder } from '../../folder/index.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
-import { runImport } from '../../generator/import/index.js';
+import { importFolder } from '../../generator/import/index.js';
 import { initialConfig } from '../../generator/init/index.js';
 import { renderFolder } from '../../generator/render/index.js';
 import { openFolder } from '../open-folder.js';
@@ -40,7 +40,7 @@ export async function prepareDemo(dir: string): Promise<DemoFolder> {
       baseUrl: api.url,
       description: 'The demo of svc: a small bookshelf API served as an MCP server.',
     });
-    const result = await runImport({ dir, config });
+    const result = await importFolder({ dir, config });
     if (result.status === 'failed') throw result.error ?? new SvcError('INTERNAL', 'the demo import failed');
     const opened = await openFolder('/', dir);
     await writeFolder(dir, enableEverything(opened.files, opened.folder));

@@ -1,6 +1,6 @@
 /**
  * A real git repository holding an API description and the svc server folder imported from it
- * (by the generator's own runImport), as a team would keep it: `specs/petstore.yaml` and
+ * (by the generator's own importFolder), as a team would keep it: `specs/petstore.yaml` and
  * `mcp/pets/` on `main`, pushed to a bare repository that the control service registers (by
  * path, or over smart HTTP when the bare repository sits under a git HTTP server's root).
  */
@@ -11,7 +11,7 @@ import { parse as parseYaml } from 'yaml';
 import { createTestRepo, type TestRepo } from '../../generator/sources/testing/git-test-repo.js';
 import { configYaml } from '../../generator/testing/server-folder.js';
 import { packageRoot } from '../../core/package-root.js';
-import { runImport } from '../../generator/import/index.js';
+import { importFolder } from '../../generator/import/index.js';
 import type { SvcConfig } from '../../schemas/types.js';
 
 export const SERVER_ID = 'pets';
@@ -44,7 +44,7 @@ export async function createServerRepo(
       .replace('provider: manual', 'provider: openapi')
       .replace('published: false', `published: ${opts.published ?? true}`),
   ) as SvcConfig;
-  const first = await runImport({
+  const first = await importFolder({
     dir: join(repo.dir, FOLDER),
     config,
     now: () => new Date('2026-01-01T00:00:00Z'),

@@ -1,2 +1,6 @@
 export { type ChecklistKind, type ChecklistRow, checklistKindOfPath } from './checklist.js';
-export { type ImportOptions, type ImportResult, runImport } from './run-import.js';
+export { importFolder } from './import-folder.js';
+export { writeManualFolder } from './manual-folder.js';
+export type { ImportOptions, ImportResult, PreviousFolder, SourceBundle } from './import-types.js';
+export { type ImportPlan, type PlanOptions, planImport } from './plan-import.js';
+export { openPrevious } from './read-source-bundle.js';

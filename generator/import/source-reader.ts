@@ -6,28 +6,13 @@
  */
 import { SvcError } from '../../core/svc-error.js';
 import type { Source } from '../../schemas/types.js';
-import type { AddressPolicy } from '../sources/address-policy.js';
+import type { GitAccess, GitSource } from '../sources/git-access.js';
 import type { RawFile } from '../sources/content-source.js';
 import { gitLocation } from '../sources/git-url.js';
 import { readOpenApiSource, type SourceText } from '../sources/index.js';
 import { expandRawUrl, readRawUrlSource } from '../sources/raw-url-source.js';
 
-export type GitSource = Extract<Source, { kind: 'git' }>;
-
-export interface GitAccess {
-  token?: string;
-  /** Basic user name sent with `token` to a git host (default x-access-token); raw URLs get Bearer. */
-  username?: string;
-  /** What to set when the source needs a credential, as errors name it (default SVC_GIT_TOKEN). */
-  credentialHint?: string;
-  cacheDir?: string;
-  /** Checks every address a source URL leads to (the control service: no private addresses). */
-  policy?: AddressPolicy;
-  /** Throws when the token may not be sent to `url` (the control service's source credential scope). */
-  allowToken?: (url: string) => void;
-  /** A source naming a connection: its repository URL and credentials (the CLI opens the store). */
-  credentials?: (source: GitSource) => Promise<{ url: string; username: string; token: string }>;
-}
+export type { GitAccess, GitSource } from '../sources/git-access.js';
 
 export interface SourceRead {
   document: SourceText;

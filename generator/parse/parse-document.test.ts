@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcError } from '../../core/svc-error.js';
 import type { SourceText } from '../sources/index.js';
+import { readExternalRefs } from '../import/read-external-refs.js';
 import { parseDocument } from './parse-document.js';
 
 function source(text: string, origin = '/specs/api.json'): SourceText {
@@ -186,7 +187,11 @@ paths:
   it('bundles external refs into internal ones when allowed', async () => {
     const { readFile } = await import('node:fs/promises');
     const text = await readFile(join(dir, 'api.yaml'), 'utf8');
-    const parsed = await parseDocument(source(text, join(dir, 'api.yaml')), { allowExternalRefs: true });
+    const read = source(text, join(dir, 'api.yaml'));
+    const parsed = await parseDocument(read, {
+      allowExternalRefs: true,
+      externalFiles: await readExternalRefs(read),
+    });
     expect(JSON.stringify(parsed.document)).not.toContain('pet.yaml');
     expect(JSON.stringify(parsed.document)).toContain('"name":{"type":"string"}');
   });

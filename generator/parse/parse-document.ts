@@ -1,12 +1,12 @@
 /**
  * From source text to a checked document: decode (JSON or YAML by content), recognise the
- * version, refuse or bundle external $refs, check every internal $ref resolves, and validate
- * the structure. Nothing here dereferences: later stages follow $refs themselves, so circular
- * schemas stay finite.
+ * version, refuse or bundle external $refs (their files read beforehand: nothing here does I/O),
+ * check every internal $ref resolves, and validate the structure. Nothing here dereferences:
+ * later stages follow $refs themselves, so circular schemas stay finite.
  */
 import type { SourceText } from '../sources/index.js';
 import { decodeText } from './decode-text.js';
-import { bundleExternalRefs } from './external-refs.js';
+import { bundleExternalRefs, type ExternalFiles } from './external-refs.js';
 import { assertInternalRefsResolve, collectRefs, refuseExternalRefs } from './ref-walk.js';
 import { type SpecVersion, detectVersion } from './spec-version.js';
 import { validateStructure } from './structural-validation.js';
@@ -22,6 +22,8 @@ export interface ParsedDocument {
 
 export interface ParseOptions {
   allowExternalRefs?: boolean;
+  /** With allowExternalRefs: the files its external $refs reach, read beforehand (parsing reads nothing). */
+  externalFiles?: ExternalFiles;
   maxAliasCount?: number;
 }
 
@@ -32,7 +34,7 @@ export async function parseDocument(source: SourceText, opts: ParseOptions = {})
   let refs = collectRefs(document);
   if (refs.external.length > 0) {
     if (!opts.allowExternalRefs) refuseExternalRefs(refs.external, source.origin);
-    document = await bundleExternalRefs(document, source.origin, refs.external, opts.maxAliasCount);
+    document = await bundleExternalRefs(document, source.origin, opts.externalFiles ?? new Map());
     refs = collectRefs(document);
   }
   assertInternalRefsResolve(document, refs.internal, source.origin);

@@ -6,6 +6,7 @@
  */
 import { SvcError } from '../../core/svc-error.js';
 import { isManagedPath } from '../../folder/folder-paths.js';
+import { folderInvalid } from '../../folder/folder-problems.js';
 import { loadFolder } from '../../folder/load-folder.js';
 import { BOOKKEEPING_DIR, type FolderFiles } from '../../folder/model.js';
 import type { SvcExport } from '../../schemas/types.js';
@@ -13,20 +14,10 @@ import { validate } from '../../schemas/validate.js';
 import { sortedFiles } from './render-folder.js';
 import { GITIGNORE_FILE } from './render-gitignore.js';
 
-/** Throws FOLDER_INVALID (with every problem in details) when the folder does not load. */
+/** Throws FOLDER_INVALID (folderInvalid: the first problem, the others in details) when the folder does not load. */
 export function exportFolder(files: FolderFiles): SvcExport {
   const loaded = loadFolder(files);
-  if (!loaded.ok) {
-    const first = loaded.errors[0];
-    throw new SvcError(
-      'FOLDER_INVALID',
-      `the folder is not valid: ${first?.describe() ?? 'unknown problem'}`,
-      {
-        place: first?.place ?? {},
-        details: loaded.errors.map((e) => e.describe()),
-      },
-    );
-  }
+  if (!loaded.ok) throw folderInvalid(loaded.errors);
   const kept: FolderFiles = {};
   for (const [path, text] of Object.entries(files)) {
     if ((!isManagedPath(path) && path !== GITIGNORE_FILE) || path.startsWith(`${BOOKKEEPING_DIR}/`)) continue;

@@ -5,14 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { SvcError } from '../../core/svc-error.js';
-import { parseDocument } from '../parse/index.js';
 import { fetchFollowing, readOpenApiSource } from './openapi-source.js';
 import {
   type AppBuilderPlace,
-  branchFolder,
   customDomainFromMeta,
   metaUrlOf,
-  swaggerUrlOf,
   verificationPageUrlOf,
 } from './app-builder-urls.js';
 
@@ -67,26 +64,6 @@ export async function detectCustomDomain(
   }
   const domain = customDomainFromMeta(meta);
   return domain ? { domain } : { note: 'no custom domain: Live is served from the platform' };
-}
-
-export type BranchCheck =
-  | { branch: string; folder: string; url: string; ok: true }
-  | { branch: string; folder: string; url: string; ok: false; error: SvcError };
-
-/** Whether a branch's Swagger document is reachable and a valid Swagger/OpenAPI document. */
-export async function checkBranchDocument(place: AppBuilderPlace): Promise<BranchCheck> {
-  const url = swaggerUrlOf(place);
-  const folder = branchFolder(place.branch);
-  try {
-    await parseDocument(await readOpenApiSource(url, { cwd: '.' }));
-    return { branch: place.branch, folder, url, ok: true };
-  } catch (error) {
-    const svcError =
-      error instanceof SvcError
-        ? error
-        : new SvcError('SOURCE_UNREACHABLE', String(error), { place: { url } });
-    return { branch: place.branch, folder, url, ok: false, error: svcError };
-  }
 }
 
 export interface PageProbe {

@@ -13,7 +13,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { SvcError } from '../../core/svc-error.js';
 import { fetchExternalRef } from './external-ref-source-fetch.js';
 import { DEFAULT_MAX_SOURCE_BYTES, readOpenApiSource, type SourceText } from './openapi-source.js';
@@ -26,11 +26,6 @@ import {
 } from './private-address-resolve.js';
 
 const REF_TIMEOUT_MS = 30_000;
-
-/** The document's origin (URL or absolute path) as a URL, the base its $refs resolve against. */
-export function documentUrl(origin: string): URL {
-  return /^https?:\/\//i.test(origin) ? new URL(origin) : pathToFileURL(origin);
-}
 
 /** Where `ref`, written in the file at `base`, points: an absolute URL without its fragment. */
 export function refTarget(base: URL, ref: string): URL | undefined {

@@ -8,7 +8,7 @@
  * instance is known only to the connection store, so such a source is refused with a message.
  */
 import { SvcError } from '../../core/svc-error.js';
-import type { GitAccess } from '../import/source-reader.js';
+import type { GitAccess } from './git-access.js';
 
 export interface GivenCredential {
   token: string;

@@ -6,7 +6,7 @@
 import { cp, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runImport } from '../../generator/import/index.js';
+import { importFolder } from '../../generator/import/index.js';
 import type { SvcConfig } from '../../schemas/types.js';
 
 const fixtures = path.resolve(import.meta.dirname, '..', '..', 'fixtures', 'reimport');
@@ -32,7 +32,7 @@ export async function importedPetsFolder(prefix: string): Promise<PetsFolder> {
     apiBaseUrl: '',
     requiredEnv: [],
   };
-  const first = await runImport({ dir, config });
+  const first = await importFolder({ dir, config });
   if (first.status !== 'complete') throw new Error(`the first import of ${dir} did not complete`);
   return { root, dir };
 }

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { lockPathOf } from '../../folder/folder-lock.js';
-import { processStart } from '../../folder/process-start.js';
+import { lockPathOf } from './folder-lock.js';
+import { processStart } from './process-start.js';
 import { appendRecord } from './append-record.js';
 
 let base: string;

@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcError } from '../../core/svc-error.js';
 import type { HostResolver } from '../sources/private-address-resolve.js';
 import { type StaticServer, serveRoutes } from '../../test/helpers/serve-static.js';
-import { bundleExternalRefs } from './external-refs.js';
-import { collectRefs } from './ref-walk.js';
+import { bundleExternalRefs } from '../parse/external-refs.js';
+import { collectRefs } from '../parse/ref-walk.js';
+import { gatherExternalRefs } from './read-external-refs.js';
 
 const PET = 'type: object\nproperties:\n  name: { type: string }\n';
 const SECRET = 'type: object\ndescription: PRIVATE-SERVER-MARKER\n';
@@ -74,7 +75,8 @@ afterAll(async () => {
 
 async function bundle(origin: string, ref: string): Promise<Record<string, unknown>> {
   const document = documentWithRef(ref);
-  return bundleExternalRefs(document, origin, collectRefs(document).external, undefined, resolver);
+  const files = await gatherExternalRefs(origin, collectRefs(document).external, undefined, resolver);
+  return bundleExternalRefs(document, origin, files);
 }
 
 async function refusal(origin: string, ref: string): Promise<SvcError> {

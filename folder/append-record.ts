@@ -7,8 +7,9 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { SvcError } from '../../core/svc-error.js';
-import { renameSynced, withFolderLock, writeFileSynced } from '../../folder/index.js';
+import { SvcError } from '../core/svc-error.js';
+import { renameSynced, writeFileSynced } from './durable-fs.js';
+import { withFolderLock } from './write-folder.js';
 
 export async function appendRecord(dir: string, path: string, text: string): Promise<void> {
   try {

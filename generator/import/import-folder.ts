@@ -1,0 +1,82 @@
+/**
+ * The one import shell, for a first import (`svc init`) and every re-import (`svc import`,
+ * `svc diff`, the Action, the control service): read the folder → read the source bundle →
+ * plan (plan-import.ts, pure) → write through folder/. A dry run plans and writes nothing.
+ *
+ * Fail closed: a failed import writes nothing but its history record (and a failed first
+ * import writes nothing at all). Idempotent: the same source again changes no file but the
+ * history. Deterministic: the clock is injected; everything else comes from the inputs.
+ */
+import { appendRecord, readFolder, writeFolder } from '../../folder/index.js';
+import type { FolderFiles } from '../../folder/model.js';
+import type { HistoryRecord } from '../../schemas/types.js';
+import { Checklist } from './checklist.js';
+import { asSvcError, type FailedImport, type FailureContext, failedImport } from './failed-import.js';
+import { importTarget } from './import-target.js';
+import type { ImportOptions, ImportResult, PreviousFolder, SourceBundle } from './import-types.js';
+import { planImport, settleChecklist, startChecklist } from './plan-import.js';
+import { confineSource, openPrevious, readSourceBundle } from './read-source-bundle.js';
+
+export async function importFolder(opts: ImportOptions): Promise<ImportResult> {
+  const now = opts.now ?? (() => new Date());
+  const statusLog: HistoryRecord['statusLog'] = [{ status: 'pending', at: now().toISOString() }];
+  const run: FailureContext = {
+    checklist: new Checklist(false, opts.onProgress),
+    statusLog,
+    now,
+    location: opts.location ?? '',
+  };
+  let previous: PreviousFolder | undefined;
+  if (!opts.config) {
+    let files: FolderFiles | undefined;
+    try {
+      files = await readFolder(opts.dir);
+      previous = openPrevious(files);
+    } catch (error) {
+      return ended(
+        failedImport({ ...run, ...(files ? { previousFiles: files } : {}) }, asSvcError(error), 'tools'),
+        opts,
+      );
+    }
+    run.previousFiles = files;
+  }
+  const found = importTarget(previous, opts);
+  if (!found.ok) {
+    const { ok: _, error, plan, recorded, ...where } = found;
+    const checklist = plan ? startChecklist(plan, opts.onProgress) : run.checklist;
+    return ended(failedImport({ ...run, ...where, checklist, recorded }, error, 'tools'), opts);
+  }
+  const { location, contentDir, source } = found.target;
+  const checklist = startChecklist(source, opts.onProgress);
+  const failure = { ...run, location, ...(contentDir !== undefined ? { contentDir } : {}), checklist };
+  let bundle: SourceBundle;
+  try {
+    await confineSource(previous, opts);
+    statusLog.push({ status: 'processing', at: now().toISOString() });
+    checklist.processing(['tools']);
+    bundle = await readSourceBundle(found.target, opts.dir);
+  } catch (error) {
+    return ended(failedImport(failure, asSvcError(error), 'tools'), opts);
+  }
+  const plan = await planImport(previous, bundle, { ...opts, checklist, statusLog }, now);
+  if (!plan.counts) return ended(plan, opts);
+  try {
+    if (!opts.dryRun) await writeFolder(opts.dir, plan.result.files);
+  } catch (error) {
+    return ended(failedImport(failure, asSvcError(error), 'tools'), opts);
+  }
+  settleChecklist(checklist, plan.counts);
+  return { ...plan.result, checklist: checklist.snapshot() };
+}
+
+/** A failed import: its history record is appended (not on a dry run), nothing else is written. */
+async function ended(failed: FailedImport, opts: ImportOptions): Promise<ImportResult> {
+  if (failed.append && !opts.dryRun) {
+    try {
+      await appendRecord(opts.dir, failed.append.path, failed.append.text);
+    } catch {
+      // The import already failed; not being able to record it changes nothing on disk.
+    }
+  }
+  return failed.result;
+}

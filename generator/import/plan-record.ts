@@ -1,0 +1,132 @@
+/**
+ * Planning, steps 5 and 6: the diff against the previous import and its report, then the history
+ * record and the bookkeeping files of .svc/.
+ */
+import { isManagedPath } from '../../folder/index.js';
+import type { FolderFiles, FolderModel } from '../../folder/model.js';
+import { toolsListCost } from '../../folder/tools-list-cost.js';
+import type { HistoryRecord, ImportReport } from '../../schemas/types.js';
+import { diffEndpoints, diffOptionsOf } from '../diff/index.js';
+import {
+  isBookkeeping,
+  loadEndpoints,
+  nextBookkeeping,
+  nextSeq,
+  renderGenerated,
+  sha256Hex,
+} from '../history/index.js';
+import { contentHashes } from '../merge/index.js';
+import { OPENAPI_FILE } from '../render/index.js';
+import { buildReport } from '../report/index.js';
+import type { PreviousFolder } from './import-types.js';
+import type { PlannedMerge } from './plan-files.js';
+import type { PlannedTools } from './plan-tools.js';
+import { recordableLocation } from './recordable-location.js';
+
+export interface PlannedReport {
+  report: ImportReport;
+  changed: boolean;
+  documentSha256: string;
+}
+
+export function planReport(
+  previous: PreviousFolder | undefined,
+  planned: PlannedTools,
+  { merged, last }: PlannedMerge,
+  model: FolderModel,
+  files: FolderFiles,
+  { location, now }: { location: string; now: Date },
+): PlannedReport {
+  const before = last?.endpoints && previous ? loadEndpoints(previous.files, last.endpoints) : [];
+  const changes = diffEndpoints(before, planned.endpoints, diffOptionsOf(model.config.diff, now));
+  const changed = !previous || !sameFiles(previous.files, files);
+  const documentSha256 = sha256Hex(planned.text);
+  const previousRun = last
+    ? {
+        seq: last.seq,
+        ...(last.revision?.documentSha256 ? { documentSha256: last.revision.documentSha256 } : {}),
+      }
+    : undefined;
+  const report = buildReport({
+    source: { location: recordableLocation(location), documentSha256 },
+    ...(previousRun ? { previous: previousRun } : {}),
+    endpointsBefore: before.length,
+    endpointsAfter: planned.endpoints.length,
+    endpoints: changes,
+    notes: merged.notes,
+    tools: merged.tools,
+    changed,
+    toolsList: {
+      ...(previous ? { before: toolsListCost(previous.folder) } : {}),
+      after: toolsListCost(model),
+    },
+  });
+  return { report, changed, documentSha256 };
+}
+
+export interface RecordInput {
+  location: string;
+  contentDir?: string;
+  commit?: string;
+  statusLog: HistoryRecord['statusLog'];
+  dryRun: boolean;
+}
+
+/** The bookkeeping files (record, endpoints, document, hashes, merge bases) and the record. */
+export function planRecord(
+  previous: PreviousFolder | undefined,
+  planned: PlannedTools,
+  { merged, records, last, lastWritten }: PlannedMerge,
+  { report, changed, documentSha256 }: PlannedReport,
+  files: FolderFiles,
+  input: RecordInput,
+): { files: FolderFiles; record: HistoryRecord } {
+  const kept = new Set(merged.keptFiles);
+  const written: Record<string, string> = {};
+  for (const [path, hash] of Object.entries(contentHashes(merged.content))) {
+    if (!kept.has(path)) written[path] = hash;
+    else if (lastWritten[path] !== undefined) written[path] = lastWritten[path]!;
+  }
+  const { location, contentDir, commit } = input;
+  return nextBookkeeping({
+    previous: previous?.files ?? {},
+    record: {
+      schemaVersion: 1,
+      seq: nextSeq(records),
+      status: 'complete',
+      statusLog: input.statusLog,
+      source: { location: recordableLocation(location), ...(contentDir ? { contentDir } : {}) },
+      revision: { documentSha256, ...(commit ? { gitCommit: commit } : {}) },
+      changed,
+      summary: report.summary,
+      report: last ? report : firstImportRecordReport(report),
+    },
+    // A dry run shows the record it would append but spends no time storing endpoints.
+    ...(input.dryRun ? {} : { endpoints: planned.endpoints }),
+    // Kept as the same bytes as Tools/openapi.json, so git stores the document once for both.
+    document: { text: files[OPENAPI_FILE] ?? planned.text, sha256: documentSha256 },
+    written,
+    generated: renderGenerated(merged.generatedByKey),
+  });
+}
+
+/**
+ * A first import's diff says "everything was added": its record keeps the counts and leaves
+ * the lists out (the endpoints themselves are in .svc/endpoints/), so that importing a
+ * 1,000-endpoint API does not put a 500 KB record in the pull request.
+ */
+function firstImportRecordReport(report: ImportReport): ImportReport {
+  return {
+    ...report,
+    endpoints: report.endpoints.filter((e) => e.kind !== 'added'),
+    tools: { ...report.tools, added: [] },
+  };
+}
+
+function sameFiles(a: FolderFiles, b: FolderFiles): boolean {
+  const counted = (p: string) => isManagedPath(p) && !isBookkeeping(p);
+  const ka = Object.keys(a).filter(counted);
+  const kb = Object.keys(b).filter(counted);
+  if (ka.length !== kb.length) return false;
+  return ka.every((p) => a[p] === b[p]);
+}

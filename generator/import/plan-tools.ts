@@ -1,0 +1,136 @@
+/**
+ * Planning, step 1: the document → endpoints → tools, and the config the import ends with
+ * (a git source's commit, the API base URL from the document when config.yaml names none).
+ */
+import { SvcError } from '../../core/svc-error.js';
+import type { FolderModel } from '../../folder/model.js';
+import type { Endpoint, SvcConfig } from '../../schemas/types.js';
+import { endpointMatchKey } from '../diff/endpoint-key.js';
+import { toEndpoints } from '../endpoints/index.js';
+import { authWarning, declaredSchemes } from '../init/auth-suggestion.js';
+import { defaultBaseUrl, parseDocument } from '../parse/index.js';
+import { type BuildToolsOptions, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../tools/index.js';
+import { asSvcError, StepFailure } from './failed-import.js';
+import type { ImportTarget } from './import-target.js';
+import type { PreviousFolder, SourceBundle } from './import-types.js';
+
+export type Markdown = Awaited<ReturnType<typeof loadHtmlToMarkdown>>;
+
+export interface PlannedTools {
+  config: SvcConfig;
+  /** The document's text as read. */
+  text: string;
+  endpoints: Endpoint[];
+  tools: ReturnType<typeof buildTools>;
+  markdown?: Markdown;
+  /** auth: none for a document that declares security schemes. */
+  authNotice?: string;
+  warnings: string[];
+}
+
+export async function planTools(
+  target: ImportTarget,
+  bundle: SourceBundle,
+  previous: PreviousFolder | undefined,
+): Promise<PlannedTools> {
+  const config = withCommit(target.config, bundle.commit);
+  let planned: PlannedTools;
+  let baseUrl: string | undefined;
+  try {
+    const parsed = await parseDocument(bundle.document, {
+      allowExternalRefs: target.allowExternalRefs,
+      ...(bundle.externalRefs ? { externalFiles: bundle.externalRefs } : {}),
+    });
+    const endpoints = toEndpoints(parsed);
+    const authNotice =
+      config.auth.mode === 'none' ? authWarning(declaredSchemes(parsed.document, parsed.version)) : undefined;
+    baseUrl = defaultBaseUrl(parsed, bundle.document.origin);
+    const built = await toolsOf(endpoints, bundle.document.text, compactOptions(config, previous?.folder));
+    planned = {
+      config,
+      text: bundle.document.text,
+      endpoints,
+      ...built,
+      ...(authNotice ? { authNotice } : {}),
+    };
+  } catch (error) {
+    throw new StepFailure('tools', asSvcError(error));
+  }
+  if (config.apiBaseUrl) return planned;
+  if (!baseUrl) {
+    throw new StepFailure(
+      'tools',
+      new SvcError(
+        'SPEC_INVALID',
+        'the document names no server URL, so the API base URL is unknown; give --base-url',
+        {
+          place: { field: 'servers' },
+        },
+      ),
+    );
+  }
+  return { ...planned, config: { ...config, apiBaseUrl: baseUrl } };
+}
+
+/** A git source records the commit it was read at. */
+function withCommit(config: SvcConfig, commit: string | undefined): SvcConfig {
+  const source = config.source;
+  if (!commit || source.kind !== 'git' || source.commit === commit) return config;
+  return { ...config, source: { ...source, commit } };
+}
+
+async function toolsOf(
+  endpoints: Endpoint[],
+  text: string,
+  options: BuildToolsOptions,
+): Promise<Pick<PlannedTools, 'tools' | 'markdown' | 'warnings'>> {
+  const warnings: string[] = [];
+  // Descriptions kept as plain text because their HTML could not be converted, by text.
+  const asText = new Map<string, unknown>();
+  // The converter's libraries load only when the document may hold HTML descriptions.
+  const markdown = mayContainHtml(text)
+    ? await loadHtmlToMarkdown((html, error) => asText.set(html, error))
+    : undefined;
+  const tools = buildTools(endpoints, {
+    ...options,
+    ...(markdown ? { markdown } : {}),
+    onWarning: (line) => warnings.push(line),
+  });
+  warnings.push(...textFallbackWarnings(asText));
+  return { tools, ...(markdown ? { markdown } : {}), warnings };
+}
+
+/**
+ * Short descriptions when config.yaml asks for them for every tool, or a tool's file for itself
+ * (matched by endpoint, as the merge matches tools).
+ */
+export function compactOptions(config: SvcConfig, previous: FolderModel | undefined): BuildToolsOptions {
+  const own = new Set(
+    (previous?.tools ?? [])
+      .filter((t) => t.tool.origin === 'imported' && t.tool.compact === true)
+      .map((t) => endpointMatchKey(t.tool.endpoint.method, t.tool.endpoint.path)),
+  );
+  return {
+    ...(config.compact ? { compact: true } : {}),
+    ...(own.size > 0 ? { compactFor: (e: Endpoint) => own.has(endpointMatchKey(e.method, e.path)) } : {}),
+  };
+}
+
+const MAX_TEXT_FALLBACKS_NAMED = 5;
+
+/** One warning per description kept as text (the first few named by their opening words). */
+function textFallbackWarnings(asText: ReadonlyMap<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [html, error] of [...asText].slice(0, MAX_TEXT_FALLBACKS_NAMED)) {
+    const opening = html.replace(/\s+/g, ' ').slice(0, 60);
+    const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    out.push(
+      `a description could not be converted from HTML to Markdown (${why}); it is kept as plain text: "${opening}${html.length > 60 ? '…' : ''}"`,
+    );
+  }
+  if (asText.size > MAX_TEXT_FALLBACKS_NAMED)
+    out.push(
+      `${asText.size - MAX_TEXT_FALLBACKS_NAMED} more descriptions were kept as plain text for the same reason`,
+    );
+  return out;
+}
