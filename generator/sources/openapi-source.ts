@@ -4,6 +4,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
+import { readWebStreamCapped } from '../../core/read-web-stream-capped.js';
 import { SvcError } from '../../core/svc-error.js';
 import type { AddressPolicy } from './address-policy.js';
 import { fetchExternalRef } from './external-ref-source-fetch.js';
@@ -95,11 +96,6 @@ async function readUrl(location: string, maxBytes: number, opts: ReadSourceOptio
         { place: { url: href }, details: [`status ${response.status}`] },
       );
     }
-    const declared = Number(response.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      await response.body?.cancel().catch(() => undefined);
-      throw tooLarge(href, maxBytes, { url: href });
-    }
     const buffer = await readCapped(response, maxBytes, href, controller, timeoutMs);
     return { text: decode(buffer), origin: response.url || href, bytes: buffer.byteLength };
   } finally {
@@ -170,21 +166,14 @@ async function readCapped(
   controller: AbortController,
   timeoutMs: number,
 ): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (!response.body) return Buffer.alloc(0);
-  const reader = response.body.getReader();
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge(href, maxBytes, { url: href });
-      }
-      chunks.push(value);
-    }
+    const bytes = await readWebStreamCapped(response.body, {
+      maxBytes,
+      place: href,
+      declaredLength: response.headers.get('content-length'),
+      tooLarge: () => tooLarge(href, maxBytes, { url: href }),
+    });
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   } catch (cause) {
     if (cause instanceof SvcError) throw cause;
     const reason = controller.signal.aborted ? `timed out after ${timeoutMs} ms` : networkReason(cause);
@@ -193,7 +182,6 @@ async function readCapped(
       cause,
     });
   }
-  return Buffer.concat(chunks, total);
 }
 
 function decode(buffer: Buffer): string {
