@@ -5,6 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { readWebStreamCapped } from '../../core/read-web-stream-capped.js';
+import { redirectLoop } from '../../core/redirect-loop.js';
 import { SvcError } from '../../core/svc-error.js';
 import type { AddressPolicy } from './address-policy.js';
 import { fetchExternalRef } from './external-ref-source-fetch.js';
@@ -115,48 +116,50 @@ export async function fetchFollowing(
   controller: AbortController,
   timeoutMs: number,
 ): Promise<Response> {
-  let url = start;
-  for (let hop = 0; ; hop++) {
-    const sameOrigin = url.origin === start.origin;
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        headers: {
-          accept: 'application/json, application/yaml, text/yaml, */*',
-          ...(sameOrigin ? headers : {}),
-        },
-        redirect: 'manual',
-        signal: controller.signal,
-      });
-    } catch (cause) {
-      const reason = controller.signal.aborted ? `timed out after ${timeoutMs} ms` : networkReason(cause);
-      throw new SvcError('SOURCE_UNREACHABLE', `could not fetch ${url.href}: ${reason}`, {
-        place: { url: url.href },
-        cause,
-      });
-    }
-    const location = response.headers.get('location');
-    if (response.status < 300 || response.status >= 400 || !location) return response;
-    await response.body?.cancel().catch(() => undefined);
-    if (hop >= MAX_REDIRECTS) {
-      throw new SvcError(
-        'SOURCE_UNREACHABLE',
-        `fetching ${start.href} redirected more than ${MAX_REDIRECTS} times`,
-        {
-          place: { url: start.href },
-        },
-      );
-    }
-    const next = new URL(location, url);
-    if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-      throw new SvcError('SOURCE_UNREACHABLE', `${url.href} redirected to a non-HTTP URL`, {
-        place: { url: url.href },
-      });
-    }
-    next.username = '';
-    next.password = '';
-    url = next;
-  }
+  const { response } = await redirectLoop<URL, Response>(start, {
+    send: async (url) => {
+      try {
+        return await fetch(url, {
+          headers: {
+            accept: 'application/json, application/yaml, text/yaml, */*',
+            ...(url.origin === start.origin ? headers : {}),
+          },
+          redirect: 'manual',
+          signal: controller.signal,
+        });
+      } catch (cause) {
+        const reason = controller.signal.aborted ? `timed out after ${timeoutMs} ms` : networkReason(cause);
+        throw new SvcError('SOURCE_UNREACHABLE', `could not fetch ${url.href}: ${reason}`, {
+          place: { url: url.href },
+          cause,
+        });
+      }
+    },
+    next: async (answer, url, hop) => {
+      const location = answer.headers.get('location');
+      if (answer.status < 300 || answer.status >= 400 || !location) return undefined;
+      await answer.body?.cancel().catch(() => undefined);
+      if (hop >= MAX_REDIRECTS) {
+        throw new SvcError(
+          'SOURCE_UNREACHABLE',
+          `fetching ${start.href} redirected more than ${MAX_REDIRECTS} times`,
+          {
+            place: { url: start.href },
+          },
+        );
+      }
+      const next = new URL(location, url);
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+        throw new SvcError('SOURCE_UNREACHABLE', `${url.href} redirected to a non-HTTP URL`, {
+          place: { url: url.href },
+        });
+      }
+      next.username = '';
+      next.password = '';
+      return next;
+    },
+  });
+  return response;
 }
 
 async function readCapped(
