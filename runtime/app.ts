@@ -10,7 +10,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createMcpHandler, legacyStatelessFallback } from '@modelcontextprotocol/server';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { type Handler, Hono, type MiddlewareHandler } from 'hono';
 import { createInboundGate } from './auth/inbound-gate.js';
 import { createOAuthFacade } from './auth/oauth-facade.js';
 import { createSealer } from './auth/seal.js';
@@ -35,7 +35,7 @@ import { LegacySessions } from './legacy-sessions.js';
 import type { Logger } from './logger.js';
 import { buildMcpServer } from './mcp-server.js';
 import type { RuntimeMetrics, RuntimeMetricsOptions } from './metrics.js';
-import { buildOriginPolicy } from './origin-policy.js';
+import { buildOriginPolicy, type OriginPolicy } from './origin-policy.js';
 import { createSessionTokens } from './session-token.js';
 import type { CallContext, ToolCallDeps } from './tool-call.js';
 import { createToolCallDeps, runtimeRedactor, servedCommit } from './tool-call-deps.js';
@@ -156,6 +156,27 @@ function mountInboundAuth(app: Hono, opts: CreateAppOptions, logger: Logger, now
   }
 }
 
+/** The runtime's own origins and the allowed ones (MCP_ALLOWED_ORIGINS), for host-origin. */
+function originPolicyOf(opts: CreateAppOptions): OriginPolicy {
+  const { env } = opts;
+  return buildOriginPolicy({
+    listenHost: env.host,
+    port: opts.listenPort ?? env.port,
+    ...(env.publicUrl ? { publicUrl: env.publicUrl } : {}),
+    ...(env.allowedOrigins ? { allowedOrigins: env.allowedOrigins } : {}),
+  });
+}
+
+/** /mcp and /mcp/{serverId}: the steps in order, then the hot path or the SDK. */
+function mcpRoutes(steps: MiddlewareHandler<McpEnv>[], serve: Handler<McpEnv>): Hono<McpEnv> {
+  const mcp = new Hono<McpEnv>();
+  for (const path of ['/mcp', '/mcp/:serverId']) {
+    mcp.use(path, ...steps);
+    mcp.all(path, serve);
+  }
+  return mcp;
+}
+
 export function createApp(opts: CreateAppOptions): RuntimeApp {
   const { store, env } = opts;
   const now = opts.now ?? (() => performance.timeOrigin + performance.now());
@@ -176,12 +197,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     opts.fastPath === false ? undefined : createFastPath({ current: () => store.current(), sessions, deps });
   const reject = metrics ? (reason: string) => metrics.rejected(reason) : () => undefined;
   const drain = createDrain();
-  const policy = buildOriginPolicy({
-    listenHost: env.host,
-    port: opts.listenPort ?? env.port,
-    ...(env.publicUrl ? { publicUrl: env.publicUrl } : {}),
-    ...(env.allowedOrigins ? { allowedOrigins: env.allowedOrigins } : {}),
-  });
+  const policy = originPolicyOf(opts);
   const steps: MiddlewareHandler<McpEnv>[] = [
     requestEntry(),
     drain.track,
@@ -202,12 +218,6 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     requestContext: callContexts,
     bufferAnswers: opts.fastPath === false,
   });
-  const mcp = new Hono<McpEnv>();
-  for (const path of ['/mcp', '/mcp/:serverId']) {
-    mcp.use(path, ...steps);
-    mcp.all(path, serve);
-  }
-
   const app = new Hono();
   app.onError((error, c) => {
     logger.log('error', 'request_failed', {
@@ -221,7 +231,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     healthRoutes({ store, closing: drain.closing, ready: opts.ready, syncHealth: opts.syncHealth, metrics }),
   );
   mountInboundAuth(app, opts, logger, now);
-  app.route('/', mcp);
+  app.route('/', mcpRoutes(steps, serve));
   return {
     app,
     sessionCount: () => sessions.size,
