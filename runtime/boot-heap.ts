@@ -14,9 +14,11 @@
  * setFlagsFromString cannot change afterwards), but reads the growth factor at each growth: so
  * after every garbage collection the factor is set to what the cap still allows (1: none).
  *
- * runtime/main.ts imports it before loading the runtime, start-runtime.ts first of all its
- * imports, so it runs before the SDK is. A semi-space flag the operator set (node options) is
- * left alone, and so is the young generation then.
+ * Importing this module changes nothing: the entry points hold the young generation
+ * (runtime/hold-boot-heap.ts, imported first by runtime/main.ts, so it runs before the SDK is;
+ * `svc serve` calls holdBootHeap) and startRuntime releases it once listening. A library user
+ * importing `svc-mcp/runtime` keeps V8's flags as they were until startRuntime listens. A
+ * semi-space flag the operator set (node options) is left alone, and so is the young generation then.
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
@@ -48,23 +50,32 @@ export function growthWithin(cap: number, young: number): number {
   return Math.max(1, Math.min(MAX_GROWTH, Math.floor(cap / young)));
 }
 
-let held = false;
-if (!operatorChoice) {
+type BootHeapState = 'untouched' | 'held' | 'capped';
+let state: BootHeapState = 'untouched';
+
+/** Boot begins (entry points only): the young generation keeps its initial size until released. */
+export function holdBootHeap(): void {
+  if (operatorChoice || state !== 'untouched') return;
   setGrowth(1);
-  held = true;
+  state = 'held';
 }
 
 let capping: PerformanceObserver | undefined;
 
 /** Boot is over: let the young generation grow again when the load calls for it, up to the cap. */
 export function releaseBootHeap(): void {
-  if (!held) return;
-  held = false;
+  if (operatorChoice || state === 'capped') return;
+  state = 'capped';
   const adjust = () => setGrowth(growthWithin(YOUNG_CAP_BYTES, youngBytes()));
   adjust();
   // A garbage collection is the only time V8 grows the young generation (or shrinks it when idle).
   capping = new PerformanceObserver(adjust);
   capping.observe({ entryTypes: ['gc'] });
+}
+
+/** What this module has done to V8's flags so far ('untouched' after a mere import). */
+export function bootHeapState(): BootHeapState {
+  return state;
 }
 
 /** The young generation's current size in bytes (tests, benchmarks). */

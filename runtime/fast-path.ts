@@ -29,27 +29,28 @@
  *   its HTTP answer is an empty event stream, i.e. no response, as the SDK leaves it.
  */
 import {
-  createMcpHandler,
   isJsonContentType,
   PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
-  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import type { ServerResponse } from 'node:http';
 import { isPlainObject } from '../core/is-plain-object.js';
-import { CallCancel, type CancelSignal } from './call-cancel.js';
+import { CallCancel } from './call-cancel.js';
+import type { ClientWatch } from './http/mcp-env.js';
 import type { LegacySessions, Session } from './legacy-sessions.js';
 import type { LoadedConfig } from './loaded-config.js';
 import { META_TOOL_NAMES } from '../folder/discovery-mode.js';
-import { buildMcpServer } from './mcp-server.js';
 import { type CallContext, callTool, type ToolCallDeps } from './tool-call.js';
+import {
+  CLIENT_CAPABILITIES_KEY,
+  createListCache,
+  JSON_HEADERS,
+  type ListCache,
+  MODERN_VERSION,
+} from './fast-path-lists.js';
 
-const MODERN_VERSION = '2026-07-28';
 const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
-const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 const LEGACY_VERSIONS = new Set(SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v < '2026-'));
-const JSON_HEADERS = { 'content-type': 'application/json' };
 
 type RequestId = string | number;
 interface RpcRequest {
@@ -66,15 +67,15 @@ export interface FastPathOptions {
 
 export interface FastPath {
   /**
-   * The answer, or undefined when the SDK must serve this request. `outgoing`, the Node answer
-   * when there is one, tells when the client has gone away without an AbortSignal per request.
+   * The answer, or undefined when the SDK must serve this request. `watchClient` tells when the
+   * client has gone away (runtime/http/request-entry.ts); without it, the request's signal.
    */
   serve(
     request: Request,
     body: unknown,
     pathKey: string,
-    outgoing?: ServerResponse,
     context?: CallContext,
+    watchClient?: () => ClientWatch,
   ): Promise<Response> | undefined;
   /** Requests answered here so far (observability, tests). */
   served(): number;
@@ -152,25 +153,6 @@ function headerIs(request: Request, name: string, expected: string): boolean {
   return request.headers.get(name) === expected;
 }
 
-/**
- * Aborted when the client goes away before its answer is out: the Node answer closing
- * unfinished, as @hono/node-server decides for request.signal, which would cost an
- * AbortController per request. Without a Node answer (app.request), request.signal itself.
- */
-function clientGone(
-  request: Request,
-  outgoing: ServerResponse | undefined,
-): { signal: CancelSignal; done(): void } {
-  if (!outgoing) return { signal: request.signal, done() {} };
-  const cancel = new CallCancel();
-  const onClose = () => {
-    if (!outgoing.writableFinished) cancel.abort(new Error('client went away'));
-  };
-  if (outgoing.destroyed) onClose();
-  outgoing.once('close', onClose);
-  return { signal: cancel, done: () => outgoing.off('close', onClose) };
-}
-
 function answer(id: RequestId, resultJson: string, extraHeaders?: Record<string, string>): Response {
   return new Response(`{"result":${resultJson},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`, {
     status: 200,
@@ -197,181 +179,131 @@ function errorAnswer(id: RequestId, error: unknown, extraHeaders?: Record<string
   });
 }
 
-/** The SDK's answer to tools/list for one config version and era: produced once, by the SDK. */
-interface ListCache {
-  modern?: Promise<{ result: string; serverInfo: unknown }>;
-  legacy?: Promise<string>;
+/** The 2026 result as the SDK's codec stamps it: resultType "complete" and the server's identity. */
+function stampModern(result: Record<string, unknown>, serverInfo: unknown): Record<string, unknown> {
+  const meta = result._meta;
+  if (meta === undefined)
+    return { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: serverInfo } };
+  if (isPlainObject(meta) && meta[SERVER_INFO_META_KEY] === undefined)
+    return { ...result, resultType: 'complete', _meta: { ...meta, [SERVER_INFO_META_KEY]: serverInfo } };
+  return { ...result, resultType: 'complete' };
+}
+
+interface HotCall {
+  deps: ToolCallDeps;
+  lists: ListCache;
+  rpc: RpcRequest;
+  context: CallContext | undefined;
+}
+
+async function serveModern(
+  call: HotCall,
+  config: LoadedConfig,
+  watchClient: () => ClientWatch,
+): Promise<Response> {
+  const { rpc } = call;
+  const list = call.lists.modern(config);
+  if (rpc.method === 'tools/list') return answer(rpc.id, (await list).result);
+  const params = rpc.params!;
+  let result: Record<string, unknown>;
+  const watch = watchClient();
+  try {
+    result = (await callTool(
+      config,
+      call.deps,
+      params.name as string,
+      params.arguments as Record<string, unknown> | undefined,
+      watch.signal,
+      call.context,
+    )) as unknown as Record<string, unknown>;
+  } catch (error) {
+    return errorAnswer(rpc.id, error);
+  } finally {
+    watch.done();
+  }
+  const { serverInfo } = await list;
+  return answer(rpc.id, JSON.stringify(stampModern(result, serverInfo)));
+}
+
+async function serveSession(call: HotCall, session: Session): Promise<Response> {
+  const { rpc } = call;
+  const headers = { 'mcp-session-id': session.id };
+  if (rpc.method === 'tools/list') return answer(rpc.id, await call.lists.legacy(session.config), headers);
+  const params = rpc.params!;
+  const abort = new CallCancel();
+  let cancelled!: () => void;
+  const cancel = new Promise<Response>((resolve) => {
+    cancelled = () => {
+      abort.abort('cancelled');
+      // No answer to a cancelled request: an event stream that ends without an event.
+      resolve(
+        new Response('', { status: 200, headers: { 'content-type': 'text/event-stream', ...headers } }),
+      );
+    };
+  });
+  session.cancels.set(rpc.id, cancelled);
+  session.busy++;
+  try {
+    const answered = callTool(
+      session.config,
+      call.deps,
+      params.name as string,
+      params.arguments as Record<string, unknown> | undefined,
+      abort,
+      call.context,
+    ).then(
+      (result) => answer(rpc.id, JSON.stringify(result), headers),
+      (error: unknown) => errorAnswer(rpc.id, error, headers),
+    );
+    return await Promise.race([answered, cancel]);
+  } finally {
+    session.busy--;
+    if (session.cancels.get(rpc.id) === cancelled) session.cancels.delete(rpc.id);
+  }
+}
+
+/** A 2026 request whose envelope and headers are exactly what the SDK's modern handler accepts. */
+function modernHeadersMatch(request: Request, rpc: RpcRequest): boolean {
+  if (!modernEnvelope(rpc.params?._meta)) return false;
+  if (!headerIs(request, 'mcp-protocol-version', MODERN_VERSION)) return false;
+  if (!headerIs(request, 'mcp-method', rpc.method)) return false;
+  return rpc.method !== 'tools/call' || headerIs(request, 'mcp-name', rpc.params!.name as string);
+}
+
+/** The live 2025 session this request may be served on, with the headers its transport requires. */
+function legacySession(request: Request, sessions: LegacySessions, pathKey: string): Session | undefined {
+  const sid = request.headers.get('mcp-session-id');
+  if (!sid) return undefined;
+  const accept = request.headers.get('accept');
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  const version = request.headers.get('mcp-protocol-version');
+  if (version !== null && !LEGACY_VERSIONS.has(version)) return undefined;
+  return sessions.lookup(sid, pathKey);
 }
 
 export function createFastPath(opts: FastPathOptions): FastPath {
   const { deps, sessions } = opts;
-  const lists = new WeakMap<LoadedConfig, ListCache>();
-  const cacheOf = (config: LoadedConfig): ListCache => {
-    let cache = lists.get(config);
-    if (!cache) {
-      cache = {};
-      lists.set(config, cache);
-    }
-    return cache;
-  };
-
-  const modernList = (config: LoadedConfig) => {
-    const cache = cacheOf(config);
-    cache.modern ??= (async () => {
-      const handler = createMcpHandler(() => buildMcpServer(config, deps), { legacy: 'reject' });
-      try {
-        const envelope = { [PROTOCOL_VERSION_META_KEY]: MODERN_VERSION, [CLIENT_CAPABILITIES_KEY]: {} };
-        const response = await handler.fetch(
-          new Request('http://svc.internal/mcp', {
-            method: 'POST',
-            headers: { ...JSON_HEADERS, 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'tools/list' },
-          }),
-          { parsedBody: { jsonrpc: '2.0', id: 0, method: 'tools/list', params: { _meta: envelope } } },
-        );
-        const message = (await response.json()) as { result: { _meta?: Record<string, unknown> } };
-        return {
-          result: JSON.stringify(message.result),
-          serverInfo: message.result._meta?.[SERVER_INFO_META_KEY],
-        };
-      } finally {
-        await handler.close();
-      }
-    })();
-    return cache.modern;
-  };
-
-  const legacyList = (config: LoadedConfig) => {
-    const cache = cacheOf(config);
-    cache.legacy ??= (async () => {
-      const server = buildMcpServer(config, deps);
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      await server.connect(transport);
-      try {
-        const response = await transport.handleRequest(
-          new Request('http://svc.internal/mcp', {
-            method: 'POST',
-            headers: { ...JSON_HEADERS, accept: 'application/json, text/event-stream' },
-          }),
-          { parsedBody: { jsonrpc: '2.0', id: 0, method: 'tools/list', params: {} } },
-        );
-        return JSON.stringify(((await response.json()) as { result: unknown }).result);
-      } finally {
-        await server.close();
-      }
-    })();
-    return cache.legacy;
-  };
-
-  async function serveModern(
-    request: Request,
-    rpc: RpcRequest,
-    outgoing: ServerResponse | undefined,
-    context: CallContext | undefined,
-  ): Promise<Response> {
-    const config = opts.current();
-    const list = modernList(config);
-    if (rpc.method === 'tools/list') return answer(rpc.id, (await list).result);
-    const params = rpc.params!;
-    let result: Record<string, unknown>;
-    const gone = clientGone(request, outgoing);
-    try {
-      result = (await callTool(
-        config,
-        deps,
-        params.name as string,
-        params.arguments as Record<string, unknown> | undefined,
-        gone.signal,
-        context,
-      )) as unknown as Record<string, unknown>;
-    } catch (error) {
-      return errorAnswer(rpc.id, error);
-    } finally {
-      gone.done();
-    }
-    const { serverInfo } = await list;
-    const meta = result._meta;
-    const stamped =
-      meta === undefined
-        ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: serverInfo } }
-        : isPlainObject(meta) && meta[SERVER_INFO_META_KEY] === undefined
-          ? { ...result, resultType: 'complete', _meta: { ...meta, [SERVER_INFO_META_KEY]: serverInfo } }
-          : { ...result, resultType: 'complete' };
-    return answer(rpc.id, JSON.stringify(stamped));
-  }
-
-  async function serveSession(
-    session: Session,
-    rpc: RpcRequest,
-    context: CallContext | undefined,
-  ): Promise<Response> {
-    const headers = { 'mcp-session-id': session.id };
-    if (rpc.method === 'tools/list') return answer(rpc.id, await legacyList(session.config), headers);
-    const params = rpc.params!;
-    const abort = new CallCancel();
-    let cancelled!: () => void;
-    const cancel = new Promise<Response>((resolve) => {
-      cancelled = () => {
-        abort.abort('cancelled');
-        // No answer to a cancelled request: an event stream that ends without an event.
-        resolve(
-          new Response('', { status: 200, headers: { 'content-type': 'text/event-stream', ...headers } }),
-        );
-      };
-    });
-    session.cancels.set(rpc.id, cancelled);
-    session.busy++;
-    try {
-      const call = callTool(
-        session.config,
-        deps,
-        params.name as string,
-        params.arguments as Record<string, unknown> | undefined,
-        abort,
-        context,
-      ).then(
-        (result) => answer(rpc.id, JSON.stringify(result), headers),
-        (error: unknown) => errorAnswer(rpc.id, error, headers),
-      );
-      return await Promise.race([call, cancel]);
-    } finally {
-      session.busy--;
-      if (session.cancels.get(rpc.id) === cancelled) session.cancels.delete(rpc.id);
-    }
-  }
-
+  const lists = createListCache(deps);
   let served = 0;
   return {
     served: () => served,
-    serve(request, body, pathKey, outgoing, context) {
+    serve(request, body, pathKey, context, watchClient) {
       const rpc = hotRequest(body);
       if (!rpc) return undefined;
       // The meta-tools of search mode may ask the person first: the SDK carries that round trip.
       if (rpc.method === 'tools/call' && META_TOOL_NAMES.has(rpc.params!.name as string)) return undefined;
       if (!isJsonContentType(request.headers.get('content-type'))) return undefined;
-      const meta = rpc.params?._meta;
-      if (meta !== undefined) {
-        if (!modernEnvelope(meta)) return undefined;
-        if (!headerIs(request, 'mcp-protocol-version', MODERN_VERSION)) return undefined;
-        if (!headerIs(request, 'mcp-method', rpc.method)) return undefined;
-        if (rpc.method === 'tools/call' && !headerIs(request, 'mcp-name', rpc.params!.name as string)) {
-          return undefined;
-        }
+      const call: HotCall = { deps, lists, rpc, context };
+      if (rpc.params?._meta !== undefined) {
+        if (!modernHeadersMatch(request, rpc)) return undefined;
         served++;
-        return serveModern(request, rpc, outgoing, context);
+        const watch = watchClient ?? (() => ({ signal: request.signal, done() {} }));
+        return serveModern(call, opts.current(), watch);
       }
-      const sid = request.headers.get('mcp-session-id');
-      if (!sid) return undefined;
-      const accept = request.headers.get('accept');
-      if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
-      const version = request.headers.get('mcp-protocol-version');
-      if (version !== null && !LEGACY_VERSIONS.has(version)) return undefined;
-      const session = sessions.lookup(sid, pathKey);
+      const session = legacySession(request, sessions, pathKey);
       if (!session) return undefined;
       served++;
-      return serveSession(session, rpc, context);
+      return serveSession(call, session);
     },
   };
 }

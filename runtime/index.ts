@@ -1,4 +1,5 @@
 export { createApp, type CreateAppOptions, type RuntimeApp } from './app.js';
+export { bootHeapState, holdBootHeap } from './boot-heap.js';
 export { type ConfigStore, createConfigStore } from './config-store.js';
 export {
   DEFAULT_HOST,

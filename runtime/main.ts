@@ -3,9 +3,9 @@
  * close. Exit codes: 0 after a clean shutdown, 78 (EX_CONFIG) when the folder or the
  * environment is wrong, 1 on anything else.
  */
-// First, and the runtime itself loaded only after it: boot-heap.ts must run before any of the
+// First, and the runtime itself loaded only after it: the boot hold (boot-heap.ts) must run before any of the
 // SDK's modules (CommonJS ones run as soon as the import graph is loaded, before this file).
-import './boot-heap.js';
+import './hold-boot-heap.js';
 import { isSvcError } from '../core/svc-error.js';
 import { parseRuntimeEnv } from './env.js';
 

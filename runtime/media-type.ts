@@ -8,6 +8,10 @@ export function mediaTypeEssence(contentType: string): string {
   return contentType.split(';')[0]!.trim().toLowerCase();
 }
 
+/**
+ * Whether an actual body's type (an essence) is JSON. Not the generator's
+ * `mediaRangeAdmitsJson`, which also counts the ranges a description declares (`*\/*`).
+ */
 export function isJsonMediaType(essence: string): boolean {
   return essence === 'application/json' || essence.endsWith('+json');
 }

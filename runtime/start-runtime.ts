@@ -5,7 +5,7 @@
  * and the warnings a deployer must see, reloads on change with --watch, and closes
  * gracefully (in-flight calls finish).
  */
-// First: it must run before the SDK's modules are evaluated (see boot-heap.ts).
+// The boot hold itself starts at the entry points (runtime/main.ts, svc serve); this only ends it.
 import { releaseBootHeap } from './boot-heap.js';
 import type { FolderModel } from '../folder/model.js';
 import type { RuntimeApp } from './app.js';

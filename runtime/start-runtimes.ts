@@ -7,7 +7,7 @@
  * credential is its own (runtime/boot/folder-credentials.ts); SVC_SYNC_URL (which follows one server) is
  * refused.
  */
-// First: it must run before the SDK's modules are evaluated (see boot-heap.ts).
+// The boot hold itself starts at the entry points (runtime/main.ts, svc serve); this only ends it.
 import { releaseBootHeap } from './boot-heap.js';
 import { SvcError } from '../core/svc-error.js';
 import type { FolderModel } from '../folder/model.js';

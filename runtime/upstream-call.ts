@@ -5,6 +5,7 @@
  * that came from the upstream is redacted before it leaves.
  */
 import { isPlainObject } from '../core/is-plain-object.js';
+import { redirectLoop } from '../core/redirect-loop.js';
 import { CallCancel, type CancelSignal } from './call-cancel.js';
 import { bytesHoldSecret, noRedaction, type Redactor, redactValue } from './redact.js';
 import type { UpstreamRequest } from './upstream-request.js';
@@ -151,6 +152,35 @@ function excerpt(text: string): string {
   return text.length > ERROR_EXCERPT_CHARS ? `${text.slice(0, ERROR_EXCERPT_CHARS)}… (truncated)` : text;
 }
 
+/**
+ * The runtime's redirect policy (core/redirect-loop.ts): only same-origin redirects are followed,
+ * at most MAX_REDIRECTS, since the credential must never travel to another host; any other
+ * redirect is the answer. 303, and 301/302 after a POST, become a GET without a body.
+ */
+function nextSameOrigin(
+  response: TransportResponse,
+  current: TransportRequest,
+  hop: number,
+  origin: () => string,
+) {
+  const location = response.headers.location;
+  if (response.status < 300 || response.status > 399 || response.status === 304 || !location)
+    return undefined;
+  const next = new URL(location, current.url);
+  if (next.origin !== origin() || hop >= MAX_REDIRECTS) return undefined;
+  if (
+    response.status === 303 ||
+    ((response.status === 301 || response.status === 302) && current.method === 'POST')
+  ) {
+    const headers = { ...current.headers };
+    delete headers['content-type'];
+    return { method: 'GET', url: next.href, headers };
+  }
+  const moved: TransportRequest = { ...current, url: next.href };
+  if (moved.method === 'GET' || moved.method === 'HEAD') delete moved.body;
+  return moved;
+}
+
 async function sendFollowingSameOrigin(
   request: UpstreamRequest,
   options: UpstreamCallOptions,
@@ -158,28 +188,15 @@ async function sendFollowingSameOrigin(
 ): Promise<TransportResponse> {
   // Parsed only when a redirect needs it: most calls get their answer at once.
   let origin: string | undefined;
-  // A shallow copy: `body` is dropped below, and headers are only ever replaced, never changed.
-  let current: TransportRequest = { ...request };
-  for (let hop = 0; ; hop++) {
-    if (current.method === 'GET' || current.method === 'HEAD') delete current.body;
-    const response = await options.transport(current, { signal, maxBytes: options.maxResponseBytes });
-    const location = response.headers.location;
-    if (response.status < 300 || response.status > 399 || response.status === 304 || !location)
-      return response;
-    // Only same-origin redirects are followed: the credential must never travel to another host.
-    origin ??= new URL(request.url).origin;
-    const next = new URL(location, current.url);
-    if (next.origin !== origin || hop >= MAX_REDIRECTS) return response;
-    current = { ...current, url: next.href };
-    if (
-      response.status === 303 ||
-      ((response.status === 301 || response.status === 302) && current.method === 'POST')
-    ) {
-      const headers = { ...current.headers };
-      delete headers['content-type'];
-      current = { method: 'GET', url: next.href, headers };
-    }
-  }
+  const originOf = () => (origin ??= new URL(request.url).origin);
+  // A shallow copy: `body` is dropped for GET/HEAD, and headers are only ever replaced, never changed.
+  const first: TransportRequest = { ...request };
+  if (first.method === 'GET' || first.method === 'HEAD') delete first.body;
+  const { response } = await redirectLoop<TransportRequest, TransportResponse>(first, {
+    send: (current) => options.transport(current, { signal, maxBytes: options.maxResponseBytes }),
+    next: (response, current, hop) => nextSameOrigin(response, current, hop, originOf),
+  });
+  return response;
 }
 
 export async function callUpstream(

@@ -209,195 +209,255 @@ export function basicCredentials(secret: string, user: string | undefined): stri
   return user === undefined ? secret : `${user}:${secret}`;
 }
 
-export function buildUpstreamRequest(
-  tool: SvcTool,
-  args: Record<string, unknown>,
-  auth: AuthPlacement,
-): BuildResult {
-  const problems: string[] = [];
-  const config = auth.config;
-  const base = parsedBase(config.apiBaseUrl);
-  if (!base) return { ok: false, problems: ['config.yaml apiBaseUrl is not a valid URL'] };
-  const basePath = base.path;
+/** Where a tool call's arguments go: the path, the query, headers, cookies and the body. */
+interface PlacedArguments {
+  pathValues: Map<string, string>;
+  query: [string, string][];
+  headers: Record<string, string>;
+  cookies: string[];
+  bodyFields: Record<string, unknown>;
+  wholeBody: { prop: string; value: unknown } | undefined;
+}
 
-  const pathValues = new Map<string, string>();
-  const query: [string, string][] = [];
-  const headers: Record<string, string> = {};
-  const cookies: string[] = [];
-  const bodyFields: Record<string, unknown> = {};
-  let wholeBody: { prop: string; value: unknown } | undefined;
+type Location = NonNullable<SvcTool['locations'][string]>;
 
+/** An argument sent as a header: a valid token, not reserved, ASCII without CR/LF/NUL. */
+function placeHeader(
+  prop: string,
+  loc: Location,
+  value: unknown,
+  placed: PlacedArguments,
+  problems: string[],
+): void {
+  const text = headerText(value);
+  if (!HEADER_NAME.test(loc.name)) problems.push(`header name "${loc.name}" is not a valid HTTP token`);
+  else if (RESERVED_HEADERS.has(loc.name.toLowerCase()))
+    problems.push(`header "${loc.name}" cannot be set by an argument`);
+  else if (UNSAFE_HEADER_VALUE.test(text))
+    problems.push(`header "${loc.name}" must not contain CR, LF or NUL`);
+  else {
+    const bad = describeNonHeaderChar(text);
+    if (bad)
+      problems.push(
+        `argument "${prop}" is sent in the HTTP header "${loc.name}", which only carries ASCII characters; it holds ${bad}`,
+      );
+    else placed.headers[loc.name.toLowerCase()] = text;
+  }
+}
+
+function placeArguments(tool: SvcTool, args: Record<string, unknown>, problems: string[]): PlacedArguments {
+  const placed: PlacedArguments = {
+    pathValues: new Map(),
+    query: [],
+    headers: {},
+    cookies: [],
+    bodyFields: {},
+    wholeBody: undefined,
+  };
   for (const [prop, value] of Object.entries(args)) {
     const loc = tool.locations[prop];
     if (!loc || value === undefined) continue;
     const explode = loc.explode ?? (loc.in === 'query' || loc.in === 'cookie');
     switch (loc.in) {
       case 'path':
-        pathValues.set(loc.name, pathValue(loc.name, value, loc.style, loc.explode ?? false, problems));
+        placed.pathValues.set(
+          loc.name,
+          pathValue(loc.name, value, loc.style, loc.explode ?? false, problems),
+        );
         break;
       case 'query':
         if (value === null) break;
-        query.push(...queryPairs(loc.name, value, loc.style, explode));
+        placed.query.push(...queryPairs(loc.name, value, loc.style, explode));
         break;
-      case 'header': {
-        const text = headerText(value);
-        if (!HEADER_NAME.test(loc.name)) problems.push(`header name "${loc.name}" is not a valid HTTP token`);
-        else if (RESERVED_HEADERS.has(loc.name.toLowerCase()))
-          problems.push(`header "${loc.name}" cannot be set by an argument`);
-        else if (UNSAFE_HEADER_VALUE.test(text))
-          problems.push(`header "${loc.name}" must not contain CR, LF or NUL`);
-        else {
-          const bad = describeNonHeaderChar(text);
-          if (bad)
-            problems.push(
-              `argument "${prop}" is sent in the HTTP header "${loc.name}", which only carries ASCII characters; it holds ${bad}`,
-            );
-          else headers[loc.name.toLowerCase()] = text;
-        }
+      case 'header':
+        placeHeader(prop, loc, value, placed, problems);
         break;
-      }
       case 'cookie': {
         const text = headerText(value);
         if (UNSAFE_HEADER_VALUE.test(text))
           problems.push(`cookie "${loc.name}" must not contain CR, LF or NUL`);
-        else cookies.push(`${encodeStrict(loc.name)}=${encodeStrict(text)}`);
+        else placed.cookies.push(`${encodeStrict(loc.name)}=${encodeStrict(text)}`);
         break;
       }
       case 'body':
-        if (loc.whole) wholeBody = { prop, value };
-        else bodyFields[loc.name] = value;
+        if (loc.whole) placed.wholeBody = { prop, value };
+        else placed.bodyFields[loc.name] = value;
         break;
     }
   }
+  return placed;
+}
 
-  // Fill the endpoint's path template; every {name} must be supplied.
+/**
+ * The absolute URL: the path template filled (every {name} must be supplied), the query (with
+ * an api_key placed in it), and a check that it still sits under apiBaseUrl.
+ */
+function upstreamUrl(
+  tool: SvcTool,
+  base: { origin: string; path: string },
+  placed: PlacedArguments,
+  auth: AuthPlacement,
+  problems: string[],
+): URL | undefined {
   const filledPath = tool.endpoint.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
-    const v = pathValues.get(name);
+    const v = placed.pathValues.get(name);
     if (v === undefined) {
       problems.push(`path parameter "${name}" is required`);
       return '';
     }
     return v;
   });
-
+  const { config } = auth;
+  const query = placed.query;
   if (config.auth.mode === 'api_key' && config.auth.apiKey?.in === 'query' && auth.secret) {
     const keyName = config.auth.apiKey.name;
     for (let i = query.length - 1; i >= 0; i--) if (query[i]![0] === keyName) query.splice(i, 1);
     query.push([keyName, auth.secret]);
   }
-
   const search = query.map(([k, v]) => `${encodeStrict(k)}=${encodeStrict(v)}`).join('&');
-  const urlText = `${base.origin}${basePath}${filledPath}${search ? `?${search}` : ''}`;
+  const urlText = `${base.origin}${base.path}${filledPath}${search ? `?${search}` : ''}`;
   let url: URL | undefined;
   try {
     url = new URL(urlText);
   } catch {
     problems.push('the arguments do not form a valid URL');
   }
-  if (url && (url.origin !== base.origin || !url.pathname.startsWith(basePath))) {
+  if (url && (url.origin !== base.origin || !url.pathname.startsWith(base.path))) {
     problems.push('the arguments would leave the API base URL');
   }
+  return url;
+}
 
-  if (cookies.length > 0) headers.cookie = cookies.join('; ');
+type BodyEncoding = NonNullable<SvcTool['body']>['encoding'];
 
-  let body: UpstreamRequest['body'];
-  const contentType = tool.body?.contentType;
-  const hasFields = Object.keys(bodyFields).length > 0;
-  if (wholeBody !== undefined || hasFields) {
-    const ct = contentType ?? 'application/json';
-    const payload = wholeBody !== undefined ? wholeBody.value : bodyFields;
-    const encoding = tool.body?.encoding;
-    switch (ct) {
-      case 'application/json':
-        body = JSON.stringify(payload);
-        headers['content-type'] = 'application/json';
-        break;
-      case 'application/x-www-form-urlencoded': {
-        const pairs: string[] = [];
-        const fields = isPlainObject(payload) ? payload : { [wholeBody?.prop ?? 'value']: payload };
-        for (const [k, v] of Object.entries(fields)) {
-          for (const [name, text] of formFieldPairs(k, v, encoding?.[k]))
-            pairs.push(`${encodeStrict(name)}=${encodeStrict(text)}`);
-        }
-        body = pairs.join('&');
-        headers['content-type'] = 'application/x-www-form-urlencoded';
-        break;
-      }
-      case 'multipart/form-data': {
-        const form = new FormData();
-        const fields = isPlainObject(payload) ? payload : { [wholeBody?.prop ?? 'file']: payload };
-        for (const [k, v] of Object.entries(fields)) {
-          if (v === undefined) continue;
-          let argument: string;
-          let schema: unknown;
-          if (wholeBody && isPlainObject(payload)) {
-            argument = `${wholeBody.prop}.${k}`;
-            schema = bodyFieldSchema(tool, wholeBody.prop, k);
-          } else {
-            argument =
-              Object.entries(tool.locations).find(([, l]) => l?.in === 'body' && l.name === k)?.[0] ?? k;
-            schema = propertySchema(tool, argument);
-          }
-          const items = isPlainObject(schema) ? schema.items : undefined;
-          const fieldEncoding = encoding?.[k];
-          if (typeof v === 'string' && isBase64Schema(schema)) {
-            form.append(k, new Blob([decodeBase64(argument, v, problems)]), k);
-          } else if (Array.isArray(v) && isBase64Schema(items)) {
-            v.forEach((item, i) => {
-              if (typeof item === 'string') {
-                form.append(k, new Blob([decodeBase64(`${argument}[${i}]`, item, problems)]), k);
-              } else form.append(k, formValue(item));
-            });
-          } else if (hasStyle(fieldEncoding)) {
-            for (const [name, text] of formFieldPairs(k, v, fieldEncoding)) form.append(name, text);
-          } else if (Array.isArray(v)) {
-            for (const item of v) form.append(k, formValue(item));
-          } else if (fieldEncoding?.contentType) {
-            // The part's own Content-Type, as the Encoding Object says (a JSON part, say).
-            const [[, text] = [k, '']] = formFieldPairs(k, v, fieldEncoding);
-            form.append(k, new Blob([text], { type: fieldEncoding.contentType }));
-          } else form.append(k, formValue(v));
-        }
-        body = form; // fetch sets the multipart content-type with its boundary.
-        break;
-      }
-      case 'text/plain':
-        body = typeof payload === 'string' ? payload : JSON.stringify(payload);
-        headers['content-type'] = 'text/plain';
-        break;
-      case 'application/octet-stream':
-        body =
-          typeof payload === 'string'
-            ? wholeBody && isBase64Property(tool, wholeBody.prop)
-              ? decodeBase64(wholeBody.prop, payload, problems)
-              : new TextEncoder().encode(payload)
-            : new TextEncoder().encode(JSON.stringify(payload));
-        headers['content-type'] = 'application/octet-stream';
-        break;
-    }
-  } else if (tool.body?.required) {
-    problems.push('the request body is required');
+function formUrlencodedBody(payload: unknown, placed: PlacedArguments, encoding: BodyEncoding): string {
+  const pairs: string[] = [];
+  const fields = isPlainObject(payload) ? payload : { [placed.wholeBody?.prop ?? 'value']: payload };
+  for (const [k, v] of Object.entries(fields)) {
+    for (const [name, text] of formFieldPairs(k, v, encoding?.[k]))
+      pairs.push(`${encodeStrict(name)}=${encodeStrict(text)}`);
   }
+  return pairs.join('&');
+}
+/** A multipart form: base64 fields sent as files, styles and part content types as the encoding says. */
+function multipartBody(
+  tool: SvcTool,
+  payload: unknown,
+  placed: PlacedArguments,
+  encoding: BodyEncoding,
+  problems: string[],
+): FormData {
+  const { wholeBody } = placed;
+  const form = new FormData();
+  const fields = isPlainObject(payload) ? payload : { [wholeBody?.prop ?? 'file']: payload };
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === undefined) continue;
+    let argument: string;
+    let schema: unknown;
+    if (wholeBody && isPlainObject(payload)) {
+      argument = `${wholeBody.prop}.${k}`;
+      schema = bodyFieldSchema(tool, wholeBody.prop, k);
+    } else {
+      argument = Object.entries(tool.locations).find(([, l]) => l?.in === 'body' && l.name === k)?.[0] ?? k;
+      schema = propertySchema(tool, argument);
+    }
+    const items = isPlainObject(schema) ? schema.items : undefined;
+    const fieldEncoding = encoding?.[k];
+    if (typeof v === 'string' && isBase64Schema(schema)) {
+      form.append(k, new Blob([decodeBase64(argument, v, problems)]), k);
+    } else if (Array.isArray(v) && isBase64Schema(items)) {
+      v.forEach((item, i) => {
+        if (typeof item === 'string') {
+          form.append(k, new Blob([decodeBase64(`${argument}[${i}]`, item, problems)]), k);
+        } else form.append(k, formValue(item));
+      });
+    } else if (hasStyle(fieldEncoding)) {
+      for (const [name, text] of formFieldPairs(k, v, fieldEncoding)) form.append(name, text);
+    } else if (Array.isArray(v)) {
+      for (const item of v) form.append(k, formValue(item));
+    } else if (fieldEncoding?.contentType) {
+      // The part's own Content-Type, as the Encoding Object says (a JSON part, say).
+      const [[, text] = [k, '']] = formFieldPairs(k, v, fieldEncoding);
+      form.append(k, new Blob([text], { type: fieldEncoding.contentType }));
+    } else form.append(k, formValue(v));
+  }
+  return form; // fetch sets the multipart content-type with its boundary.
+}
 
-  if (config.auth.mode === 'bearer' && auth.secret) {
-    headers.authorization = `Bearer ${auth.secret}`;
-  } else if (config.auth.mode === 'basic' && auth.secret) {
-    const pair = basicCredentials(auth.secret, auth.user);
+/** The body in the tool's content type (JSON when none), with its Content-Type header. */
+function encodeBody(
+  tool: SvcTool,
+  placed: PlacedArguments,
+  headers: Record<string, string>,
+  problems: string[],
+): UpstreamRequest['body'] {
+  const { wholeBody, bodyFields } = placed;
+  if (wholeBody === undefined && Object.keys(bodyFields).length === 0) {
+    if (tool.body?.required) problems.push('the request body is required');
+    return undefined;
+  }
+  const ct = tool.body?.contentType ?? 'application/json';
+  const payload = wholeBody !== undefined ? wholeBody.value : bodyFields;
+  const encoding = tool.body?.encoding;
+  switch (ct) {
+    case 'application/json':
+      headers['content-type'] = 'application/json';
+      return JSON.stringify(payload);
+    case 'application/x-www-form-urlencoded':
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      return formUrlencodedBody(payload, placed, encoding);
+    case 'multipart/form-data':
+      return multipartBody(tool, payload, placed, encoding, problems);
+    case 'text/plain':
+      headers['content-type'] = 'text/plain';
+      return typeof payload === 'string' ? payload : JSON.stringify(payload);
+    case 'application/octet-stream':
+      headers['content-type'] = 'application/octet-stream';
+      if (typeof payload !== 'string') return new TextEncoder().encode(JSON.stringify(payload));
+      return wholeBody && isBase64Property(tool, wholeBody.prop)
+        ? decodeBase64(wholeBody.prop, payload, problems)
+        : new TextEncoder().encode(payload);
+  }
+  return undefined;
+}
+
+/** The upstream credential where config.auth puts it (bearer, basic, or an api_key header). */
+function placeCredential(auth: AuthPlacement, headers: Record<string, string>, problems: string[]): void {
+  const { config, secret } = auth;
+  if (config.auth.mode === 'bearer' && secret) {
+    headers.authorization = `Bearer ${secret}`;
+  } else if (config.auth.mode === 'basic' && secret) {
+    const pair = basicCredentials(secret, auth.user);
     headers.authorization = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
-  } else if (config.auth.mode === 'api_key' && config.auth.apiKey?.in === 'header' && auth.secret) {
-    headers[config.auth.apiKey.name.toLowerCase()] = auth.secret;
+  } else if (config.auth.mode === 'api_key' && config.auth.apiKey?.in === 'header' && secret) {
+    headers[config.auth.apiKey.name.toLowerCase()] = secret;
   }
   if (
     (config.auth.mode === 'bearer' ||
       (config.auth.mode === 'api_key' && config.auth.apiKey?.in === 'header')) &&
-    auth.secret &&
-    describeNonHeaderChar(auth.secret)
+    secret &&
+    describeNonHeaderChar(secret)
   ) {
     // Said without the character: the secret never appears in a message, not even in part.
     problems.push('SVC_UPSTREAM_SECRET holds characters an HTTP header cannot carry (only visible ASCII)');
   }
-  if (!headers.accept) headers.accept = 'application/json, */*;q=0.8';
+}
 
+export function buildUpstreamRequest(
+  tool: SvcTool,
+  args: Record<string, unknown>,
+  auth: AuthPlacement,
+): BuildResult {
+  const problems: string[] = [];
+  const base = parsedBase(auth.config.apiBaseUrl);
+  if (!base) return { ok: false, problems: ['config.yaml apiBaseUrl is not a valid URL'] };
+  const placed = placeArguments(tool, args, problems);
+  const url = upstreamUrl(tool, base, placed, auth, problems);
+  const headers = placed.headers;
+  if (placed.cookies.length > 0) headers.cookie = placed.cookies.join('; ');
+  const body = encodeBody(tool, placed, headers, problems);
+  placeCredential(auth, headers, problems);
+  if (!headers.accept) headers.accept = 'application/json, */*;q=0.8';
   if (problems.length > 0 || !url) return { ok: false, problems: [...new Set(problems)] };
   const request: UpstreamRequest = { method: tool.endpoint.method, url: url.href, headers };
   if (body !== undefined) request.body = body;

@@ -2,10 +2,12 @@
  * How upstream bytes move. Two interchangeable transports with one contract: the default
  * speaks node:http(s) with keep-alive agents (no web-stream layers per call: the hot path of
  * every tool call), the other wraps any fetch (tests inject one). Both cap the response size
- * while reading, never follow redirects themselves, and honour an abort signal.
+ * while reading (core/read-node-stream-capped.ts, core/read-web-stream-capped.ts), never follow redirects themselves, and honour an abort signal.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { readNodeStreamCapped } from '../core/read-node-stream-capped.js';
+import { readWebStreamCapped } from '../core/read-web-stream-capped.js';
 import type { CancelSignal } from './call-cancel.js';
 
 export interface TransportRequest {
@@ -30,17 +32,6 @@ export type UpstreamTransport = (
 
 /** Thrown when a response exceeds maxBytes; the connection is dropped, nothing more is read. */
 export class ResponseTooLarge extends Error {}
-
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
-}
 
 async function encodeForm(form: FormData): Promise<{ bytes: Uint8Array; contentType: string }> {
   // Multipart is rare: let the platform write the boundary and parts.
@@ -80,40 +71,29 @@ export const nodeHttpTransport: UpstreamTransport = async (request, { signal, ma
       reject(error);
     });
     req.on('response', (res: IncomingMessage) => {
-      const declared = Number(res.headers['content-length'] ?? Number.NaN);
-      if (Number.isFinite(declared) && declared > maxBytes) {
-        settle();
-        res.destroy();
-        return reject(new ResponseTooLarge());
-      }
-      const chunks: Uint8Array[] = [];
-      let total = 0;
-      res.on('data', (chunk: Buffer) => {
-        total += chunk.byteLength;
-        if (total > maxBytes) {
+      readNodeStreamCapped(res, {
+        maxBytes,
+        place: request.url,
+        declaredLength: res.headers['content-length'],
+        tooLarge: () => new ResponseTooLarge(),
+      }).then(
+        (bytes) => {
           settle();
-          res.destroy();
-          reject(new ResponseTooLarge());
-          return;
-        }
-        chunks.push(chunk);
-      });
-      res.on('error', (error) => {
-        settle();
-        reject(error);
-      });
-      res.on('end', () => {
-        settle();
-        const out: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers))
-          if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
-        resolve({
-          status: res.statusCode ?? 0,
-          statusText: res.statusMessage ?? '',
-          headers: out,
-          body: concat(chunks, total),
-        });
-      });
+          const out: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+          resolve({
+            status: res.statusCode ?? 0,
+            statusText: res.statusMessage ?? '',
+            headers: out,
+            body: bytes,
+          });
+        },
+        (error: unknown) => {
+          settle();
+          reject(error);
+        },
+      );
     });
     req.end(body);
   });
@@ -148,29 +128,15 @@ async function fetchOnce(
   };
   if (request.body !== undefined) init.body = request.body;
   const response = await fetchFn(request.url, init);
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw new ResponseTooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (response.body) {
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw new ResponseTooLarge();
-      }
-      chunks.push(value);
-    }
-  }
+  const body = await readWebStreamCapped(response.body, {
+    maxBytes,
+    place: request.url,
+    declaredLength: response.headers.get('content-length'),
+    tooLarge: () => new ResponseTooLarge(),
+  });
   const headers: Record<string, string> = {};
   response.headers.forEach((v, k) => {
     headers[k] = v;
   });
-  return { status: response.status, statusText: response.statusText, headers, body: concat(chunks, total) };
+  return { status: response.status, statusText: response.statusText, headers, body };
 }

@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
   } else if (kind === 'runtime') {
     // As runtime/main.ts does: before the runtime's modules are loaded (see runtime/boot-heap.ts).
-    await import('../../runtime/boot-heap.js');
+    await import('../../runtime/hold-boot-heap.js');
     const { parseRuntimeEnv } = await import('../../runtime/env.js');
     const { startRuntime } = await import('../../runtime/start-runtime.js');
     const opsEnv: Record<string, string> =

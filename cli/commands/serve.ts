@@ -2,7 +2,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { isSvcError, SvcError } from '../../core/svc-error.js';
-import { parseRuntimeEnv, RUNTIME_ENV_VARIABLES, startRuntime, startRuntimes } from '../../runtime/index.js';
+import {
+  holdBootHeap,
+  parseRuntimeEnv,
+  RUNTIME_ENV_VARIABLES,
+  startRuntime,
+  startRuntimes,
+} from '../../runtime/index.js';
 import type { CliIo, Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { fail } from '../fail.js';
@@ -123,6 +129,8 @@ ${environmentHelp()}`,
       watch: { type: 'boolean' },
     });
     try {
+      // The runtime's entry: the V8 boot tuning starts here, never on import (runtime/boot-heap.ts).
+      holdBootHeap();
       if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) {
         throw new SvcError('USAGE', `svc serve: --port must be a number, not "${values.port}"`);
       }

@@ -2,7 +2,7 @@ export { endpointFingerprint } from './endpoint-fingerprint.js';
 export { DEFS_PREFIX, type JsonSchema } from './schema-convert.js';
 export {
   compareStrings,
-  isJsonMediaType,
+  mediaRangeAdmitsJson,
   METHOD_ORDER,
   pickRequestContentType,
   toEndpoints,

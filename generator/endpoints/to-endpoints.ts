@@ -135,7 +135,7 @@ function openApiEndpoint(
   }
   const response = pickResponse(doc, op.responses, (resp) => {
     const content = isPlainObject(resp.content) ? resp.content : {};
-    const contentType = Object.keys(content).sort(compareStrings).find(isJsonMediaType);
+    const contentType = Object.keys(content).sort(compareStrings).find(mediaRangeAdmitsJson);
     if (contentType === undefined) {
       const any = Object.keys(content).sort(compareStrings)[0];
       return { contentType: any };
@@ -203,10 +203,10 @@ function swaggerEndpoint(
       ...(Object.keys(encoding).length > 0 ? { encoding } : {}),
     };
   }
-  const jsonOut = produces.length === 0 || produces.some(isJsonMediaType);
+  const jsonOut = produces.length === 0 || produces.some(mediaRangeAdmitsJson);
   const response = pickResponse(doc, op.responses, (resp) =>
     jsonOut && resp.schema !== undefined
-      ? { contentType: produces.find(isJsonMediaType) ?? 'application/json', schema: resp.schema }
+      ? { contentType: produces.find(mediaRangeAdmitsJson) ?? 'application/json', schema: resp.schema }
       : { contentType: produces[0] },
   );
   if (response) endpoint.response = finishResponse(converter, response);
@@ -443,7 +443,7 @@ export function pickRequestContentType(types: readonly string[]): string | undef
   const by = (test: (t: string) => boolean) => lower.find((t) => test(t.toLowerCase().split(';')[0]!.trim()));
   return (
     by((t) => t === 'application/json') ??
-    by(isJsonMediaType) ??
+    by(mediaRangeAdmitsJson) ??
     by((t) => t === 'application/x-www-form-urlencoded') ??
     by((t) => t === 'multipart/form-data') ??
     by((t) => t.startsWith('multipart/')) ??
@@ -453,7 +453,12 @@ export function pickRequestContentType(types: readonly string[]): string | undef
   );
 }
 
-export function isJsonMediaType(type: string): boolean {
+/**
+ * Whether a media type or range a description declares admits a JSON body: JSON itself, a
+ * `+json` type, or a range that includes JSON (`*\/*`, `application/*`). Not the runtime's
+ * `isJsonMediaType` (runtime/media-type.ts), which asks whether an answer's actual type is JSON.
+ */
+export function mediaRangeAdmitsJson(type: string): boolean {
   const t = type.toLowerCase().split(';')[0]!.trim();
   return t === 'application/json' || t.endsWith('+json') || t === '*/*' || t === 'application/*';
 }

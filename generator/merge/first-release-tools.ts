@@ -9,7 +9,7 @@
  */
 import { isPlainObject } from '../../core/is-plain-object.js';
 import type { Endpoint, SvcTool } from '../../schemas/types.js';
-import { isJsonMediaType } from '../endpoints/index.js';
+import { mediaRangeAdmitsJson } from '../endpoints/index.js';
 import { type BuiltTool, buildTools } from '../tools/build-tools.js';
 import { type Defs, resolveLocal, type Schema } from '../tools/compact-schema.js';
 import { UNDESCRIBED } from '../tools/declare-required.js';
@@ -22,7 +22,7 @@ function nullableType(node: Record<string, unknown>): Record<string, unknown> {
 function firstReleaseOutput(endpoint: Endpoint): SvcTool['outputSchema'] | undefined {
   const response = endpoint.response;
   if (!response || response.schema === undefined) return undefined;
-  if (response.contentType !== undefined && !isJsonMediaType(response.contentType)) return undefined;
+  if (response.contentType !== undefined && !mediaRangeAdmitsJson(response.contentType)) return undefined;
   const defs = endpoint.defs as Defs | undefined;
   const schema = resolveLocal(response.schema as Schema, defs);
   if (!isPlainObject(schema)) return undefined;

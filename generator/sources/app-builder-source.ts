@@ -4,6 +4,7 @@
  * app-builder-urls.ts; this file only fetches and judges what came back.
  */
 import { randomBytes } from 'node:crypto';
+import { readWebStreamCapped } from '../../core/read-web-stream-capped.js';
 import { SvcError } from '../../core/svc-error.js';
 import { fetchFollowing, readOpenApiSource } from './openapi-source.js';
 import {
@@ -122,20 +123,11 @@ export async function probeVerificationPage(
 }
 
 async function readText(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    chunks.push(value);
-    // The token is near the top of any page that shows it; the rest is not needed.
-    if (total > MAX_PAGE_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      break;
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  // The token is near the top of any page that shows it; the rest is not needed.
+  const bytes = await readWebStreamCapped(response.body, {
+    maxBytes: MAX_PAGE_BYTES,
+    place: response.url,
+    truncate: true,
+  });
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }

@@ -6,6 +6,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { readNodeStreamCapped } from '../../core/read-node-stream-capped.js';
 import { SvcError } from '../../core/svc-error.js';
 import { followRedirects } from './follow-redirects.js';
 import type { SourceText } from './openapi-source.js';
@@ -94,26 +95,16 @@ async function readCapped(
   opts: RefFetchOptions,
   deadline: AbortSignal,
 ): Promise<Buffer> {
-  const tooLarge = () =>
-    new SvcError('SOURCE_TOO_LARGE', `${url.href} is larger than the limit of ${opts.maxBytes} bytes`, {
-      place: { url: url.href },
-    });
-  const declared = Number(response.headers['content-length']);
-  if (Number.isFinite(declared) && declared > opts.maxBytes) {
-    response.destroy();
-    throw tooLarge();
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
   try {
-    for await (const chunk of response as AsyncIterable<Buffer>) {
-      total += chunk.byteLength;
-      if (total > opts.maxBytes) {
-        response.destroy();
-        throw tooLarge();
-      }
-      chunks.push(chunk);
-    }
+    return await readNodeStreamCapped(response, {
+      maxBytes: opts.maxBytes,
+      place: url.href,
+      declaredLength: response.headers['content-length'],
+      tooLarge: () =>
+        new SvcError('SOURCE_TOO_LARGE', `${url.href} is larger than the limit of ${opts.maxBytes} bytes`, {
+          place: { url: url.href },
+        }),
+    });
   } catch (cause) {
     if (cause instanceof SvcError) throw cause;
     throw new SvcError(
@@ -122,5 +113,4 @@ async function readCapped(
       { place: { url: url.href }, cause },
     );
   }
-  return Buffer.concat(chunks, total);
 }

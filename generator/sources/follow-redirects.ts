@@ -1,9 +1,11 @@
 /**
  * The one redirect follower for URLs someone else wrote (external `$ref`s, git over HTTP): every
  * hop's address is checked before anything is sent to it, the caller's credentials go to the
- * first origin only, user info in a Location is dropped, and the hops are counted.
+ * first origin only, user info in a Location is dropped, and the hops are counted. The loop is
+ * core/redirect-loop.ts; this is its policy for such URLs.
  */
 import type { IncomingMessage } from 'node:http';
+import { redirectLoop } from '../../core/redirect-loop.js';
 import { SvcError, type SvcErrorCode } from '../../core/svc-error.js';
 import type { ResolvedAddress } from './private-address-resolve.js';
 
@@ -26,23 +28,26 @@ export async function followRedirects(
   start: URL,
   opts: FollowOptions,
 ): Promise<{ url: URL; response: IncomingMessage }> {
-  let url = start;
+  // Each hop: its address checked, then sent, with the first URL's credentials only on its origin.
   let from: URL | undefined;
-  for (let hop = 0; ; hop++) {
-    const addresses = await opts.check(url, from);
-    const response = await opts.send(url, addresses, url.origin === start.origin);
-    const location = response.headers.location;
-    if (!REDIRECT.has(response.statusCode ?? 0) || !location) return { url, response };
-    response.destroy();
-    if (hop >= opts.maxRedirects) {
-      throw new SvcError(opts.code, `${start.href} redirected more than ${opts.maxRedirects} times`, {
-        place: { url: start.href },
-      });
-    }
-    from = url;
-    url = new URL(location, url);
-    if (opts.dropHash) url.hash = '';
-    url.username = '';
-    url.password = '';
-  }
+  const { request, response } = await redirectLoop<URL, IncomingMessage>(start, {
+    send: async (url) => opts.send(url, await opts.check(url, from), url.origin === start.origin),
+    next: (answer, url, hop) => {
+      const location = answer.headers.location;
+      if (!REDIRECT.has(answer.statusCode ?? 0) || !location) return undefined;
+      answer.destroy();
+      if (hop >= opts.maxRedirects) {
+        throw new SvcError(opts.code, `${start.href} redirected more than ${opts.maxRedirects} times`, {
+          place: { url: start.href },
+        });
+      }
+      const next = new URL(location, url);
+      if (opts.dropHash) next.hash = '';
+      next.username = '';
+      next.password = '';
+      from = url;
+      return next;
+    },
+  });
+  return { url: request, response };
 }

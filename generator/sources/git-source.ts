@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
+import { capChunks } from '../../core/body-cap.js';
 import { SvcError } from '../../core/svc-error.js';
 import {
   type ContentTree,
@@ -108,21 +109,16 @@ function cappedHttp(max: number, url: string): HttpClient {
   return {
     async request(request) {
       const response = await http.request(request);
-      const body = response.body;
-      if (!body) return response;
-      let total = 0;
-      async function* counted(): AsyncGenerator<Uint8Array> {
-        for await (const chunk of body as AsyncIterable<Uint8Array>) {
-          total += chunk.byteLength;
-          if (total > max) {
-            throw new SvcError('SOURCE_TOO_LARGE', `fetching ${url} brought more than ${max} bytes`, {
-              place: { url },
-            });
-          }
-          yield chunk;
-        }
-      }
-      return { ...response, body: counted() };
+      if (!response.body) return response;
+      const body = capChunks(response.body as AsyncIterable<Uint8Array>, {
+        maxBytes: max,
+        place: url,
+        tooLarge: () =>
+          new SvcError('SOURCE_TOO_LARGE', `fetching ${url} brought more than ${max} bytes`, {
+            place: { url },
+          }),
+      });
+      return { ...response, body };
     },
   };
 }

@@ -7,6 +7,7 @@
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
+import { readNodeStreamCapped } from '../../core/read-node-stream-capped.js';
 import { SvcError } from '../../core/svc-error.js';
 import type { AddressPolicy } from './address-policy.js';
 import { followRedirects } from './follow-redirects.js';
@@ -75,32 +76,18 @@ export function guardedGitHttp(opts: GuardedHttpOptions): HttpClient {
           return send(hop, method, headers, body, addresses, request.signal);
         },
       });
-      const declared = Number(response.headers['content-length']);
-      const tooLarge = () =>
-        new SvcError(
-          'SOURCE_TOO_LARGE',
-          `${url.origin}${url.pathname} answered more than ${opts.maxBytes} bytes`,
-          {
-            place: { url: `${url.origin}${url.pathname}` },
-          },
-        );
-      if (Number.isFinite(declared) && declared > opts.maxBytes) {
-        response.destroy();
-        throw tooLarge();
-      }
+      const place = `${url.origin}${url.pathname}`;
       // Read whole (isomorphic-git keeps packs in memory anyway), so an overflow is this error and
       // not whatever isomorphic-git would make of a body cut short.
-      const chunks: Buffer[] = [];
-      let total = 0;
-      for await (const chunk of response as AsyncIterable<Buffer>) {
-        total += chunk.byteLength;
-        if (total > opts.maxBytes) {
-          response.destroy();
-          throw tooLarge();
-        }
-        chunks.push(chunk);
-      }
-      const whole = Buffer.concat(chunks, total);
+      const whole = await readNodeStreamCapped(response, {
+        maxBytes: opts.maxBytes,
+        place,
+        declaredLength: response.headers['content-length'],
+        tooLarge: () =>
+          new SvcError('SOURCE_TOO_LARGE', `${place} answered more than ${opts.maxBytes} bytes`, {
+            place: { url: place },
+          }),
+      });
       const responseHeaders: Record<string, string> = {};
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;

@@ -4,6 +4,8 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
+import { readWebStreamCapped } from '../../core/read-web-stream-capped.js';
+import { redirectLoop } from '../../core/redirect-loop.js';
 import { SvcError } from '../../core/svc-error.js';
 import type { AddressPolicy } from './address-policy.js';
 import { fetchExternalRef } from './external-ref-source-fetch.js';
@@ -95,11 +97,6 @@ async function readUrl(location: string, maxBytes: number, opts: ReadSourceOptio
         { place: { url: href }, details: [`status ${response.status}`] },
       );
     }
-    const declared = Number(response.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      await response.body?.cancel().catch(() => undefined);
-      throw tooLarge(href, maxBytes, { url: href });
-    }
     const buffer = await readCapped(response, maxBytes, href, controller, timeoutMs);
     return { text: decode(buffer), origin: response.url || href, bytes: buffer.byteLength };
   } finally {
@@ -119,48 +116,50 @@ export async function fetchFollowing(
   controller: AbortController,
   timeoutMs: number,
 ): Promise<Response> {
-  let url = start;
-  for (let hop = 0; ; hop++) {
-    const sameOrigin = url.origin === start.origin;
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        headers: {
-          accept: 'application/json, application/yaml, text/yaml, */*',
-          ...(sameOrigin ? headers : {}),
-        },
-        redirect: 'manual',
-        signal: controller.signal,
-      });
-    } catch (cause) {
-      const reason = controller.signal.aborted ? `timed out after ${timeoutMs} ms` : networkReason(cause);
-      throw new SvcError('SOURCE_UNREACHABLE', `could not fetch ${url.href}: ${reason}`, {
-        place: { url: url.href },
-        cause,
-      });
-    }
-    const location = response.headers.get('location');
-    if (response.status < 300 || response.status >= 400 || !location) return response;
-    await response.body?.cancel().catch(() => undefined);
-    if (hop >= MAX_REDIRECTS) {
-      throw new SvcError(
-        'SOURCE_UNREACHABLE',
-        `fetching ${start.href} redirected more than ${MAX_REDIRECTS} times`,
-        {
-          place: { url: start.href },
-        },
-      );
-    }
-    const next = new URL(location, url);
-    if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-      throw new SvcError('SOURCE_UNREACHABLE', `${url.href} redirected to a non-HTTP URL`, {
-        place: { url: url.href },
-      });
-    }
-    next.username = '';
-    next.password = '';
-    url = next;
-  }
+  const { response } = await redirectLoop<URL, Response>(start, {
+    send: async (url) => {
+      try {
+        return await fetch(url, {
+          headers: {
+            accept: 'application/json, application/yaml, text/yaml, */*',
+            ...(url.origin === start.origin ? headers : {}),
+          },
+          redirect: 'manual',
+          signal: controller.signal,
+        });
+      } catch (cause) {
+        const reason = controller.signal.aborted ? `timed out after ${timeoutMs} ms` : networkReason(cause);
+        throw new SvcError('SOURCE_UNREACHABLE', `could not fetch ${url.href}: ${reason}`, {
+          place: { url: url.href },
+          cause,
+        });
+      }
+    },
+    next: async (answer, url, hop) => {
+      const location = answer.headers.get('location');
+      if (answer.status < 300 || answer.status >= 400 || !location) return undefined;
+      await answer.body?.cancel().catch(() => undefined);
+      if (hop >= MAX_REDIRECTS) {
+        throw new SvcError(
+          'SOURCE_UNREACHABLE',
+          `fetching ${start.href} redirected more than ${MAX_REDIRECTS} times`,
+          {
+            place: { url: start.href },
+          },
+        );
+      }
+      const next = new URL(location, url);
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+        throw new SvcError('SOURCE_UNREACHABLE', `${url.href} redirected to a non-HTTP URL`, {
+          place: { url: url.href },
+        });
+      }
+      next.username = '';
+      next.password = '';
+      return next;
+    },
+  });
+  return response;
 }
 
 async function readCapped(
@@ -170,21 +169,14 @@ async function readCapped(
   controller: AbortController,
   timeoutMs: number,
 ): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (!response.body) return Buffer.alloc(0);
-  const reader = response.body.getReader();
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge(href, maxBytes, { url: href });
-      }
-      chunks.push(value);
-    }
+    const bytes = await readWebStreamCapped(response.body, {
+      maxBytes,
+      place: href,
+      declaredLength: response.headers.get('content-length'),
+      tooLarge: () => tooLarge(href, maxBytes, { url: href }),
+    });
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   } catch (cause) {
     if (cause instanceof SvcError) throw cause;
     const reason = controller.signal.aborted ? `timed out after ${timeoutMs} ms` : networkReason(cause);
@@ -193,7 +185,6 @@ async function readCapped(
       cause,
     });
   }
-  return Buffer.concat(chunks, total);
 }
 
 function decode(buffer: Buffer): string {

@@ -7,7 +7,7 @@
 import { isPlainObject } from '../../core/is-plain-object.js';
 import { declareRequiredNames } from './declare-required.js';
 import type { Endpoint, Location, SvcTool } from '../../schemas/types.js';
-import { endpointFingerprint, isJsonMediaType } from '../endpoints/index.js';
+import { endpointFingerprint, mediaRangeAdmitsJson } from '../endpoints/index.js';
 import { collectDefRefs } from '../endpoints/schema-convert.js';
 import { annotationsFor } from './annotations.js';
 import { buildOutputSchema } from './output-schema.js';
@@ -321,7 +321,7 @@ function bodyProperties(endpoint: Endpoint, defs: Defs | undefined): FlatBody | 
 
 export function bodyEncoding(contentType: string): BodyEncoding {
   const t = contentType.toLowerCase().split(';')[0]!.trim();
-  if (isJsonMediaType(t)) return 'application/json';
+  if (mediaRangeAdmitsJson(t)) return 'application/json';
   if (t === 'application/x-www-form-urlencoded') return 'application/x-www-form-urlencoded';
   if (t.startsWith('multipart/')) return 'multipart/form-data';
   if (t.startsWith('text/')) return 'text/plain';

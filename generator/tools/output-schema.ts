@@ -9,7 +9,7 @@
  */
 import { isPlainObject } from '../../core/is-plain-object.js';
 import type { Endpoint, SvcTool } from '../../schemas/types.js';
-import { isJsonMediaType } from '../endpoints/index.js';
+import { mediaRangeAdmitsJson } from '../endpoints/index.js';
 import {
   type Defs,
   isSchema,
@@ -57,7 +57,7 @@ export function lenientSchema(schema: Schema): Schema {
 export function buildOutputSchema(endpoint: Endpoint): SvcTool['outputSchema'] | undefined {
   const response = endpoint.response;
   if (!response || response.schema === undefined) return undefined;
-  if (response.contentType !== undefined && !isJsonMediaType(response.contentType)) return undefined;
+  if (response.contentType !== undefined && !mediaRangeAdmitsJson(response.contentType)) return undefined;
   const defs = endpoint.defs as Defs | undefined;
   const schema = resolveLocal(response.schema as Schema, defs);
   if (!isPlainObject(schema)) return undefined;

@@ -29,6 +29,7 @@ import {
   SNAPSHOT_SIGNATURE_HEADER,
   verifySnapshot,
 } from '../../core/snapshot-signature.js';
+import { readWebStreamCapped } from '../../core/read-web-stream-capped.js';
 import { SvcError } from '../../core/svc-error.js';
 import type { FolderModel } from '../../folder/model.js';
 import type { ConfigStore } from '../config-store.js';
@@ -123,26 +124,13 @@ class PollFailure extends Error {
 }
 
 async function readLimited(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel();
-    throw new PollFailure(`the snapshot is larger than ${maxBytes} bytes`, response.status);
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new PollFailure(`the snapshot is larger than ${maxBytes} bytes`, response.status);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = await readWebStreamCapped(response.body, {
+    maxBytes,
+    place: 'the snapshot',
+    declaredLength: response.headers.get('content-length'),
+    tooLarge: () => new PollFailure(`the snapshot is larger than ${maxBytes} bytes`, response.status),
+  });
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /** The most of an error body read, and of its message kept, for a log line. */
