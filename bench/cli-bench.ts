@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../cli/package-root.js';
+import { packageRoot } from '../core/package-root.js';
 
 export interface StartupFigure {
   label: string;

@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { packageRoot } from '../cli/package-root.js';
+import { packageRoot } from '../core/package-root.js';
 import { createApp, createConfigStore, loadFolderDir, parseRuntimeEnv } from '../runtime/index.js';
 import {
   copyFixtureFolder,

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { packageRoot } from '../cli/package-root.js';
+import { packageRoot } from '../core/package-root.js';
 import { bundleWorker, type WorkerBuild } from '../cli/worker/build-worker.js';
 import { workerdConfig } from '../cli/worker/worker-config-files.js';
 import { loadFolderDir } from '../runtime/load-source.js';

@@ -11,7 +11,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../core/svc-error.js';
 import { readFolder, unsafePathReason } from '../folder/index.js';
-import type { CliIo } from './command.js';
+import type { CliIo } from '../core/command.js';
 import { type BranchLeft, realBranchDir, retireBranchFolders } from './retire-branch-folders.js';
 import { restoreModes } from './user-files.js';
 

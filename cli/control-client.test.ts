@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSvcError } from '../core/svc-error.js';
-import type { CliIo } from './command.js';
+import type { CliIo } from '../core/command.js';
 import { controlClientFrom, isTransient } from './control-client.js';
 
 const io = (env: Record<string, string>): CliIo => ({ stdout() {}, stderr() {}, cwd: '/', env });

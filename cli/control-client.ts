@@ -5,7 +5,7 @@
  * carrying the service's own message and the URL asked, never the token.
  */
 import { SvcError } from '../core/svc-error.js';
-import type { CliIo } from './command.js';
+import type { CliIo } from '../core/command.js';
 
 export interface ControlClient {
   /** The service's base URL, as shown in messages. */

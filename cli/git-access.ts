@@ -1,5 +1,5 @@
 import type { Source } from '../schemas/types.js';
-import type { CliIo } from './command.js';
+import type { CliIo } from '../core/command.js';
 
 /**
  * What git and raw-URL sources need from the environment: the token, the cache directory, and

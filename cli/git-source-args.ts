@@ -5,7 +5,7 @@
 import { SvcError } from '../core/svc-error.js';
 import { checkGitUrl } from '../generator/sources/git-url.js';
 import type { Source } from '../schemas/types.js';
-import type { CliIo } from './command.js';
+import type { CliIo } from '../core/command.js';
 
 export type GitSource = Extract<Source, { kind: 'git' }>;
 

@@ -24,8 +24,8 @@ import {
 } from '../generator/sources/app-builder-urls.js';
 import type { Auth } from '../schemas/types.js';
 import { checkBranchDocument } from '../generator/import/check-branch-document.js';
-import type { CliIo } from './command.js';
-import { EXIT } from './exit-codes.js';
+import type { CliIo } from '../core/command.js';
+import { EXIT } from '../core/exit-codes.js';
 import { verificationSteps } from './verification-steps.js';
 import { verificationTokenOf } from './verification-token.js';
 

@@ -6,14 +6,14 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { CliIo } from './command.js';
+import type { CliIo } from '../core/command.js';
 import { type CommandEntry, commands, commandsUnder, findCommand } from './commands/index.js';
-import { didYouMean } from './did-you-mean.js';
-import { EXIT } from './exit-codes.js';
-import { fail } from './fail.js';
+import { didYouMean } from '../core/closest-words.js';
+import { EXIT } from '../core/exit-codes.js';
+import { fail } from '../core/fail.js';
 import { quietEpipe } from './quiet-epipe.js';
 import { terminalSafe } from './terminal-text.js';
-import { packageVersion } from './package-root.js';
+import { packageVersion } from '../core/package-root.js';
 
 function commandRows(entries: readonly CommandEntry[]): string[] {
   const width = Math.max(...entries.map((c) => c.name.length));

@@ -9,9 +9,9 @@ import { SvcError } from '../core/svc-error.js';
 import type { ChecklistRow } from '../generator/import/index.js';
 import { renderReportText } from '../generator/report/index.js';
 import type { ImportReport } from '../schemas/types.js';
-import type { CliIo } from './command.js';
+import type { CliIo } from '../core/command.js';
 import { type ControlClient, controlClientFrom, isTransient } from './control-client.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from '../core/exit-codes.js';
 import { formatChecklist } from './print-checklist.js';
 
 export interface RemoteJob {

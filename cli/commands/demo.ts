@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { parseRuntimeEnv, startRuntime } from '../../runtime/index.js';
-import type { Command } from '../command.js';
+import type { Command } from '../../core/command.js';
 import { prepareDemo } from '../demo/run-demo.js';
-import { EXIT } from '../exit-codes.js';
-import { fail } from '../fail.js';
-import { parseCommandArgs } from '../parse-args.js';
-import { waitForSignal } from '../wait-for-signal.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { fail } from '../../core/fail.js';
+import { parseCommandArgs } from '../../core/parse-args.js';
+import { waitForSignal } from '../../core/wait-for-signal.js';
 
 export const demoCommand: Command = {
   name: 'demo',

@@ -9,11 +9,11 @@ import {
   renderReportText,
   reportHits,
 } from '../../generator/report/index.js';
-import type { Command } from '../command.js';
-import { EXIT } from '../exit-codes.js';
-import { fail } from '../fail.js';
+import type { Command } from '../../core/command.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { fail } from '../../core/fail.js';
 import { gitAccess } from '../git-access.js';
-import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 import { folderRelative } from './import.js';
 
 const FORMATS = ['markdown', 'json', 'text'] as const;

@@ -3,12 +3,12 @@ import { SvcError } from '../../core/svc-error.js';
 import { writeFolder } from '../../folder/index.js';
 import { exportFolder } from '../../generator/render/index.js';
 import type { FolderFiles } from '../../folder/model.js';
-import type { Command, CliIo } from '../command.js';
+import type { Command, CliIo } from '../../core/command.js';
 import { controlClientFrom } from '../control-client.js';
-import { EXIT } from '../exit-codes.js';
-import { fail } from '../fail.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { fail } from '../../core/fail.js';
 import { openFolder } from '../open-folder.js';
-import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 import { fetchRemoteExport } from '../remote-export.js';
 
 export const exportCommand: Command = {

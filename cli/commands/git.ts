@@ -14,10 +14,10 @@ import {
   svcConfigDir,
 } from '../../generator/sources/git-connections.js';
 import { credentialScope } from '../../generator/sources/credential-scope.js';
-import type { Command, CliIo } from '../command.js';
-import { EXIT } from '../exit-codes.js';
-import { fail } from '../fail.js';
-import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import type { Command, CliIo } from '../../core/command.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { fail } from '../../core/fail.js';
+import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 
 const usage = `Usage:
   svc git connect github [--id <id>] [--api-url <url>] [--git-url <url>] [--private-key-file <pem>]

@@ -3,10 +3,10 @@ import { SvcError } from '../../core/svc-error.js';
 import { readFolder } from '../../folder/index.js';
 import { readHistory } from '../../generator/history/index.js';
 import { renderReportMarkdown } from '../../generator/report/index.js';
-import type { Command } from '../command.js';
-import { EXIT } from '../exit-codes.js';
-import { fail } from '../fail.js';
-import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import type { Command } from '../../core/command.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { fail } from '../../core/fail.js';
+import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 
 export const historyCommand: Command = {
   name: 'history',

@@ -3,7 +3,7 @@
  * that command runs (or its help is asked for): `svc help` and `svc --version` then start without
  * the generator and the runtime. Adding a command is one entry here.
  */
-import type { Command } from '../command.js';
+import type { Command } from '../../core/command.js';
 
 export interface CommandEntry {
   /** One or two words: "init", "tool add". */

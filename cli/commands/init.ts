@@ -5,10 +5,10 @@ import { type ImportResult, importFolder, writeManualFolder } from '../../genera
 import { initialConfig, serverIdFrom } from '../../generator/init/index.js';
 import type { Auth, SvcConfig } from '../../schemas/types.js';
 import { AUTO_MAX_BYTES, AUTO_MAX_TOOLS } from '../../folder/discovery-mode.js';
-import type { CliIo, Command } from '../command.js';
-import { EXIT } from '../exit-codes.js';
-import { fail } from '../fail.js';
-import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import type { CliIo, Command } from '../../core/command.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { fail } from '../../core/fail.js';
+import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 import { appBuilderOrigin, initAppBuilder } from '../init-app-builder.js';
 import { gitAccess } from '../git-access.js';
 import { connectionProvider, gitSourceOf } from '../git-source-args.js';

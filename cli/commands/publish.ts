@@ -1,10 +1,10 @@
 import { writeFolder } from '../../folder/index.js';
 import { renderConfig } from '../../generator/render/index.js';
-import type { Command } from '../command.js';
-import { EXIT } from '../exit-codes.js';
-import { fail } from '../fail.js';
+import type { Command } from '../../core/command.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { fail } from '../../core/fail.js';
 import { openFolder } from '../open-folder.js';
-import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 
 function publication(name: 'publish' | 'unpublish', published: boolean): Command {
   return {

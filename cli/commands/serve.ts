@@ -9,11 +9,11 @@ import {
   startRuntime,
   startRuntimes,
 } from '../../runtime/index.js';
-import type { CliIo, Command } from '../command.js';
-import { EXIT } from '../exit-codes.js';
-import { fail } from '../fail.js';
-import { parseCommandArgs } from '../parse-args.js';
-import { waitForSignal } from '../wait-for-signal.js';
+import type { CliIo, Command } from '../../core/command.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { fail } from '../../core/fail.js';
+import { parseCommandArgs } from '../../core/parse-args.js';
+import { waitForSignal } from '../../core/wait-for-signal.js';
 
 /**
  * One line per variable the runtime reads: a variable added to RUNTIME_ENV_VARIABLES fails the

@@ -41,14 +41,14 @@ import {
   finishInterruptedAppChange,
   renderJournal,
 } from '../app-change-journal.js';
-import type { CliIo, Command } from '../command.js';
-import { EXIT } from '../exit-codes.js';
-import { fail } from '../fail.js';
+import type { CliIo, Command } from '../../core/command.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { fail } from '../../core/fail.js';
 import { gitAccess } from '../git-access.js';
 import { connectionProvider, type GitSource, gitSourceOf } from '../git-source-args.js';
 import { appBuilderOrigin } from '../init-app-builder.js';
 import { openFolder } from '../open-folder.js';
-import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 import { formatChecklist } from '../print-checklist.js';
 import { carriedFiles } from '../retire-branch-folders.js';
 import { notRoundTripping } from '../text-round-trip.js';

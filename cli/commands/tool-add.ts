@@ -2,11 +2,11 @@ import { SvcError } from '../../core/svc-error.js';
 import { writeFolder } from '../../folder/index.js';
 import { manualTool, parseParamSpec } from '../../generator/manual/index.js';
 import { renderTool } from '../../generator/render/index.js';
-import type { Command } from '../command.js';
-import { EXIT } from '../exit-codes.js';
-import { fail } from '../fail.js';
+import type { Command } from '../../core/command.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { fail } from '../../core/fail.js';
 import { openFolder } from '../open-folder.js';
-import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 
 export const toolAddCommand: Command = {
   name: 'tool add',

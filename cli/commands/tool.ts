@@ -9,12 +9,12 @@ import type { ToolItem } from '../../folder/model.js';
 import { writeFolder } from '../../folder/index.js';
 import { patchYaml } from '../../generator/import/patch-yaml.js';
 import { parse as parseYamlText } from 'yaml';
-import type { Command } from '../command.js';
-import { didYouMean } from '../did-you-mean.js';
-import { EXIT } from '../exit-codes.js';
-import { fail } from '../fail.js';
+import type { Command } from '../../core/command.js';
+import { didYouMean } from '../../core/closest-words.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { fail } from '../../core/fail.js';
 import { openFolder } from '../open-folder.js';
-import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 
 /** The alternatives of a --grep value, lower-cased; empty ones dropped. */
 export function grepTerms(pattern: string): string[] {

@@ -2,10 +2,10 @@ import path from 'node:path';
 import { checkTools, loadFolder, readFolder } from '../../folder/index.js';
 import type { FolderModel } from '../../folder/model.js';
 import { compileConfig, type Discovery } from '../../runtime/loaded-config.js';
-import type { Command } from '../command.js';
-import { EXIT } from '../exit-codes.js';
-import { fail } from '../fail.js';
-import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import type { Command } from '../../core/command.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { fail } from '../../core/fail.js';
+import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 
 function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;

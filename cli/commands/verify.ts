@@ -10,11 +10,11 @@ import {
 } from '../../generator/sources/app-builder-source.js';
 import { LIVE_BRANCH, MAIN_BRANCH } from '../../generator/sources/app-builder-urls.js';
 import { openAppBuilderFolders, updateSources } from '../app-builder-folders.js';
-import type { CliIo, Command } from '../command.js';
-import { EXIT } from '../exit-codes.js';
-import { fail } from '../fail.js';
+import type { CliIo, Command } from '../../core/command.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { fail } from '../../core/fail.js';
 import { appBuilderOrigin } from '../init-app-builder.js';
-import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 import { verificationSteps } from '../verification-steps.js';
 
 const usage = `Usage: svc verify <dir> [--reset] [--json]

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
-import type { Command } from '../command.js';
-import { EXIT } from '../exit-codes.js';
-import { fail } from '../fail.js';
-import { parseCommandArgs, requirePositional } from '../parse-args.js';
+import type { Command } from '../../core/command.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { fail } from '../../core/fail.js';
+import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 
 /**
  * Cloudflare's limit on a Worker's size: 64 MiB uncompressed on every plan (since May 2026;

@@ -13,7 +13,7 @@ import { importFolder } from '../../generator/import/index.js';
 import { initialConfig } from '../../generator/init/index.js';
 import { renderFolder } from '../../generator/render/index.js';
 import { openFolder } from '../open-folder.js';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from '../../core/package-root.js';
 import { formatChecklist } from '../print-checklist.js';
 import { type RunningApi, startBookshelfApi } from './bookshelf-api.js';
 

@@ -16,7 +16,7 @@ import type { FolderModel } from '../../folder/model.js';
 import { folderCommit } from '../../runtime/folder-commit.js';
 import { folderErrors, loadFolderDir } from '../../runtime/load-source.js';
 import { folderDigest } from '../../runtime/sync/snapshot-folder.js';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from '../../core/package-root.js';
 import { generateToolValidators, type ToolValidators } from './tool-validators.js';
 import { workerdConfig, wranglerToml } from './worker-config-files.js';
 

@@ -18,7 +18,7 @@ import { toEndpoints } from '../../generator/endpoints/index.js';
 import { parseDocument } from '../../generator/parse/index.js';
 import { readOpenApiSource } from '../../generator/sources/openapi-source.js';
 import { buildTools } from '../../generator/tools/index.js';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from '../../core/package-root.js';
 import { workerPlugin } from './build-worker.js';
 import { generateToolValidators, type ToolValidators } from './tool-validators.js';
 

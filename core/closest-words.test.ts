@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closest, didYouMean, editDistance } from './did-you-mean.js';
+import { closest, didYouMean, editDistance } from './closest-words.js';
 
 describe('did you mean', () => {
   it('measures edits', () => {
