@@ -13,7 +13,7 @@ import {
   externalRefRefusal,
   refTarget,
 } from '../sources/external-ref-source.js';
-import type { HostResolver } from '../sources/private-address-resolve.js';
+import type { HostResolver } from '../../core/private-address-resolve.js';
 import { decodeText } from './decode-text.js';
 import { collectRefs, placeFor, type RefUse } from './ref-walk.js';
 

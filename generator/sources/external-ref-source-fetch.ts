@@ -9,7 +9,7 @@ import { request as httpsRequest } from 'node:https';
 import { SvcError } from '../../core/svc-error.js';
 import { followRedirects } from './follow-redirects.js';
 import type { SourceText } from './openapi-source.js';
-import { pinnedLookup, type ResolvedAddress } from './private-address-resolve.js';
+import { pinnedLookup, type ResolvedAddress } from '../../core/private-address-resolve.js';
 
 export const MAX_REF_REDIRECTS = 5;
 

@@ -10,7 +10,7 @@ import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git
 import { SvcError } from '../../core/svc-error.js';
 import type { AddressPolicy } from './address-policy.js';
 import { followRedirects } from './follow-redirects.js';
-import { pinnedLookup } from './private-address-resolve.js';
+import { pinnedLookup } from '../../core/private-address-resolve.js';
 
 const MAX_REDIRECTS = 5;
 const IDLE_TIMEOUT_MS = 120_000;

@@ -43,7 +43,7 @@ export interface OAuthFacadeOptions {
   sealer: Sealer;
   logger: Logger;
   now: () => number;
-  /** For the upstream token endpoint (tests route it); client metadata documents use the global fetch. */
+  /** For the upstream token endpoint (tests route it); client metadata documents: client-metadata-fetch.ts. */
   fetch?: typeof fetch;
 }
 
@@ -73,7 +73,8 @@ function facadeContext(opts: OAuthFacadeOptions): FacadeContext {
     clients: createClientRegistry({
       sealer,
       allowLoopback: env.oauthAllowLoopback === true,
-      fetch,
+      allowPrivate: env.oauthAllowPrivate === true,
+      logger,
       now: opts.now,
     }),
     resourceFor,
