@@ -368,7 +368,7 @@ export function createFastPath(opts: FastPathOptions): FastPath {
       if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
       const version = request.headers.get('mcp-protocol-version');
       if (version !== null && !LEGACY_VERSIONS.has(version)) return undefined;
-      const session = sessions.lookup(sid, pathKey);
+      const session = sessions.lookup(sid, pathKey, context?.principal);
       if (!session) return undefined;
       served++;
       return serveSession(session, rpc, context);

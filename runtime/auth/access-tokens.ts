@@ -12,6 +12,8 @@ export interface OpenedAccessToken {
   resource: string;
   userToken: string;
   exp: number;
+  /** Who signed in (CallContext.principal): the sign-in's grant id, else (older tokens) the client. */
+  subject: string;
 }
 
 export function accessTokenOpener(
@@ -33,6 +35,7 @@ export function accessTokenOpener(
       resource: claims.aud,
       userToken: claims.ut,
       exp: Number(claims.exp),
+      subject: typeof claims.gid === 'string' ? `grant:${claims.gid}` : `client:${String(claims.cid)}`,
     };
     if (opened.size >= OPENED_CACHE_MAX) opened.delete(opened.keys().next().value!);
     opened.set(sealed, token);

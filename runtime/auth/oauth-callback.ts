@@ -55,6 +55,8 @@ export async function callback(ctx: FacadeContext, url: URL): Promise<Response> 
       urt: tokens.refreshToken,
       uexp: tokens.expiresAt,
       sc: tokens.scope,
+      // This sign-in: the tokens issued from the code, refreshed or not, name the same person.
+      gid: crypto.randomUUID(),
     },
     CODE_TTL_S,
   );

@@ -14,19 +14,28 @@ const ACCESS_TTL_MAX_S = 3600;
 const REFRESH_TTL_S = 30 * 24 * 3600;
 const MAX_FORM_CHARS = 64 * 1024;
 
-async function issueTokens(
-  ctx: FacadeContext,
-  clientId: string,
-  resource: string,
-  up: UpstreamTokens,
-): Promise<Response> {
+const stringOrUndefined = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/** The claims svc's tokens are bound to; `gid` names the sign-in (the person), kept across refreshes. */
+interface Grant {
+  clientId: string;
+  resource: string;
+  gid: string | undefined;
+}
+
+async function issueTokens(ctx: FacadeContext, grant: Grant, up: UpstreamTokens): Promise<Response> {
+  const { clientId, resource, gid } = grant;
   const now = ctx.seconds();
   const ttl = Math.max(1, Math.min(ACCESS_TTL_MAX_S, (up.expiresAt ?? now + ACCESS_TTL_MAX_S) - now));
-  const accessToken = await ctx.sealer.seal('at', { cid: clientId, aud: resource, ut: up.accessToken }, ttl);
+  const accessToken = await ctx.sealer.seal(
+    'at',
+    { cid: clientId, aud: resource, ut: up.accessToken, gid },
+    ttl,
+  );
   const refreshToken = up.refreshToken
     ? await ctx.sealer.seal(
         'rt',
-        { cid: clientId, aud: resource, urt: up.refreshToken, sc: up.scope },
+        { cid: clientId, aud: resource, urt: up.refreshToken, sc: up.scope, gid },
         REFRESH_TTL_S,
       )
     : undefined;
@@ -55,7 +64,8 @@ async function authorizationCodeGrant(ctx: FacadeContext, form: URLSearchParams)
   if (resource !== null && !sameResource(resource, String(code.res)))
     return oauthError(400, 'invalid_target', 'resource differs from the authorization request');
   if (!ctx.redeemCode(raw)) return oauthError(400, 'invalid_grant', 'the code was already used');
-  return issueTokens(ctx, clientId, String(code.res), {
+  const grant = { clientId, resource: String(code.res), gid: stringOrUndefined(code.gid) };
+  return issueTokens(ctx, grant, {
     accessToken: String(code.ut),
     ...(typeof code.urt === 'string' ? { refreshToken: code.urt } : {}),
     ...(typeof code.uexp === 'number' ? { expiresAt: code.uexp } : {}),
@@ -85,7 +95,8 @@ async function refreshTokenGrant(ctx: FacadeContext, form: URLSearchParams): Pro
       : oauthError(503, 'temporarily_unavailable', 'the API provider could not refresh the grant');
   }
   const tokens = outcome.tokens;
-  return issueTokens(ctx, clientId, String(refresh.aud), {
+  const grant = { clientId, resource: String(refresh.aud), gid: stringOrUndefined(refresh.gid) };
+  return issueTokens(ctx, grant, {
     ...tokens,
     ...(tokens.scope ? {} : typeof refresh.sc === 'string' ? { scope: refresh.sc } : {}),
   });
