@@ -40,7 +40,9 @@ export type DocumentGet = (url: URL, addresses: readonly ResolvedAddress[]) => P
 export async function checkDocumentUrl(
   url: URL,
   rule: AddressRule,
-): Promise<{ ok: true; addresses: readonly ResolvedAddress[] } | { ok: false; reason: string }> {
+): Promise<
+  { ok: true; addresses: readonly ResolvedAddress[] } | { ok: false; reason: string; internal?: true }
+> {
   const httpAllowed = rule.allowLoopback && isLoopbackHost(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && httpAllowed))
     return { ok: false, reason: 'not an https URL' };
@@ -62,6 +64,7 @@ export async function checkDocumentUrl(
       return {
         ok: false,
         reason: `the host resolves to ${internal.address}, a loopback, private or internal address (SVC_OAUTH_ALLOW_PRIVATE=1 allows those)`,
+        internal: true,
       };
   }
   return { ok: true, addresses };

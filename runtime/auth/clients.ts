@@ -51,7 +51,7 @@ export interface ClientRegistry {
 export interface ClientRegistryOptions extends AddressRule {
   sealer: Sealer;
   now: () => number;
-  /** Where a refused document URL is reported (the person only sees "unknown client"). */
+  /** Where a document URL refused by the address rule is reported (the person sees "unknown client"). */
   logger?: Logger;
   /** The document GET (default pinnedDocumentGet); tests observe it. */
   get?: DocumentGet;
@@ -88,7 +88,9 @@ export function createClientRegistry(opts: ClientRegistryOptions): ClientRegistr
     if (url.pathname === '/' || url.hash || url.username) return undefined;
     const checked = await checkDocumentUrl(url, opts);
     if (!checked.ok) {
-      opts.logger?.log('warn', 'oauth_client_metadata_refused', { host: url.host, reason: checked.reason });
+      // Only the address rule is worth a line: a name that does not resolve is just an unknown client.
+      if (checked.internal)
+        opts.logger?.log('warn', 'oauth_client_metadata_refused', { host: url.host, reason: checked.reason });
       return undefined;
     }
     const text = await get(url, checked.addresses);
