@@ -296,7 +296,7 @@ export function createApp(opts: CreateAppOptions): RuntimeApp {
     // One context per request: the auth gate's (user token, headers) gains the caller and the trace.
     const context: CallContext = Object.assign(call ?? {}, {
       caller: callerOf(
-        undefined,
+        call?.principal,
         incoming?.socket.remoteAddress,
         env.trustProxy ? request.headers.get('x-forwarded-for') : undefined,
         env.trustProxy,

@@ -6,6 +6,9 @@
  * (SVC_SESSION_SECRET) — and the upstream is never called for B. Token A keeps working everywhere.
  */
 import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryLogger, parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
 import {
@@ -126,5 +129,38 @@ describe('a 2025-era session belongs to who opened it', () => {
     const sid = await openSession(first.url, BOB);
     expect((await call(first.url, BOB, sid)).status).toBe(200);
     expect((await call(first.url, ALICE, sid)).status).toBe(404);
+  });
+});
+
+describe('the authenticated principal is the caller', () => {
+  it('the execution log (and the per-caller limit) names the token, not the address', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-binding-log-'));
+    const logFile = join(dir, 'calls.jsonl');
+    const runtime = await startRuntime({
+      env: parseRuntimeEnv({
+        MCP_RUNTIME_PORT: '0',
+        SVC_UPSTREAM_SECRET: 'sk-session-binding-test',
+        MCP_AUTH: 'bearer',
+        SVC_MCP_TOKENS: [ALICE, BOB].map(sha).join(','),
+        SVC_SESSION_SECRET: SESSION_SECRET,
+        SVC_EXECUTION_LOG: logFile,
+      }),
+      folderDir: folder.dir,
+      logger,
+    });
+    try {
+      for (const token of [ALICE, BOB]) {
+        const sid = await openSession(runtime.url, token);
+        expect((await call(runtime.url, token, sid)).status).toBe(200);
+      }
+    } finally {
+      await runtime.close();
+    }
+    const callers = (await readFile(logFile, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { caller: string }).caller);
+    expect(callers).toEqual(['sub:bearer:0', 'sub:bearer:1']);
+    await rm(dir, { recursive: true, force: true });
   });
 });
