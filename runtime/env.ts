@@ -85,6 +85,8 @@ export interface RuntimeEnv {
   mcpOAuthIssuer?: string;
   /** SVC_OAUTH_ALLOW_LOOPBACK: client metadata documents and redirects on http loopback accepted (tests, local use). */
   oauthAllowLoopback?: boolean;
+  /** SVC_OAUTH_ALLOW_PRIVATE: client metadata documents on private and internal addresses accepted. */
+  oauthAllowPrivate?: boolean;
 }
 
 /** Every variable parseRuntimeEnv reads (the exported folder's .env.example must not name others). */
@@ -130,6 +132,7 @@ export const RUNTIME_ENV_VARIABLES = [
   'SVC_OAUTH_CLIENT_ID',
   'SVC_OAUTH_CLIENT_SECRET',
   'SVC_OAUTH_ALLOW_LOOPBACK',
+  'SVC_OAUTH_ALLOW_PRIVATE',
   'MCP_OAUTH_ISSUER',
 ] as const;
 
@@ -138,7 +141,12 @@ export const RUNTIME_ENV_VARIABLES = [
  * config schema holds those names to the same rule). Read at boot, before the folder is known.
  */
 const OAUTH_CLIENT_VARIABLE = /^[A-Z][A-Z0-9_]*(OAUTH|CLIENT_ID|CLIENT_SECRET)[A-Z0-9_]*$/;
-const NOT_CLIENT_VARIABLES = new Set(['SVC_OAUTH_KEY', 'SVC_OAUTH_ALLOW_LOOPBACK', 'MCP_OAUTH_ISSUER']);
+const NOT_CLIENT_VARIABLES = new Set([
+  'SVC_OAUTH_KEY',
+  'SVC_OAUTH_ALLOW_LOOPBACK',
+  'SVC_OAUTH_ALLOW_PRIVATE',
+  'MCP_OAUTH_ISSUER',
+]);
 
 export const DEFAULT_PORT = 3002;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -392,6 +400,7 @@ function readInboundAuthEnv(
   }
   if (Object.keys(clients).length > 0) result.oauthClients = clients;
   if (nonEmpty(env.SVC_OAUTH_ALLOW_LOOPBACK) === '1') result.oauthAllowLoopback = true;
+  if (nonEmpty(env.SVC_OAUTH_ALLOW_PRIVATE) === '1') result.oauthAllowPrivate = true;
   const issuer = nonEmpty(env.MCP_OAUTH_ISSUER);
   if (issuer !== undefined) {
     if (!/^https?:\/\/[^/]/.test(issuer))

@@ -271,14 +271,20 @@ function modernHeadersMatch(request: Request, rpc: RpcRequest): boolean {
 }
 
 /** The live 2025 session this request may be served on, with the headers its transport requires. */
-function legacySession(request: Request, sessions: LegacySessions, pathKey: string): Session | undefined {
+function legacySession(
+  request: Request,
+  sessions: LegacySessions,
+  pathKey: string,
+  /** Who is asking: a session answers only the person who opened it. */
+  principal: string | undefined,
+): Session | undefined {
   const sid = request.headers.get('mcp-session-id');
   if (!sid) return undefined;
   const accept = request.headers.get('accept');
   if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
   const version = request.headers.get('mcp-protocol-version');
   if (version !== null && !LEGACY_VERSIONS.has(version)) return undefined;
-  return sessions.lookup(sid, pathKey);
+  return sessions.lookup(sid, pathKey, principal);
 }
 
 export function createFastPath(opts: FastPathOptions): FastPath {
@@ -300,7 +306,7 @@ export function createFastPath(opts: FastPathOptions): FastPath {
         const watch = watchClient ?? (() => ({ signal: request.signal, done() {} }));
         return serveModern(call, opts.current(), watch);
       }
-      const session = legacySession(request, sessions, pathKey);
+      const session = legacySession(request, sessions, pathKey, context?.principal);
       if (!session) return undefined;
       served++;
       return serveSession(call, session);

@@ -16,6 +16,12 @@
  * held (else 404), and the SDK's per-session state, by replaying its initialize. The table is
  * then a cache: an idle session is forgotten, not ended, and a token past its absolute expiry
  * gets 404 on every replica. DELETE ends the session on the replica that received it only.
+ *
+ * A session is bound to who opened it (MCP security best practices, session hijacking: bind the
+ * session to the user, never authenticate by it): the principal the inbound gate authenticated
+ * (CallContext.principal) is kept with the session, and carried (hashed) in a portable id. A
+ * request of that session bearing someone else's valid token, or none, gets the 404 of an unknown
+ * session, on every replica: the id is no use to anyone but its owner.
  */
 import {
   isInitializeRequest,
@@ -23,6 +29,8 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { createHash } from 'node:crypto';
+import { attachedCallContext } from './call-context.js';
 import type { LoadedConfig } from './loaded-config.js';
 import type { Logger } from './logger.js';
 import { initClaims, type SessionTokens } from './session-token.js';
@@ -42,6 +50,8 @@ export interface Session {
   cancels: Map<string | number, () => void>;
   /** Portable sessions: the absolute expiry the token carries (epoch ms). */
   expiresAt?: number;
+  /** Who opened it (CallContext.principal); undefined when the endpoint authenticates nobody. */
+  principal: string | undefined;
 }
 
 export interface LegacySessionsOptions {
@@ -66,6 +76,18 @@ export interface LegacySessionsOptions {
  */
 function logLabel(id: string): string {
   return id.startsWith('s1.') ? id.slice(-10) : id.slice(0, 8);
+}
+
+/** Who the inbound gate authenticated for this request, if anyone. */
+function principalOf(request: Request): string | undefined {
+  return attachedCallContext(request)?.principal;
+}
+
+/** What a portable session id carries of its principal: readable by anyone, so a digest. */
+function principalDigest(principal: string | undefined): string | undefined {
+  return principal === undefined
+    ? undefined
+    : createHash('sha256').update(principal).digest('base64url').slice(0, 22);
 }
 
 /** How many characters of the config digest a session token carries (128 bits). */
@@ -126,10 +148,11 @@ export class LegacySessions {
    * The live session `sid` on `pathKey`, marked used; undefined when unknown, on another path
    * or expired (the caller then lets `handle` answer 404).
    */
-  lookup(sid: string, pathKey: string): Session | undefined {
+  lookup(sid: string, pathKey: string, principal?: string): Session | undefined {
     const session = this.sessions.get(sid);
     if (!session || session.pathKey !== pathKey || this.isExpired(session) || this.isIdle(session))
       return undefined;
+    if (session.principal !== principal) return undefined;
     this.touch(session);
     return session;
   }
@@ -142,14 +165,19 @@ export class LegacySessions {
   async handle(request: Request, pathKey: string, parsedBody: unknown, client = ''): Promise<Response> {
     const sid = request.headers.get('mcp-session-id');
     if (sid) {
+      const principal = principalOf(request);
       let known = this.sessions.get(sid);
       if (known && known.pathKey !== pathKey) return jsonRpcError(404, -32001, 'Session not found');
+      if (known && known.principal !== principal) return this.notTheOwner(known.id);
       if (known && (this.isExpired(known) || this.isIdle(known))) {
         await this.drop(known, this.isExpired(known) ? 'expired' : 'idle');
         known = undefined;
       }
-      const session = known ?? (this.opts.tokens ? await this.revive(sid, pathKey, client) : undefined);
+      const session =
+        known ?? (this.opts.tokens ? await this.revive(sid, pathKey, client, principal) : undefined);
       if (!session) return jsonRpcError(404, -32001, 'Session not found');
+      // A revive by someone else meanwhile: this request is still not theirs.
+      if (session.principal !== principal) return this.notTheOwner(session.id);
       this.touch(session);
       session.busy++;
       try {
@@ -169,6 +197,12 @@ export class LegacySessions {
       return this.open(request, pathKey, parsedBody, client);
     // No session: serve statelessly (curl-style clients); GET/DELETE get 405 there.
     return this.opts.stateless(request, { parsedBody });
+  }
+
+  /** A live session asked for with another principal's credentials: the 404 of an unknown session. */
+  private notTheOwner(sid: string): Response {
+    this.opts.logger.log('warn', 'session_principal_mismatch', { session: logLabel(sid) });
+    return jsonRpcError(404, -32001, 'Session not found');
   }
 
   /**
@@ -195,25 +229,33 @@ export class LegacySessions {
     const config = this.opts.current();
     const { tokens } = this.opts;
     const params = (parsedBody as { params?: unknown }).params;
+    const principal = principalOf(request);
+    const u = principalDigest(principal);
     const newId = tokens
       ? () =>
           tokens.issue(
-            { d: config.digest.slice(0, DIGEST_CHARS), p: pathKey, init: initClaims(params) },
+            {
+              d: config.digest.slice(0, DIGEST_CHARS),
+              p: pathKey,
+              init: initClaims(params),
+              ...(u ? { u } : {}),
+            },
             this.opts.now(),
           )
       : () => crypto.randomUUID();
-    const { transport } = await this.connect(config, pathKey, client, newId, 'session_open');
+    const owner = { pathKey, client, principal };
+    const { transport } = await this.connect(config, owner, newId, 'session_open');
     return transport.handleRequest(request, { parsedBody });
   }
 
   /** A Server and transport for one session, registered in the table once its initialize is seen. */
   private async connect(
     config: LoadedConfig,
-    pathKey: string,
-    client: string,
+    owner: { pathKey: string; client: string; principal: string | undefined },
     newId: () => string,
     event: string,
   ): Promise<{ server: Server; transport: WebStandardStreamableHTTPServerTransport }> {
+    const { pathKey, client, principal } = owner;
     const server = this.opts.build(config);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: newId,
@@ -229,6 +271,7 @@ export class LegacySessions {
           lastSeen: this.opts.now(),
           busy: 0,
           cancels: new Map(),
+          principal,
           ...(claims ? { expiresAt: claims.e * 1000 } : {}),
         });
         this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
@@ -244,18 +287,32 @@ export class LegacySessions {
   }
 
   /** A portable session opened elsewhere (or forgotten here), rebuilt from its token; one rebuild at a time per id. */
-  private revive(sid: string, pathKey: string, client: string): Promise<Session | undefined> {
+  private revive(
+    sid: string,
+    pathKey: string,
+    client: string,
+    principal: string | undefined,
+  ): Promise<Session | undefined> {
     let pending = this.reviving.get(sid);
     if (!pending) {
-      pending = this.rebuild(sid, pathKey, client).finally(() => this.reviving.delete(sid));
+      pending = this.rebuild(sid, pathKey, client, principal).finally(() => this.reviving.delete(sid));
       this.reviving.set(sid, pending);
     }
     return pending;
   }
 
-  private async rebuild(sid: string, pathKey: string, client: string): Promise<Session | undefined> {
+  private async rebuild(
+    sid: string,
+    pathKey: string,
+    client: string,
+    principal: string | undefined,
+  ): Promise<Session | undefined> {
     const claims = this.opts.tokens?.verify(sid);
     if (!claims || claims.p !== pathKey || this.closed) return undefined;
+    if (claims.u !== principalDigest(principal)) {
+      this.opts.logger.log('warn', 'session_principal_mismatch', { session: logLabel(sid) });
+      return undefined;
+    }
     if (this.opts.now() >= claims.e * 1000 || this.deleted.has(sid)) return undefined;
     const config = this.opts.findConfig?.(claims.d);
     if (!config) {
@@ -265,7 +322,12 @@ export class LegacySessions {
     }
     if ((this.perClient.get(client) ?? 0) >= this.opts.maxSessionsPerClient) this.evictIdle(client);
     if (this.sessions.size >= this.opts.maxSessions) this.evictIdle(undefined);
-    const { transport } = await this.connect(config, pathKey, client, () => sid, 'session_revived');
+    const { transport } = await this.connect(
+      config,
+      { pathKey, client, principal },
+      () => sid,
+      'session_revived',
+    );
     // Replays the session's initialize: the SDK then holds the negotiated version and the client's capabilities.
     const headers = { 'content-type': 'application/json', accept: ACCEPT_BOTH };
     const init = await transport.handleRequest(

@@ -21,6 +21,11 @@ export interface SessionClaims {
   i: number;
   /** Expires at (absolute), seconds since the epoch. */
   e: number;
+  /**
+   * Who opened the session (SHA-256 of CallContext.principal, base64url, 22 chars), when the
+   * inbound gate authenticated someone: every replica refuses the session to anyone else.
+   */
+  u?: string;
   /** Random part: two sessions opened in the same second differ. */
   n: string;
   /** The initialize params replayed to rebuild the session on another replica. */

@@ -61,6 +61,11 @@ export interface CallContext {
   traceId?: string;
   /** The MCP request's headers (config.yaml forwardHeaders). */
   headers?: Headers;
+  /**
+   * Who the inbound gate authenticated: a sign-in (`grant:<id>`, user_oauth and MCP_AUTH=oauth) or
+   * a token of SVC_MCP_TOKENS (`bearer:<index>`). A 2025-era session is bound to it.
+   */
+  principal?: string;
   /** user_oauth: the end user's upstream access token. Never svc's own token. */
   userToken?: string;
   /** Set when the upstream answered 401 to userToken: the app answers with a 401 challenge. */

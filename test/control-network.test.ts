@@ -17,7 +17,7 @@ import { stringify } from 'yaml';
 import type { StartControlOptions } from '../control/index.js';
 import { createServerRepo, FOLDER, type ServerRepo } from '../control/testing/server-repo.js';
 import { addressPolicy } from '../generator/sources/address-policy.js';
-import { isPrivateAddress } from '../generator/sources/private-address.js';
+import { isPrivateAddress } from '../core/private-address.js';
 import { type GitHttpServer, startGitHttpServer } from './helpers/git-http-server.js';
 import { startTestControl, type TestControl } from './helpers/control-service.js';
 

@@ -192,6 +192,52 @@ describe.skipIf(chromiumMissing)('user_oauth against oidc-provider', () => {
     await bob.client.close();
   }, 90_000);
 
+  it('a 2025-era session opened by one person answers another person’s valid token with 404', async () => {
+    const carol = await connectAs('carol', 'legacy');
+    const dave = await connectAs('dave', 'legacy');
+    const post = (token: string, body: unknown, sid?: string) =>
+      fetch(runtime.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+          ...(sid ? { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    const carolToken = carol.provider.saved!.access_token;
+    const init = await post(carolToken, {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'hijack', version: '1' },
+      },
+    });
+    await init.text();
+    const sid = init.headers.get('mcp-session-id')!;
+    expect(sid).toBeTruthy();
+    await (await post(carolToken, { jsonrpc: '2.0', method: 'notifications/initialized' }, sid)).text();
+    const callBody = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'echo_get', arguments: { id: 'me' } },
+    };
+    const mine = await post(carolToken, callBody, sid);
+    expect(mine.status).toBe(200);
+    expect(await mine.text()).toContain('carol');
+    const before = oidc.api.requests.length;
+    const hijack = await post(dave.provider.saved!.access_token, { ...callBody, id: 2 }, sid);
+    expect(hijack.status).toBe(404);
+    expect(oidc.api.requests.length).toBe(before);
+    await carol.client.close();
+    await dave.client.close();
+  }, 90_000);
+
   it('refreshes an expired upstream token through the client’s own refresh grant', async () => {
     oidc.setAccessTokenTtl(2);
     try {

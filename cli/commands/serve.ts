@@ -71,6 +71,8 @@ const VARIABLE_HELP: Record<(typeof RUNTIME_ENV_VARIABLES)[number], string | nul
     'the OpenID provider people sign in at (MCP_AUTH=oauth; with SVC_OAUTH_KEY and SVC_OAUTH_CLIENT_ID)',
   SVC_OAUTH_ALLOW_LOOPBACK:
     '1: accept http loopback client metadata documents and redirects (local use, tests)',
+  SVC_OAUTH_ALLOW_PRIVATE:
+    '1: fetch client metadata documents from private and internal addresses (refused by default)',
 };
 
 function environmentHelp(): string {

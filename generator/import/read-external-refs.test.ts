@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcError } from '../../core/svc-error.js';
-import type { HostResolver } from '../sources/private-address-resolve.js';
+import type { HostResolver } from '../../core/private-address-resolve.js';
 import { type StaticServer, serveRoutes } from '../../test/helpers/serve-static.js';
 import { bundleExternalRefs } from '../parse/external-refs.js';
 import { collectRefs } from '../parse/ref-walk.js';

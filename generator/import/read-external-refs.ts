@@ -11,7 +11,7 @@ import { documentUrl, type ExternalFiles } from '../parse/external-refs.js';
 import { collectRefs, placeFor, type RefUse } from '../parse/ref-walk.js';
 import { externalRefReader, externalRefRefusal, refTarget } from '../sources/external-ref-source.js';
 import { DEFAULT_MAX_SOURCE_BYTES, type SourceText } from '../sources/openapi-source.js';
-import type { HostResolver } from '../sources/private-address-resolve.js';
+import type { HostResolver } from '../../core/private-address-resolve.js';
 
 /** Files one document may pull in: far above real multi-file specs, far below a crawl of a site. */
 export const MAX_EXTERNAL_FILES = 500;

@@ -8,13 +8,13 @@
  * network) and what tests on loopback use; `isPrivate` and `resolver` are injectable for tests.
  */
 import { SvcError } from '../../core/svc-error.js';
-import { isPrivateAddress } from './private-address.js';
+import { isPrivateAddress } from '../../core/private-address.js';
 import {
   type HostResolver,
   hostOf,
   type ResolvedAddress,
   systemResolver,
-} from './private-address-resolve.js';
+} from '../../core/private-address-resolve.js';
 
 export interface AddressPolicy {
   /** The addresses `url` may be reached at; throws a SOURCE_UNREACHABLE SvcError when none may. */

@@ -10,7 +10,7 @@ import { readNodeStreamCapped } from '../../core/read-node-stream-capped.js';
 import { SvcError } from '../../core/svc-error.js';
 import { followRedirects } from './follow-redirects.js';
 import type { SourceText } from './openapi-source.js';
-import { pinnedLookup, type ResolvedAddress } from './private-address-resolve.js';
+import { pinnedLookup, type ResolvedAddress } from '../../core/private-address-resolve.js';
 
 export const MAX_REF_REDIRECTS = 5;
 

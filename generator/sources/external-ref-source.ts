@@ -17,13 +17,13 @@ import { fileURLToPath } from 'node:url';
 import { SvcError } from '../../core/svc-error.js';
 import { fetchExternalRef } from './external-ref-source-fetch.js';
 import { DEFAULT_MAX_SOURCE_BYTES, readOpenApiSource, type SourceText } from './openapi-source.js';
-import { isPrivateAddress, isPrivateHost } from './private-address.js';
+import { isPrivateAddress, isPrivateHost } from '../../core/private-address.js';
 import {
   type HostResolver,
   hostOf,
   type ResolvedAddress,
   systemResolver,
-} from './private-address-resolve.js';
+} from '../../core/private-address-resolve.js';
 
 const REF_TIMEOUT_MS = 30_000;
 

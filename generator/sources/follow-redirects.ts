@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import { redirectLoop } from '../../core/redirect-loop.js';
 import { SvcError, type SvcErrorCode } from '../../core/svc-error.js';
-import type { ResolvedAddress } from './private-address-resolve.js';
+import type { ResolvedAddress } from '../../core/private-address-resolve.js';
 
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
 

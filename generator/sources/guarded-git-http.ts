@@ -11,7 +11,7 @@ import { readNodeStreamCapped } from '../../core/read-node-stream-capped.js';
 import { SvcError } from '../../core/svc-error.js';
 import type { AddressPolicy } from './address-policy.js';
 import { followRedirects } from './follow-redirects.js';
-import { pinnedLookup } from './private-address-resolve.js';
+import { pinnedLookup } from '../../core/private-address-resolve.js';
 
 const MAX_REDIRECTS = 5;
 const IDLE_TIMEOUT_MS = 120_000;

@@ -2,13 +2,20 @@
  * The MCP clients the facade knows, without a database:
  * - a client ID metadata document (CIMD, draft-ietf-oauth-client-id-metadata-document): the
  *   client_id is an https URL whose JSON document names the client's redirect URIs; the runtime
- *   fetches it (no redirects, 64 KiB, 5 s, cached 5 min). http on loopback only with
- *   SVC_OAUTH_ALLOW_LOOPBACK=1 (local use, tests);
+ *   fetches it (client-metadata-fetch.ts: never from a loopback, private or internal address
+ *   unless the operator allows it; no redirects, 64 KiB, 5 s) and keeps it 5 min;
  * - a dynamically registered client (RFC 7591): the registration is sealed into the client_id
  *   itself (`svc-dcr:<JWE>`), so it is stored nowhere and every replica reads it.
  * Redirect URIs: https, or http on a loopback host (RFC 8252 §7.3, native apps).
  */
+import type { Logger } from '../logger.js';
 import { isLoopbackHost } from './boot-checks.js';
+import {
+  type AddressRule,
+  checkDocumentUrl,
+  type DocumentGet,
+  pinnedDocumentGet,
+} from './client-metadata-fetch.js';
 import type { Sealer } from './seal.js';
 
 export interface KnownClient {
@@ -18,7 +25,6 @@ export interface KnownClient {
 }
 
 export const REGISTERED_PREFIX = 'svc-dcr:';
-const CIMD_MAX_BYTES = 64 * 1024;
 const CIMD_TTL_MS = 5 * 60 * 1000;
 const REGISTRATION_TTL_S = 365 * 24 * 3600;
 
@@ -42,12 +48,34 @@ export interface ClientRegistry {
   ): Promise<{ ok: true; client: Record<string, unknown> } | { ok: false; error: string }>;
 }
 
-export function createClientRegistry(opts: {
+export interface ClientRegistryOptions extends AddressRule {
   sealer: Sealer;
-  allowLoopback: boolean;
-  fetch: typeof fetch;
   now: () => number;
-}): ClientRegistry {
+  /** Where a document URL refused by the address rule is reported (the person sees "unknown client"). */
+  logger?: Logger;
+  /** The document GET (default pinnedDocumentGet); tests observe it. */
+  get?: DocumentGet;
+}
+
+/** The client a metadata document describes, or undefined when it does not describe one for `clientId`. */
+function clientOfDocument(clientId: string, text: string): KnownClient | undefined {
+  try {
+    const doc = JSON.parse(text) as { client_id?: unknown; redirect_uris?: unknown; client_name?: unknown };
+    if (doc.client_id !== clientId || !Array.isArray(doc.redirect_uris) || doc.redirect_uris.length === 0)
+      return undefined;
+    if (!doc.redirect_uris.every(acceptableRedirectUri)) return undefined;
+    return {
+      clientId,
+      redirectUris: doc.redirect_uris as string[],
+      ...(typeof doc.client_name === 'string' ? { name: doc.client_name } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+export function createClientRegistry(opts: ClientRegistryOptions): ClientRegistry {
+  const get = opts.get ?? pinnedDocumentGet;
   const cache = new Map<string, { at: number; client: KnownClient | undefined }>();
 
   async function fetchDocument(clientId: string): Promise<KnownClient | undefined> {
@@ -57,30 +85,16 @@ export function createClientRegistry(opts: {
     } catch {
       return undefined;
     }
-    const loopback = url.protocol === 'http:' && isLoopbackHost(url.hostname) && opts.allowLoopback;
-    if ((url.protocol !== 'https:' && !loopback) || url.pathname === '/' || url.hash || url.username)
-      return undefined;
-    try {
-      const response = await opts.fetch(url, {
-        redirect: 'error',
-        headers: { accept: 'application/json' },
-        signal: AbortSignal.timeout(5000),
-      });
-      if (!response.ok || !response.body) return undefined;
-      const text = await response.text();
-      if (text.length > CIMD_MAX_BYTES) return undefined;
-      const doc = JSON.parse(text) as { client_id?: unknown; redirect_uris?: unknown; client_name?: unknown };
-      if (doc.client_id !== clientId || !Array.isArray(doc.redirect_uris) || doc.redirect_uris.length === 0)
-        return undefined;
-      if (!doc.redirect_uris.every(acceptableRedirectUri)) return undefined;
-      return {
-        clientId,
-        redirectUris: doc.redirect_uris as string[],
-        ...(typeof doc.client_name === 'string' ? { name: doc.client_name } : {}),
-      };
-    } catch {
+    if (url.pathname === '/' || url.hash || url.username) return undefined;
+    const checked = await checkDocumentUrl(url, opts);
+    if (!checked.ok) {
+      // Only the address rule is worth a line: a name that does not resolve is just an unknown client.
+      if (checked.internal)
+        opts.logger?.log('warn', 'oauth_client_metadata_refused', { host: url.host, reason: checked.reason });
       return undefined;
     }
+    const text = await get(url, checked.addresses);
+    return text === undefined ? undefined : clientOfDocument(clientId, text);
   }
 
   return {

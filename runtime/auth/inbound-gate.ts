@@ -47,11 +47,18 @@ export function staticTokenVerifier(hashes: readonly string[], now: () => number
   return {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
       const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(token)));
-      let match = false;
+      let match = -1;
       // Every hash is compared, whether or not an earlier one matched.
-      for (const hash of known) match = constantTimeEqual(digest, hash) || match;
-      if (!match) throw new OAuthError(OAuthErrorCode.InvalidToken, 'unknown token');
-      return { token: '', clientId: 'static', scopes: [], expiresAt: Math.floor(now() / 1000) + 3600 };
+      for (let i = 0; i < known.length; i++) if (constantTimeEqual(digest, known[i]!)) match = i;
+      if (match < 0) throw new OAuthError(OAuthErrorCode.InvalidToken, 'unknown token');
+      return {
+        token: '',
+        clientId: 'static',
+        scopes: [],
+        expiresAt: Math.floor(now() / 1000) + 3600,
+        // Which token: its place in SVC_MCP_TOKENS (a session is bound to it).
+        extra: { subject: `bearer:${match}` },
+      };
     },
   };
 }
@@ -87,7 +94,7 @@ export function createInboundGate(opts: InboundGateOptions): MiddlewareHandler |
         scopes: [],
         expiresAt: opened.exp,
         resource: new URL(opened.resource),
-        extra: { userToken: opened.userToken },
+        extra: { userToken: opened.userToken, subject: opened.subject },
       };
     },
   };
@@ -126,9 +133,10 @@ export function createInboundGate(opts: InboundGateOptions): MiddlewareHandler |
         return bearerAuthChallengeResponse(error, { resourceMetadataUrl });
       }
       // MCP_AUTH=oauth: the person is authenticated, the API still gets the shared credential.
+      const principal = info.extra?.subject as string;
       const call: CallContext = perUser
-        ? { headers: request.headers, userToken: info.extra?.userToken as string }
-        : { headers: request.headers };
+        ? { headers: request.headers, principal, userToken: info.extra?.userToken as string }
+        : { headers: request.headers, principal };
       attachCallContext(request, call);
       await next();
       if (call.userTokenRejected) {
@@ -141,11 +149,13 @@ export function createInboundGate(opts: InboundGateOptions): MiddlewareHandler |
       return;
     }
     if (bearer) {
+      let info: AuthInfo;
       try {
-        await verifyBearerToken(header, { verifier: bearer });
+        info = await verifyBearerToken(header, { verifier: bearer });
       } catch (error) {
         return bearerAuthChallengeResponse(error);
       }
+      attachCallContext(request, { headers: request.headers, principal: info.extra?.subject as string });
     }
     return next();
   };

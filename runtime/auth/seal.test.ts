@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { acceptableRedirectUri, createClientRegistry } from './clients.js';
+import type { DocumentGet } from './client-metadata-fetch.js';
 import { createSealer } from './seal.js';
 
 const key = new Uint8Array(32).fill(9);
@@ -33,19 +34,31 @@ describe('createSealer', () => {
 
 describe('client registry', () => {
   const sealer = createSealer(key, 'https://mcp.example.test', now);
-  const never: typeof fetch = async () => {
+  const never: DocumentGet = async () => {
     throw new Error('no fetch expected');
   };
 
   it('refuses http client metadata documents unless loopback is allowed, and never fetches them', async () => {
-    const registry = createClientRegistry({ sealer, allowLoopback: false, fetch: never, now });
+    const registry = createClientRegistry({
+      sealer,
+      allowLoopback: false,
+      allowPrivate: false,
+      get: never,
+      now,
+    });
     expect(await registry.resolve('http://127.0.0.1:9/client.json')).toBeUndefined();
     expect(await registry.resolve('http://example.test/client.json')).toBeUndefined();
     expect(await registry.resolve('https://example.test/')).toBeUndefined();
   });
 
   it('registers statelessly: the client_id carries the registration', async () => {
-    const registry = createClientRegistry({ sealer, allowLoopback: false, fetch: never, now });
+    const registry = createClientRegistry({
+      sealer,
+      allowLoopback: false,
+      allowPrivate: false,
+      get: never,
+      now,
+    });
     const out = await registry.register({ redirect_uris: ['http://localhost:7777/cb'], client_name: 'n' });
     expect(out.ok).toBe(true);
     if (!out.ok) throw new Error(out.error);

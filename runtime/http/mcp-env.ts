@@ -21,6 +21,8 @@ export interface ClientWatch {
 export interface McpVariables {
   /** request-entry: the caller's socket address, when there is a socket. */
   remoteAddress: string | undefined;
+  /** request-context: the client's address, behind a trusted balancer too (session caps count it). */
+  client: string;
   /** request-entry: starts watching for the client going away (the hot path's cancellation). */
   watchClient: () => ClientWatch;
   /** request-entry: the context the inbound auth gate filed under the request, if any. */

@@ -23,13 +23,11 @@ export function requestContext(options: {
     const headers = c.req.raw.headers;
     let call = c.get('gateCall');
     if (!call && store.current().forwardHeaders) call = { headers: forward.headers };
+    const client = clientAddress(c.get('remoteAddress'), headers.get('x-forwarded-for'));
+    c.set('client', client);
+    // Rate limits and the execution log name the person when one signed in, else the address.
     const context: CallContext = Object.assign(call ?? {}, {
-      caller: callerOf(
-        undefined,
-        clientAddress(c.get('remoteAddress'), headers.get('x-forwarded-for')),
-        undefined,
-        false,
-      ),
+      caller: callerOf(call?.principal, client, undefined, false),
     });
     attachCallContext(forward, context);
     // Without tracing, the execution log still names the caller's trace (request-span does it with).

@@ -82,7 +82,7 @@ export function serveMcp(options: ServeMcpOptions): Handler<McpEnv> {
         : undefined;
     if (hot) return hot;
     return options.requestContext.run(context, () =>
-      serveSdk(forward, parsedBody, c.get('claim'), pathId, context.caller ?? ''),
+      serveSdk(forward, parsedBody, c.get('claim'), pathId, c.get('client')),
     );
   };
 }
