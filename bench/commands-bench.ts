@@ -2,7 +2,9 @@
  * The commands users and CI run, timed as whole processes (issue 23): `svc init` of GitHub,
  * Kubernetes and Stripe beside openapi-mcp-generator's whole command, then `svc import` of an
  * unchanged source, the GitHub 22 → 23 re-import, `svc diff` of the same upgrade, `svc validate`,
- * and `svc serve` of GitHub with every tool enabled until its first `tools/list` answer.
+ * `svc serve` of GitHub with every tool enabled until its first `tools/list` answer, and the GitHub
+ * Action's merge mode (its bundle, `node action/dist/index.js`) re-importing GitHub 22 → 23 in a real
+ * git repository after a push, committing and pushing the result to a bare origin.
  *
  * Each command runs for two builds of svc in the same run, interleaved: this checkout and a
  * baseline commit (`SVC_BENCH_BASELINE`, default the commit before issue 23's work), built once
@@ -35,6 +37,8 @@ interface Measured {
 
 interface Build {
   label: string;
+  /** The Action's bundle of the same build. */
+  action?: string;
   cli: string;
 }
 
@@ -47,12 +51,13 @@ function timed(
   command: string,
   args: string[],
   cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<Measured & { code: number | null; err: string }> {
   const useTime = existsSync(TIME);
   const [cmd, argv] = useTime ? [TIME, ['-v', command, ...args]] : [command, args];
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(cmd, argv, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(cmd, argv, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => {
       err += d;
@@ -97,7 +102,62 @@ async function baselineBuild(rev: string): Promise<Build | undefined> {
       return undefined;
     }
   }
-  return { label: `svc @${rev}`, cli };
+  return { label: `svc @${rev}`, cli, action: join(dir, 'action/dist/index.js') };
+}
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' });
+
+/**
+ * A repository whose `mcp/github` folder was imported from GitHub 22 in the same repository, then a
+ * pushed commit that replaces the document with 23: what a merge gives the Action to re-import.
+ */
+export async function mergeRepository(build: Build, dir: string, github22: string): Promise<string> {
+  const origin = `${dir}-origin.git`;
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin]);
+  execFileSync('git', ['init', '-q', '-b', 'main', dir]);
+  git(dir, 'config', 'user.email', 'bench@example.test');
+  git(dir, 'config', 'user.name', 'bench');
+  await cp(github22, join(dir, 'specs', 'github.json'));
+  execFileSync(
+    process.execPath,
+    [build.cli, 'init', 'mcp/github', '--name', 'GitHub', '--openapi', 'specs/github.json'],
+    {
+      cwd: dir,
+      stdio: 'ignore',
+    },
+  );
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'add the GitHub server');
+  await cp(GITHUB_23, join(dir, 'specs', 'github.json'));
+  git(dir, 'commit', '-q', '-am', 'GitHub 23');
+  git(dir, 'remote', 'add', 'origin', origin);
+  git(dir, 'push', '-q', 'origin', 'main');
+  const event = join(`${dir}-event.json`);
+  await writeFile(event, JSON.stringify({ ref: 'refs/heads/main', head_commit: { message: 'GitHub 23' } }));
+  return event;
+}
+
+/** The Action's merge mode as a runner starts it: its bundle, with the push event's variables. */
+export async function runMergeMode(build: Build, dir: string, event: string): Promise<Measured> {
+  const output = `${dir}-output`;
+  await writeFile(output, '');
+  const env = {
+    ...process.env,
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_EVENT_PATH: event,
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_REPOSITORY: 'acme/apis',
+    GITHUB_API_URL: 'http://127.0.0.1:9',
+    GITHUB_WORKSPACE: dir,
+    GITHUB_OUTPUT: output,
+    GITHUB_STEP_SUMMARY: `${dir}-summary`,
+    RUNNER_TEMP: tmpdir(),
+    'INPUT_GITHUB-TOKEN': 'ghs_bench',
+    'INPUT_FAIL-ON': 'none',
+  };
+  const m = await timed(process.execPath, [build.action!], dir, env);
+  if (m.code !== 0) throw new Error(`${build.label} merge mode failed (${m.code}): ${m.err.slice(-600)}`);
+  return m;
 }
 
 async function enableAll(dir: string): Promise<void> {
@@ -180,7 +240,13 @@ export async function runCommandsBench(): Promise<void> {
     github22,
     gunzipSync(await readFile(join(ROOT, 'fixtures/reimport/api.github.com-22.0.0.json.gz'))),
   );
-  const builds: Build[] = [{ label: 'svc (this checkout)', cli: join(ROOT, 'dist/cli/main.js') }];
+  const builds: Build[] = [
+    {
+      label: 'svc (this checkout)',
+      cli: join(ROOT, 'dist/cli/main.js'),
+      action: join(ROOT, 'action/dist/index.js'),
+    },
+  ];
   const baseline = await baselineBuild(process.env.SVC_BENCH_BASELINE ?? DEFAULT_BASELINE);
   if (baseline) builds.unshift(baseline);
   const peer = existsSync(PEER) ? 'openapi-mcp-generator' : undefined;
@@ -212,6 +278,7 @@ export async function runCommandsBench(): Promise<void> {
     const diffRow = row('diff, GitHub 22 → 23');
     const validateRow = row('validate (GitHub 22 folder)');
     const serveRow = row('serve, 1,108 tools enabled, to first tools/list');
+    const mergeRow = row('Action merge mode, GitHub 22 → 23 (bundle, commit, push)');
     for (let i = 0; i < runs; i++) {
       for (const build of builds) {
         const tag = `${i}-${builds.indexOf(build)}`;
@@ -246,6 +313,11 @@ export async function runCommandsBench(): Promise<void> {
         add(serveRow, build.label, await serveUntilListed(build.cli, folder));
         await rm(folder, { recursive: true, force: true });
         await rm(upgraded, { recursive: true, force: true });
+        if (build.action && existsSync(build.action)) {
+          const repo = join(work, `merge-${tag}`);
+          const event = await mergeRepository(build, repo, github22);
+          add(mergeRow, build.label, await runMergeMode(build, repo, event));
+        }
       }
       if (peer) {
         for (const doc of documents) {
