@@ -10,7 +10,7 @@
 import { checkTools } from '../folder/check-tools.js';
 import type { FolderModel } from '../folder/model.js';
 import { compileConfig, type LoadedConfig } from './loaded-config.js';
-import { folderErrors } from './load-source.js';
+import { folderInvalid } from '../folder/index.js';
 
 export interface ConfigStore {
   current(): LoadedConfig;
@@ -28,7 +28,7 @@ export interface ConfigStore {
 
 function assertServable(folder: FolderModel): void {
   const { errors } = checkTools(folder);
-  if (errors.length > 0) throw folderErrors(errors, 'the folder');
+  if (errors.length > 0) throw folderInvalid(errors, 'the folder');
 }
 
 /** Where a folder came from: its git commit, when known. */

@@ -10,7 +10,13 @@
 import { readFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import { SvcError } from '../core/svc-error.js';
-import { type FolderFiles, type FolderModel, loadFolder, readFolder } from '../folder/index.js';
+import {
+  type FolderFiles,
+  type FolderModel,
+  folderInvalid,
+  loadFolder,
+  readFolder,
+} from '../folder/index.js';
 import { validate } from '../schemas/validate.js';
 
 export interface LoadedSource {
@@ -20,19 +26,9 @@ export interface LoadedSource {
   kind: 'folder' | 'bundle';
 }
 
-export function folderErrors(errors: SvcError[], what: string): SvcError {
-  const first = errors[0];
-  const details = errors.map((e) => e.describe().replace(/\n\s+/g, ' '));
-  return new SvcError(
-    'FOLDER_INVALID',
-    `${what} is invalid (${errors.length} problem${errors.length === 1 ? '' : 's'}); first: ${first?.message ?? 'unknown'}`,
-    { place: first?.place ?? {}, details },
-  );
-}
-
 export function modelFromFiles(files: FolderFiles, what: string): FolderModel {
   const loaded = loadFolder(files);
-  if (!loaded.ok) throw folderErrors(loaded.errors, what);
+  if (!loaded.ok) throw folderInvalid(loaded.errors, what);
   return loaded.folder;
 }
 

@@ -14,7 +14,8 @@ import type { Plugin } from 'esbuild';
 import { checkTools, isServed } from '../../folder/check-tools.js';
 import type { FolderModel } from '../../folder/model.js';
 import { folderCommit } from '../../runtime/folder-commit.js';
-import { folderErrors, loadFolderDir } from '../../runtime/load-source.js';
+import { folderInvalid } from '../../folder/index.js';
+import { loadFolderDir } from '../../runtime/load-source.js';
 import { folderDigest } from '../../runtime/sync/snapshot-folder.js';
 import { packageRoot } from '../../core/package-root.js';
 import { generateToolValidators, type ToolValidators } from './tool-validators.js';
@@ -103,7 +104,7 @@ export async function buildWorker(
 ): Promise<WorkerBuild> {
   const { folder } = await loadFolderDir(dir);
   const { errors } = checkTools(folder);
-  if (errors.length > 0) throw folderErrors(errors, `the folder ${dir}`);
+  if (errors.length > 0) throw folderInvalid(errors, `the folder ${dir}`);
   const commit = await folderCommit(dir);
   return bundleWorker(folder, outDir, { ...options, ...(commit ? { commit } : {}) });
 }

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import { isSvcError } from '../../core/svc-error.js';
-import { loadFolder } from '../../folder/index.js';
+import { folderInvalid, loadFolder } from '../../folder/index.js';
 import { type GitRepository, normaliseLocation } from '../git/git-repository.js';
 import { problem } from '../middleware/problem.js';
 import { jobJson } from './api-json.js';
@@ -82,7 +82,7 @@ async function registerServer(c: Context, { options, log }: RouteContext) {
       c,
       400,
       'FOLDER_INVALID',
-      `the folder at ${path} is not valid: ${loaded.errors[0]?.describe() ?? 'unknown problem'}`,
+      folderInvalid(loaded.errors, `the folder at ${path}`).describe(),
     );
   }
   const serverId = loaded.folder.config.server.id;

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 import { canonicalJson } from '../../core/canonical-json.js';
-import { type FolderFiles, type FolderModel, loadFolder } from '../../folder/index.js';
+import { type FolderFiles, type FolderModel, folderInvalid, loadFolder } from '../../folder/index.js';
 import { validate } from '../../schemas/validate.js';
 
 export type SnapshotFolder = { ok: true; folder: FolderModel } | { ok: false; reason: string };
@@ -44,12 +44,9 @@ export function folderFromSnapshot(body: unknown, expectedServerId: string): Sna
   files['config.yaml'] ??= stringify(server);
   const loaded = loadFolder(files);
   if (!loaded.ok) {
-    const first = loaded.errors[0];
+    const error = folderInvalid(loaded.errors, "the snapshot's folder");
     const more = loaded.errors.length > 1 ? ` (+${loaded.errors.length - 1} more)` : '';
-    return {
-      ok: false,
-      reason: `the snapshot's folder is invalid: ${first ? first.describe().replace(/\n\s*/g, ' ') : 'unknown problem'}${more}`,
-    };
+    return { ok: false, reason: `${error.describe().split('\n')[0]}${more}` };
   }
   if (hadConfig && canonicalJson(loaded.folder.config) !== canonicalJson(server)) {
     return { ok: false, reason: 'the snapshot\'s server does not match its files["config.yaml"]' };
