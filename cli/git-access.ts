@@ -19,8 +19,10 @@ export function gitAccess(io: CliIo): {
     ...(token ? { token } : {}),
     ...(cacheDir ? { cacheDir } : {}),
     async credentials(source) {
-      const { ConnectionStore, svcConfigDir } = await import('../generator/sources/git-connections.js');
-      const { connectionCredentials } = await import('../generator/sources/git-connection-auth.js');
+      const { ConnectionStore, svcConfigDir } = await import(
+        '../generator/sources/accounts/git-connections.js'
+      );
+      const { connectionCredentials } = await import('../generator/sources/accounts/git-connection-auth.js');
       const store = await ConnectionStore.open(svcConfigDir(io.env));
       const connection = await store.get(source.connection ?? '');
       return connectionCredentials(store, connection, source.repository ?? source.project ?? '');

@@ -81,6 +81,6 @@ export function gitSourceOf(
 
 /** The provider of a stored git connection (which must exist). */
 export async function connectionProvider(io: CliIo, id: string): Promise<'github' | 'gitlab' | 'token'> {
-  const { ConnectionStore, svcConfigDir } = await import('../generator/sources/git-connections.js');
+  const { ConnectionStore, svcConfigDir } = await import('../generator/sources/accounts/git-connections.js');
   return (await (await ConnectionStore.open(svcConfigDir(io.env))).get(id)).provider;
 }

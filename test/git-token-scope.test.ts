@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { ConnectionStore } from '../generator/sources/git-connections.js';
+import { ConnectionStore } from '../generator/sources/accounts/git-connections.js';
 import { makeRepo } from '../generator/sources/testing/git-repo-fixture.js';
 import { type GitHttpServer, startGitHttpServer } from './helpers/git-http-server.js';
 import { svc } from './helpers/run-cli.js';

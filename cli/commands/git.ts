@@ -5,14 +5,14 @@ import {
   githubInstallationToken,
   gitlabAccessToken,
   installationRepositories,
-} from '../../generator/sources/git-connection-auth.js';
+} from '../../generator/sources/accounts/git-connection-auth.js';
 import {
   ConnectionStore,
   type GitConnection,
   type GithubAppConnection,
   type GitlabConnection,
   svcConfigDir,
-} from '../../generator/sources/git-connections.js';
+} from '../../generator/sources/accounts/git-connections.js';
 import { credentialScope } from '../../generator/sources/credential-scope.js';
 import type { Command, CliIo } from '../../core/command.js';
 import { EXIT } from '../../core/exit-codes.js';
@@ -91,7 +91,7 @@ function httpUrl(value: string, flag: string): string {
 
 /** No refresh token given: the device flow, the user approving in a browser anywhere. */
 async function deviceFlow(io: CliIo, instance: string, clientId: string): Promise<string> {
-  const { gitlabDeviceFlow } = await import('../../generator/sources/gitlab-device-flow.js');
+  const { gitlabDeviceFlow } = await import('../../generator/sources/accounts/gitlab-device-flow.js');
   const { refreshToken } = await gitlabDeviceFlow({
     instance,
     clientId,
@@ -115,7 +115,7 @@ async function browserFlow(
       place: { field: '--redirect-port' },
     });
   }
-  const { gitlabBrowserFlow } = await import('../../generator/sources/gitlab-browser-flow.js');
+  const { gitlabBrowserFlow } = await import('../../generator/sources/accounts/gitlab-browser-flow.js');
   const secret = io.env.SVC_GITLAB_CLIENT_SECRET?.trim();
   const { refreshToken } = await gitlabBrowserFlow({
     instance,
@@ -280,7 +280,7 @@ export const gitCommand: Command = {
         const repos =
           chosen.provider === 'github'
             ? await installationRepositories(store, chosen)
-            : await (await import('../../generator/sources/gitlab-projects.js')).gitlabProjects(
+            : await (await import('../../generator/sources/accounts/gitlab-projects.js')).gitlabProjects(
                 store,
                 chosen,
               );

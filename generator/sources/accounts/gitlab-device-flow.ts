@@ -4,7 +4,7 @@
  * opens the verification page anywhere and approves, svc polls /oauth/token until the grant
  * arrives. Only the refresh token is returned for keeping; the access token is not kept.
  */
-import { SvcError } from '../../core/svc-error.js';
+import { SvcError } from '../../../core/svc-error.js';
 
 export interface DeviceFlowOptions {
   instance: string;

@@ -7,9 +7,9 @@
 import { join } from 'node:path';
 import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
-import { SvcError } from '../../core/svc-error.js';
-import { inScope, shownUrl } from './credential-scope.js';
-import { withLock } from '../../folder/with-lock.js';
+import { SvcError } from '../../../core/svc-error.js';
+import { inScope, shownUrl } from '../credential-scope.js';
+import { withLock } from '../../../folder/with-lock.js';
 import type {
   ConnectionStore,
   GithubAppConnection,

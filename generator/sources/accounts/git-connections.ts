@@ -20,8 +20,8 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { isBoundSeal, loadControlKey, type SecretBox, secretBox } from '../../core/secret-box.js';
-import { SvcError } from '../../core/svc-error.js';
+import { isBoundSeal, loadControlKey, type SecretBox, secretBox } from '../../../core/secret-box.js';
+import { SvcError } from '../../../core/svc-error.js';
 
 export interface GithubAppConnection {
   id: string;

@@ -8,10 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SvcError } from '../../core/svc-error.js';
+import { SvcError } from '../../../core/svc-error.js';
 import { ConnectionStore, type GitlabConnection } from './git-connections.js';
 import { gitlabProjects, nextPageUrl } from './gitlab-projects.js';
-import { type GitlabProject, type GitlabStandIn, startGitlabStandIn } from './testing/gitlab-stand-in.js';
+import { type GitlabProject, type GitlabStandIn, startGitlabStandIn } from '../testing/gitlab-stand-in.js';
 
 /** 250 projects, GitLab's order (newest first), three pages of 100. */
 const PROJECTS: GitlabProject[] = Array.from({ length: 250 }, (_, i) => ({

@@ -7,9 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SvcError } from '../../core/svc-error.js';
+import { SvcError } from '../../../core/svc-error.js';
 import { gitlabBrowserFlow, pkcePair } from './gitlab-browser-flow.js';
-import { type GitlabStandIn, startGitlabStandIn } from './testing/gitlab-stand-in.js';
+import { type GitlabStandIn, startGitlabStandIn } from '../testing/gitlab-stand-in.js';
 
 let gitlab: GitlabStandIn | undefined;
 afterEach(async () => {

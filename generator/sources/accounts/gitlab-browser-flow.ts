@@ -10,7 +10,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SvcError } from '../../core/svc-error.js';
+import { SvcError } from '../../../core/svc-error.js';
 
 export interface BrowserFlowOptions {
   instance: string;

@@ -5,7 +5,7 @@
  * pagination sends only that). The access token comes from the rotating refresh token; an access
  * token that expires while the pages are read (401) is refreshed once and the page asked again.
  */
-import { SvcError } from '../../core/svc-error.js';
+import { SvcError } from '../../../core/svc-error.js';
 import { gitlabAccessToken, type InstallationRepository } from './git-connection-auth.js';
 import type { ConnectionStore, GitlabConnection } from './git-connections.js';
 

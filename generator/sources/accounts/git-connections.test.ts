@@ -8,7 +8,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadControlKey, secretBox } from '../../core/secret-box.js';
+import { loadControlKey, secretBox } from '../../../core/secret-box.js';
 import { ConnectionStore, type TokenConnection } from './git-connections.js';
 
 let dir: string;
