@@ -73,8 +73,12 @@ export function renderRulesDoc(): string {
   }
   lines.push(
     '',
+    '`contentMediaType` and `contentEncoding` describe what a string carries: adding one is a tightening, dropping',
+    'one a loosening, and changing one (image/png → image/jpeg, base64 → base64url) breaks in a request and in a',
+    'response alike.',
+    '',
     'Not compared yet: OpenAPI 3.1 `webhooks` (ignored by the endpoint model), `discriminator` (dropped when',
-    'schemas are converted), `unevaluatedItems`, `contentMediaType`/`contentEncoding`, and `$ref`s to other files.',
+    'schemas are converted), and `$ref`s to other files.',
     '',
   );
   return lines.join('\n');

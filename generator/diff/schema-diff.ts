@@ -50,6 +50,9 @@ export const CONSTRAINT_KEYWORDS = {
   conditional: 'if/then/else',
   'property-names': 'propertyNames',
   'one-of': 'oneOf/anyOf',
+  'unevaluated-items': 'unevaluatedItems',
+  'content-media-type': 'contentMediaType',
+  'content-encoding': 'contentEncoding',
 } as const;
 export type ConstraintKeyword = keyof typeof CONSTRAINT_KEYWORDS;
 
@@ -145,6 +148,9 @@ const KEPT = new Set([
   'minContains',
   'maxContains',
   'unevaluatedProperties',
+  'unevaluatedItems',
+  'contentMediaType',
+  'contentEncoding',
   'if',
   'then',
   'else',
@@ -298,6 +304,10 @@ const PRESENCE: [ConstraintKeyword, string[]][] = [
   ['property-names', ['propertyNames']],
   ['conditional', ['if', 'then', 'else']],
   ['contains', ['contains', 'minContains', 'maxContains']],
+  // The content a string carries (2020-12 §8): a new one says what must be sent and what comes
+  // back; another one (image/png → image/jpeg, base64 → base64url) breaks both readers and writers.
+  ['content-media-type', ['contentMediaType']],
+  ['content-encoding', ['contentEncoding']],
 ];
 
 interface Bound {
@@ -573,10 +583,12 @@ export class SchemaDiffer {
       const detail = `${label} ${show(had ? (before.length === 1 ? before[0] : before) : undefined)} → ${show(has ? (after.length === 1 ? after[0] : after) : undefined)}`;
       push(keyword, !had ? 'tightened' : !has ? 'loosened' : either, detail);
     }
-    // additionalProperties / unevaluatedProperties: false closes the object, a schema restricts it.
+    // additionalProperties / unevaluatedProperties / unevaluatedItems: false closes the object
+    // (or the array's tail), a schema restricts it.
     for (const [keyword, key] of [
       ['additional-properties', 'additionalProperties'],
       ['unevaluated-properties', 'unevaluatedProperties'],
+      ['unevaluated-items', 'unevaluatedItems'],
     ] as const) {
       const before = openness(kb.get(key));
       const after = openness(ka.get(key));
