@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ApiChange, Endpoint, EndpointChange } from '../../schemas/types.js';
+import { diffDiscriminators } from './discriminator-diff.js';
 import { endpointGroup, endpointLabel, endpointMatchKey } from './endpoint-key.js';
 import { type ChangeLevel, type KeywordScope, RULES, type RuleId } from './rules.js';
 import { deepEqual, type SchemaFinding, SchemaDiffer } from './schema-diff.js';
@@ -782,6 +783,9 @@ export function diffEndpoint(
   diffRequestBody(before, after, out, differ);
   diffResponses(before, after, out, differ);
   diffCallbacks(before, after, out, differ);
+  if (before.contract?.discriminators && after.contract?.discriminators)
+    for (const c of diffDiscriminators(before, after, allDefs(after) ?? {}))
+      out.add(c.id, c.text, c.location);
   diffSecurity(before, after, out);
   return out.list;
 }

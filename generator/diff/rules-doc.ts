@@ -77,8 +77,14 @@ export function renderRulesDoc(): string {
     'one a loosening, and changing one (image/png → image/jpeg, base64 → base64url) breaks in a request and in a',
     'response alike.',
     '',
-    'Not compared yet: OpenAPI 3.1 `webhooks` (ignored by the endpoint model), `discriminator` (dropped when',
-    'schemas are converted), and `$ref`s to other files.',
+    '**Discriminators.** The `discriminator` of each component schema an endpoint uses is compared (the implicit',
+    "mapping, a variant's component name, counts as written out). Both ends read it, so a renamed `propertyName` or",
+    'a value that names another variant breaks a request and a response alike; a value removed breaks a request,',
+    'a value added breaks a response. A schema is on the request side when the parameters or the request body use',
+    'it, on the response side when a response or a callback does; a schema used on both sides is reported twice.',
+    '',
+    'Not compared yet: OpenAPI 3.1 `webhooks` (ignored by the endpoint model), a discriminator added to or removed',
+    'from a schema, a discriminator written inline (not in a component schema), and `$ref`s to other files.',
     '',
   );
   return lines.join('\n');

@@ -255,6 +255,40 @@ const STATIC_RULES = {
     level: 'info',
     description: 'A callback request sent to the caller changed without promising less.',
   },
+  'request-discriminator-property-name-changed': {
+    level: 'breaking',
+    description:
+      'The property that names the variant of a request schema (discriminator.propertyName) changed: callers send the old one.',
+  },
+  'request-discriminator-mapping-removed': {
+    level: 'breaking',
+    description: 'A discriminator value a request could carry no longer names a variant.',
+  },
+  'request-discriminator-mapping-added': {
+    level: 'info',
+    description: 'A request may carry a new discriminator value (a new variant).',
+  },
+  'request-discriminator-mapping-changed': {
+    level: 'breaking',
+    description: 'A discriminator value in a request now names another variant.',
+  },
+  'response-discriminator-property-name-changed': {
+    level: 'breaking',
+    description:
+      'The property that names the variant of a response schema (discriminator.propertyName) changed: callers read the old one.',
+  },
+  'response-discriminator-mapping-removed': {
+    level: 'info',
+    description: 'A response no longer carries one of its discriminator values (one variant fewer).',
+  },
+  'response-discriminator-mapping-added': {
+    level: 'breaking',
+    description: 'A response may carry a discriminator value (a variant) callers do not know.',
+  },
+  'response-discriminator-mapping-changed': {
+    level: 'breaking',
+    description: 'A discriminator value in a response now names another variant.',
+  },
   'security-added': { level: 'breaking', description: 'A public endpoint now requires authorization.' },
   'security-removed': { level: 'info', description: 'The endpoint no longer requires authorization.' },
   'security-alternative-added': { level: 'info', description: 'A new way to authorize the endpoint.' },

@@ -9,6 +9,7 @@ import { isPlainObject } from '../../core/is-plain-object.js';
 import type { Endpoint } from '../../schemas/types.js';
 import type { SpecVersion } from '../parse/index.js';
 import { resolvePointer } from '../parse/index.js';
+import { documentDiscriminators } from './discriminators.js';
 import { collectDefRefs, DEFS_PREFIX, type JsonSchema, type SchemaConverter } from './schema-convert.js';
 
 type Contract = NonNullable<Endpoint['contract']>;
@@ -134,6 +135,16 @@ export function endpointContract(
     const defs: Record<string, JsonSchema> = {};
     for (const name of extra) defs[name] = converter.defs.get(name) ?? {};
     contract.defs = defs;
+  }
+  const discriminators = documentDiscriminators(doc, converter, version);
+  if (discriminators.size > 0) {
+    const own: NonNullable<Contract['discriminators']> = {};
+    for (const defs of [endpoint.defs, contract.defs])
+      for (const name of Object.keys(defs ?? {})) {
+        const d = discriminators.get(name);
+        if (d) own[name] = d;
+      }
+    if (Object.keys(own).length > 0) contract.discriminators = sorted(own);
   }
   return Object.keys(contract).length > 0 ? contract : undefined;
 }
