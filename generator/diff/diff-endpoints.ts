@@ -29,7 +29,7 @@ function fingerprint(id: RuleId, key: string, location: string): string {
   return createHash('sha256').update(`${id}\u0000${key}\u0000${location}`).digest('hex').slice(0, 12);
 }
 
-class Changes {
+export class Changes {
   readonly list: ApiChange[] = [];
   constructor(
     private readonly key: string,
@@ -372,7 +372,7 @@ function responseFindings(findings: SchemaFinding[], out: Changes, base: string,
 }
 
 /** Findings reported through one pair of rules: the first when a success response would break. */
-function aggregated(
+export function aggregated(
   findings: SchemaFinding[],
   out: Changes,
   base: string,

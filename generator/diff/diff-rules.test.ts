@@ -9,9 +9,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { toEndpoints } from '../endpoints/index.js';
+import { toEndpoints, toWebhooks } from '../endpoints/index.js';
 import { parseDocument } from '../parse/index.js';
 import { type DiffOptions, diffEndpoints } from './diff-endpoints.js';
+import { diffWebhooks } from './webhook-diff.js';
 import { KEYWORD_SCOPES, RULES, STATIC_RULE_IDS } from './rules.js';
 import { CONSTRAINT_KEYWORDS } from './schema-diff.js';
 
@@ -58,14 +59,18 @@ function document(short: Doc, openapi = '3.1.0'): Doc {
 
 async function endpointsOf(doc: Doc) {
   const text = JSON.stringify(doc);
-  return toEndpoints(await parseDocument({ text, origin: '/fixture.json', bytes: text.length }));
+  const parsed = await parseDocument({ text, origin: '/fixture.json', bytes: text.length });
+  return { endpoints: toEndpoints(parsed), webhooks: toWebhooks(parsed) };
 }
 
 async function run(f: Fixture) {
   const before = await endpointsOf(document(f.base, f.openapi));
   const after = await endpointsOf(document(f.revision, f.openapi));
-  const changes = diffEndpoints(before, after, { ...f.options, now: NOW }).flatMap((e) => e.changes);
-  return changes;
+  const options = { ...f.options, now: NOW };
+  return [
+    ...diffEndpoints(before.endpoints, after.endpoints, options),
+    ...diffWebhooks(before.webhooks, after.webhooks, options),
+  ].flatMap((e) => e.changes);
 }
 
 /** Six fixtures per schema keyword: three places, both directions. */

@@ -289,6 +289,24 @@ const STATIC_RULES = {
     level: 'breaking',
     description: 'A discriminator value in a response now names another variant.',
   },
+  'webhook-added': {
+    level: 'info',
+    description: 'The API documents a new webhook (a request it may send to consumers who subscribe).',
+  },
+  'webhook-removed': {
+    level: 'breaking',
+    description: 'A webhook is gone: consumers who handle it stop receiving its requests.',
+  },
+  'webhook-payload-loosened': {
+    level: 'breaking',
+    description:
+      "A webhook's payload, sent by the API to the consumer, promises less (judged as a response: a removed or optional property, a new value, a wider type, a looser constraint, a media type or the body gone).",
+  },
+  'webhook-payload-changed': {
+    level: 'info',
+    description:
+      "A webhook's payload changed without promising less (a new property, a narrower type, a new media type).",
+  },
   'security-added': { level: 'breaking', description: 'A public endpoint now requires authorization.' },
   'security-removed': { level: 'info', description: 'The endpoint no longer requires authorization.' },
   'security-alternative-added': { level: 'info', description: 'A new way to authorize the endpoint.' },

@@ -15,10 +15,11 @@ import type { ContentItems, FolderFiles, FolderModel } from '../../folder/model.
 import type { Endpoint, HistoryRecord, ImportReport, SvcConfig } from '../../schemas/types.js';
 import { sameJson } from '../../core/canonical-json.js';
 import { parseContent } from '../content/index.js';
-import { diffEndpoints, diffOptionsOf } from '../diff/index.js';
+import { diffEndpoints, diffOptionsOf, webhookChanges } from '../diff/index.js';
 import { endpointMatchKey } from '../diff/endpoint-key.js';
-import { toEndpoints } from '../endpoints/index.js';
+import { toEndpoints, toWebhooks } from '../endpoints/index.js';
 import {
+  FOLDER_DOCUMENT,
   historyPath,
   isBookkeeping,
   lastComplete,
@@ -350,6 +351,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       opts.allowExternalRefs ?? (source.kind === 'openapi' ? source.allowExternalRefs === true : false);
     let text: string;
     let endpoints: Endpoint[];
+    let webhooks: Endpoint[];
     let markdown: Awaited<ReturnType<typeof loadHtmlToMarkdown>> | undefined;
     let baseUrl: string | undefined;
     let generated: ReturnType<typeof buildTools>;
@@ -366,6 +368,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
       text = read.text;
       const parsed = await parseDocument(read, { allowExternalRefs });
       endpoints = toEndpoints(parsed);
+      webhooks = toWebhooks(parsed);
       if (config.auth.mode === 'none')
         authNotice = authWarning(declaredSchemes(parsed.document, parsed.version));
       baseUrl = defaultBaseUrl(parsed, read.origin);
@@ -503,7 +506,11 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
 
     // 6. Diff against the previous import, report.
     const before = last?.endpoints && previousFiles ? loadEndpoints(previousFiles, last.endpoints) : [];
-    const changes = diffEndpoints(before, endpoints, diffOptionsOf(config.diff, now()));
+    const diffOptions = diffOptionsOf(config.diff, now());
+    const changes = diffEndpoints(before, endpoints, diffOptions);
+    // Webhooks (OpenAPI 3.1) against the document the folder holds; none stored with the endpoints.
+    if (last?.endpoints && previousFiles)
+      changes.push(...(await webhookChanges(previousFiles[FOLDER_DOCUMENT], webhooks, diffOptions)));
     const changed = !previousFiles || !sameFiles(previousFiles, files);
     const documentSha256 = sha256Hex(text);
     const report = buildReport({
