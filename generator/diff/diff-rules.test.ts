@@ -2,7 +2,7 @@
  * Every rule of the registry against its fixtures (fixtures/diff-rules/): each fixture is a
  * minimal base and revision document, run through parse → endpoints → diff, and must report
  * exactly the rule ids it expects, with its verdict. Every rule needs a breaking and a
- * non-breaking case.
+ * non-breaking case, and a case that reports it and one (a near miss) that must not.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -153,6 +153,11 @@ describe('diff rules: registry', () => {
   it('reports each rule somewhere (no rule is only ever absent)', () => {
     const fired = new Set(FIXTURES.flatMap((f) => f.expect));
     expect(Object.keys(RULES).filter((id) => !fired.has(id))).toEqual([]);
+  });
+
+  it('has, for every rule, a case that must not report it (no rule is only ever present)', () => {
+    const quiet = new Set(FIXTURES.flatMap((f) => f.rules.filter((id) => !f.expect.includes(id))));
+    expect(Object.keys(RULES).filter((id) => !quiet.has(id))).toEqual([]);
   });
 
   it('keeps the ids the report and its goldens use', () => {

@@ -42,7 +42,7 @@ export function renderRulesDoc(): string {
     '',
     `**Fixtures.** fixtures/diff-rules/ holds a minimal base and revision per case, with the rule ids it must report`,
     'and its verdict; generator/diff/diff-rules.test.ts runs them all and checks that every rule below has a',
-    'breaking and a non-breaking case.',
+    'breaking and a non-breaking case, a case that reports it and a near miss that must not.',
     '',
     `## Rules (${STATIC_RULE_IDS.length})`,
     '',
