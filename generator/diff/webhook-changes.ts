@@ -10,7 +10,6 @@ import { parseDocument } from '../parse/index.js';
 import type { DiffOptions } from './diff-endpoints.js';
 import { diffWebhooks } from './webhook-diff.js';
 
-const MAY_HAVE_WEBHOOKS = /"webhooks"\s*:/;
 const OPENAPI_31 = /"openapi"\s*:\s*"3\.[1-9]/;
 
 export async function webhookChanges(
@@ -21,8 +20,9 @@ export async function webhookChanges(
   let before: Endpoint[] = [];
   if (
     previousDocument !== undefined &&
-    OPENAPI_31.test(previousDocument) &&
-    MAY_HAVE_WEBHOOKS.test(previousDocument)
+    // A plain search first: a regular expression over a 10 MB document that does not match costs tens of ms.
+    previousDocument.includes('"webhooks"') &&
+    OPENAPI_31.test(previousDocument)
   ) {
     try {
       const text = previousDocument;
