@@ -6,7 +6,9 @@
  * breaks a request (the caller's value no longer names a variant) and a value added breaks a
  * response (a variant callers cannot tell apart), each mirror image being info. The side of a
  * schema is where the endpoint uses it: the parameters and request body, or the responses and
- * callbacks (sent to the caller); a schema used on both sides is reported on both.
+ * callbacks (sent to the caller); a schema used on both sides is reported on both. A
+ * discriminator written inline at the root of a request or response body is keyed by that body
+ * (`#request[application/json]`, `#response/200[application/json]`).
  */
 import type { Endpoint } from '../../schemas/types.js';
 
@@ -81,8 +83,11 @@ export function diffDiscriminators(before: Endpoint, after: Endpoint, defs: Defs
     const x = db[name]!;
     const y = da[name]!;
     for (const side of ['request', 'response'] as const) {
-      if (!sides[side].has(name)) continue;
-      const where = `${side} schema \`${name}\``;
+      // Inline at a body's root (`#request[type]`, `#response/200[type]`), else a component schema.
+      if (name.startsWith('#') ? !name.startsWith(`#${side}`) : !sides[side].has(name)) continue;
+      const where = name.startsWith('#')
+        ? `${name.slice(1).replace('/', ' ')} body`
+        : `${side} schema \`${name}\``;
       const loc = `discriminator/${side}/${name}`;
       if (x.propertyName !== y.propertyName)
         out.push({

@@ -77,7 +77,8 @@ export function renderRulesDoc(): string {
     'one a loosening, and changing one (image/png → image/jpeg, base64 → base64url) breaks in a request and in a',
     'response alike.',
     '',
-    '**Discriminators.** The `discriminator` of each component schema an endpoint uses is compared (the implicit',
+    '**Discriminators.** The `discriminator` of each component schema an endpoint uses, and one written inline at',
+    'the root of a request or response body, is compared (the implicit',
     "mapping, a variant's component name, counts as written out). Both ends read it, so a renamed `propertyName` or",
     'a value that names another variant breaks a request and a response alike; a value removed breaks a request,',
     'a value added breaks a response. A schema is on the request side when the parameters or the request body use',
@@ -91,7 +92,7 @@ export function renderRulesDoc(): string {
     "What the consumer answers is not compared, nor GitHub's 3.0 `x-webhooks`.",
     '',
     'Not compared yet: a discriminator added to or removed',
-    'from a schema, a discriminator written inline (not in a component schema), and `$ref`s to other files.',
+    'from a schema, one written inline deeper than a body root, and `$ref`s to other files.',
     '',
   );
   return lines.join('\n');

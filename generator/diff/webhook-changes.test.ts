@@ -10,7 +10,9 @@ import { webhookChanges } from './webhook-changes.js';
 
 const hook = (properties: Record<string, unknown>) => ({
   post: {
-    requestBody: { content: { 'application/json': { schema: { type: 'object', required: ['id'], properties } } } },
+    requestBody: {
+      content: { 'application/json': { schema: { type: 'object', required: ['id'], properties } } },
+    },
     responses: { '200': { description: 'ok' } },
   },
 });

@@ -18,12 +18,8 @@ export async function webhookChanges(
   options: DiffOptions = {},
 ): Promise<EndpointChange[]> {
   let before: Endpoint[] = [];
-  if (
-    previousDocument !== undefined &&
-    // A plain search first: a regular expression over a 10 MB document that does not match costs tens of ms.
-    previousDocument.includes('"webhooks"') &&
-    OPENAPI_31.test(previousDocument)
-  ) {
+  // A plain search first: a regular expression over a 10 MB document that does not match costs tens of ms.
+  if (previousDocument?.includes('"webhooks"') && OPENAPI_31.test(previousDocument)) {
     try {
       const text = previousDocument;
       before = toWebhooks(await parseDocument({ text, origin: 'Tools/openapi.json', bytes: text.length }));

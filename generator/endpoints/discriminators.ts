@@ -34,31 +34,37 @@ export function documentDiscriminators(
         : undefined;
   if (!isPlainObject(holder)) return found;
   for (const [raw, schema] of Object.entries(holder)) {
-    if (!isPlainObject(schema) || schema.discriminator === undefined) continue;
     const name = converter.componentDefName(raw);
-    const d = schema.discriminator;
-    // Swagger 2.0 names only the property; its variants are the schemas that allOf this one.
-    const propertyName = typeof d === 'string' ? d : isPlainObject(d) ? d.propertyName : undefined;
-    if (!name || typeof propertyName !== 'string') continue;
-    const mapping: Record<string, string> = {};
-    for (const list of [schema.oneOf, schema.anyOf]) {
-      for (const variant of Array.isArray(list) ? list : []) {
-        if (!isPlainObject(variant) || typeof variant.$ref !== 'string') continue;
-        const target = converter.componentDefName(variant.$ref);
-        const value = variant.$ref.slice(variant.$ref.lastIndexOf('/') + 1);
-        if (target) mapping[value] = target;
-      }
-    }
-    if (isPlainObject(d) && isPlainObject(d.mapping)) {
-      for (const [value, ref] of Object.entries(d.mapping)) {
-        if (typeof ref !== 'string') continue;
-        const target = converter.componentDefName(ref);
-        if (target) mapping[value] = target;
-      }
-    }
-    const sorted: Record<string, string> = {};
-    for (const value of Object.keys(mapping).sort()) sorted[value] = mapping[value]!;
-    found.set(name, { propertyName, mapping: sorted });
+    const d = name ? discriminatorOf(schema, converter) : undefined;
+    if (d) found.set(name!, d);
   }
   return found;
+}
+
+/** The discriminator a schema of the document carries (undefined without one). */
+export function discriminatorOf(schema: unknown, converter: SchemaConverter): Discriminator | undefined {
+  if (!isPlainObject(schema) || schema.discriminator === undefined) return undefined;
+  const d = schema.discriminator;
+  // Swagger 2.0 names only the property; its variants are the schemas that allOf this one.
+  const propertyName = typeof d === 'string' ? d : isPlainObject(d) ? d.propertyName : undefined;
+  if (typeof propertyName !== 'string') return undefined;
+  const mapping: Record<string, string> = {};
+  for (const list of [schema.oneOf, schema.anyOf]) {
+    for (const variant of Array.isArray(list) ? list : []) {
+      if (!isPlainObject(variant) || typeof variant.$ref !== 'string') continue;
+      const target = converter.componentDefName(variant.$ref);
+      const value = variant.$ref.slice(variant.$ref.lastIndexOf('/') + 1);
+      if (target) mapping[value] = target;
+    }
+  }
+  if (isPlainObject(d) && isPlainObject(d.mapping)) {
+    for (const [value, ref] of Object.entries(d.mapping)) {
+      if (typeof ref !== 'string') continue;
+      const target = converter.componentDefName(ref);
+      if (target) mapping[value] = target;
+    }
+  }
+  const sorted: Record<string, string> = {};
+  for (const value of Object.keys(mapping).sort()) sorted[value] = mapping[value]!;
+  return { propertyName, mapping: sorted };
 }
