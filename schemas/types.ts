@@ -307,6 +307,17 @@ export interface Endpoint {
       };
     };
     /**
+     * The discriminator of each component schema the endpoint uses that has one, by $defs name, and of each body whose root schema has one inline, by #request[type] or #response/<status>[type]: the property naming the variant and every value → variant ($defs name), implicit ones included.
+     */
+    discriminators?: {
+      [k: string]: {
+        propertyName: string;
+        mapping: {
+          [k: string]: string;
+        };
+      };
+    };
+    /**
      * Component schemas only the contract references (the others are in the endpoint's defs).
      */
     defs?: {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ApiChange, Endpoint, EndpointChange } from '../../schemas/types.js';
+import { diffDiscriminators } from './discriminator-diff.js';
 import { endpointGroup, endpointLabel, endpointMatchKey } from './endpoint-key.js';
 import { type ChangeLevel, type KeywordScope, RULES, type RuleId } from './rules.js';
 import { deepEqual, type SchemaFinding, SchemaDiffer } from './schema-diff.js';
@@ -28,7 +29,7 @@ function fingerprint(id: RuleId, key: string, location: string): string {
   return createHash('sha256').update(`${id}\u0000${key}\u0000${location}`).digest('hex').slice(0, 12);
 }
 
-class Changes {
+export class Changes {
   readonly list: ApiChange[] = [];
   constructor(
     private readonly key: string,
@@ -371,7 +372,7 @@ function responseFindings(findings: SchemaFinding[], out: Changes, base: string,
 }
 
 /** Findings reported through one pair of rules: the first when a success response would break. */
-function aggregated(
+export function aggregated(
   findings: SchemaFinding[],
   out: Changes,
   base: string,
@@ -782,6 +783,9 @@ export function diffEndpoint(
   diffRequestBody(before, after, out, differ);
   diffResponses(before, after, out, differ);
   diffCallbacks(before, after, out, differ);
+  if (before.contract?.discriminators && after.contract?.discriminators)
+    for (const c of diffDiscriminators(before, after, allDefs(after) ?? {}))
+      out.add(c.id, c.text, c.location);
   diffSecurity(before, after, out);
   return out.list;
 }

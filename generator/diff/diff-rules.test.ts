@@ -2,16 +2,17 @@
  * Every rule of the registry against its fixtures (fixtures/diff-rules/): each fixture is a
  * minimal base and revision document, run through parse → endpoints → diff, and must report
  * exactly the rule ids it expects, with its verdict. Every rule needs a breaking and a
- * non-breaking case.
+ * non-breaking case, and a case that reports it and one (a near miss) that must not.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { toEndpoints } from '../endpoints/index.js';
+import { toEndpoints, toWebhooks } from '../endpoints/index.js';
 import { parseDocument } from '../parse/index.js';
 import { type DiffOptions, diffEndpoints } from './diff-endpoints.js';
+import { diffWebhooks } from './webhook-diff.js';
 import { KEYWORD_SCOPES, RULES, STATIC_RULE_IDS } from './rules.js';
 import { CONSTRAINT_KEYWORDS } from './schema-diff.js';
 
@@ -58,14 +59,18 @@ function document(short: Doc, openapi = '3.1.0'): Doc {
 
 async function endpointsOf(doc: Doc) {
   const text = JSON.stringify(doc);
-  return toEndpoints(await parseDocument({ text, origin: '/fixture.json', bytes: text.length }));
+  const parsed = await parseDocument({ text, origin: '/fixture.json', bytes: text.length });
+  return { endpoints: toEndpoints(parsed), webhooks: toWebhooks(parsed) };
 }
 
 async function run(f: Fixture) {
   const before = await endpointsOf(document(f.base, f.openapi));
   const after = await endpointsOf(document(f.revision, f.openapi));
-  const changes = diffEndpoints(before, after, { ...f.options, now: NOW }).flatMap((e) => e.changes);
-  return changes;
+  const options = { ...f.options, now: NOW };
+  return [
+    ...diffEndpoints(before.endpoints, after.endpoints, options),
+    ...diffWebhooks(before.webhooks, after.webhooks, options),
+  ].flatMap((e) => e.changes);
 }
 
 /** Six fixtures per schema keyword: three places, both directions. */
@@ -148,6 +153,11 @@ describe('diff rules: registry', () => {
   it('reports each rule somewhere (no rule is only ever absent)', () => {
     const fired = new Set(FIXTURES.flatMap((f) => f.expect));
     expect(Object.keys(RULES).filter((id) => !fired.has(id))).toEqual([]);
+  });
+
+  it('has, for every rule, a case that must not report it (no rule is only ever present)', () => {
+    const quiet = new Set(FIXTURES.flatMap((f) => f.rules.filter((id) => !f.expect.includes(id))));
+    expect(Object.keys(RULES).filter((id) => !quiet.has(id))).toEqual([]);
   });
 
   it('keeps the ids the report and its goldens use', () => {

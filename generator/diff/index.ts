@@ -18,3 +18,5 @@ export {
   type SchemaFinding,
   type SchemaFindingKind,
 } from './schema-diff.js';
+export { diffWebhooks } from './webhook-diff.js';
+export { webhookChanges } from './webhook-changes.js';

@@ -255,6 +255,58 @@ const STATIC_RULES = {
     level: 'info',
     description: 'A callback request sent to the caller changed without promising less.',
   },
+  'request-discriminator-property-name-changed': {
+    level: 'breaking',
+    description:
+      'The property that names the variant of a request schema (discriminator.propertyName) changed: callers send the old one.',
+  },
+  'request-discriminator-mapping-removed': {
+    level: 'breaking',
+    description: 'A discriminator value a request could carry no longer names a variant.',
+  },
+  'request-discriminator-mapping-added': {
+    level: 'info',
+    description: 'A request may carry a new discriminator value (a new variant).',
+  },
+  'request-discriminator-mapping-changed': {
+    level: 'breaking',
+    description: 'A discriminator value in a request now names another variant.',
+  },
+  'response-discriminator-property-name-changed': {
+    level: 'breaking',
+    description:
+      'The property that names the variant of a response schema (discriminator.propertyName) changed: callers read the old one.',
+  },
+  'response-discriminator-mapping-removed': {
+    level: 'info',
+    description: 'A response no longer carries one of its discriminator values (one variant fewer).',
+  },
+  'response-discriminator-mapping-added': {
+    level: 'breaking',
+    description: 'A response may carry a discriminator value (a variant) callers do not know.',
+  },
+  'response-discriminator-mapping-changed': {
+    level: 'breaking',
+    description: 'A discriminator value in a response now names another variant.',
+  },
+  'webhook-added': {
+    level: 'info',
+    description: 'The API documents a new webhook (a request it may send to consumers who subscribe).',
+  },
+  'webhook-removed': {
+    level: 'breaking',
+    description: 'A webhook is gone: consumers who handle it stop receiving its requests.',
+  },
+  'webhook-payload-loosened': {
+    level: 'breaking',
+    description:
+      "A webhook's payload, sent by the API to the consumer, promises less (judged as a response: a removed or optional property, a new value, a wider type, a looser constraint, a media type or the body gone).",
+  },
+  'webhook-payload-changed': {
+    level: 'info',
+    description:
+      "A webhook's payload changed without promising less (a new property, a narrower type, a new media type).",
+  },
   'security-added': { level: 'breaking', description: 'A public endpoint now requires authorization.' },
   'security-removed': { level: 'info', description: 'The endpoint no longer requires authorization.' },
   'security-alternative-added': { level: 'info', description: 'A new way to authorize the endpoint.' },

@@ -50,6 +50,9 @@ export const CONSTRAINT_KEYWORDS = {
   conditional: 'if/then/else',
   'property-names': 'propertyNames',
   'one-of': 'oneOf/anyOf',
+  'unevaluated-items': 'unevaluatedItems',
+  'content-media-type': 'contentMediaType',
+  'content-encoding': 'contentEncoding',
 } as const;
 export type ConstraintKeyword = keyof typeof CONSTRAINT_KEYWORDS;
 
@@ -145,6 +148,9 @@ const KEPT = new Set([
   'minContains',
   'maxContains',
   'unevaluatedProperties',
+  'unevaluatedItems',
+  'contentMediaType',
+  'contentEncoding',
   'if',
   'then',
   'else',
@@ -260,24 +266,6 @@ export function deepEqual(x: unknown, y: unknown): boolean {
 
 const same = deepEqual;
 
-/** Equal JSON with no $ref anywhere inside: nothing below can differ. */
-function equalWithoutRefs(x: unknown, y: unknown): boolean {
-  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return x === y;
-  if (Array.isArray(x)) {
-    if (!Array.isArray(y) || x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!equalWithoutRefs(x[i], y[i])) return false;
-    return true;
-  }
-  if (Array.isArray(y)) return false;
-  const kx = Object.keys(x);
-  if (kx.length !== Object.keys(y).length) return false;
-  for (const k of kx) {
-    if (k === '$ref' || !Object.hasOwn(y, k)) return false;
-    if (!equalWithoutRefs((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k])) return false;
-  }
-  return true;
-}
-
 /** Upper bounds: a smaller value (or a new bound) tightens. Lower bounds the other way. */
 const UPPER: [ConstraintKeyword, string][] = [
   ['max-length', 'maxLength'],
@@ -298,6 +286,10 @@ const PRESENCE: [ConstraintKeyword, string[]][] = [
   ['property-names', ['propertyNames']],
   ['conditional', ['if', 'then', 'else']],
   ['contains', ['contains', 'minContains', 'maxContains']],
+  // The content a string carries (2020-12 §8): a new one says what must be sent and what comes
+  // back; another one (image/png → image/jpeg, base64 → base64url) breaks both readers and writers.
+  ['content-media-type', ['contentMediaType']],
+  ['content-encoding', ['contentEncoding']],
 ];
 
 interface Bound {
@@ -377,9 +369,41 @@ export class SchemaDiffer {
       return found;
     }
     if (depth > MAX_DEPTH) return [];
-    // Most inline schemas (a parameter's `{type: string}`, a header) are the same on both sides.
-    if (equalWithoutRefs(b, a)) return [];
+    // Most inline schemas (a parameter's `{type: string}`, a response's `{type: array, items:
+    // {$ref}}`) are the same on both sides, up to references whose comparison found nothing.
+    if (this.unchanged(b, bDefs, a, aDefs, side)) return [];
     return this.compareNode(b, bDefs, a, aDefs, depth, side);
+  }
+
+  /**
+   * Equal JSON, where a `$ref` on both sides counts as equal when it names the same schema and
+   * the (cached) comparison of that pair found nothing: nothing below can differ. Far cheaper
+   * than flattening both sides to find no change, which is what most endpoints of an upgrade are.
+   */
+  private unchanged(x: unknown, xDefs: Defs, y: unknown, yDefs: Defs, side: Side): boolean {
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return x === y;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) if (!this.unchanged(x[i], xDefs, y[i], yDefs, side)) return false;
+      return true;
+    }
+    if (Array.isArray(y)) return false;
+    const ox = x as Obj;
+    const oy = y as Obj;
+    const kx = Object.keys(ox);
+    if (kx.length !== Object.keys(oy).length) return false;
+    for (const k of kx) {
+      if (!Object.hasOwn(oy, k)) return false;
+      if (k === '$ref') {
+        if (ox.$ref !== oy.$ref || typeof ox.$ref !== 'string') return false;
+        continue;
+      }
+      if (!this.unchanged(ox[k], xDefs, oy[k], yDefs, side)) return false;
+    }
+    // Only a bare reference is settled by its cached pair comparison (siblings of $ref were equal above).
+    if (typeof ox.$ref === 'string' && kx.length === 1)
+      return this.compare(ox, xDefs, oy, yDefs, 0, side).length === 0;
+    return typeof ox.$ref !== 'string';
   }
 
   private compareNode(
@@ -573,10 +597,12 @@ export class SchemaDiffer {
       const detail = `${label} ${show(had ? (before.length === 1 ? before[0] : before) : undefined)} → ${show(has ? (after.length === 1 ? after[0] : after) : undefined)}`;
       push(keyword, !had ? 'tightened' : !has ? 'loosened' : either, detail);
     }
-    // additionalProperties / unevaluatedProperties: false closes the object, a schema restricts it.
+    // additionalProperties / unevaluatedProperties / unevaluatedItems: false closes the object
+    // (or the array's tail), a schema restricts it.
     for (const [keyword, key] of [
       ['additional-properties', 'additionalProperties'],
       ['unevaluated-properties', 'unevaluatedProperties'],
+      ['unevaluated-items', 'unevaluatedItems'],
     ] as const) {
       const before = openness(kb.get(key));
       const after = openness(ka.get(key));

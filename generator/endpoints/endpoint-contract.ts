@@ -9,6 +9,7 @@ import { isPlainObject } from '../../core/is-plain-object.js';
 import type { Endpoint } from '../../schemas/types.js';
 import type { SpecVersion } from '../parse/index.js';
 import { resolvePointer } from '../parse/index.js';
+import { type Discriminator, discriminatorOf, documentDiscriminators } from './discriminators.js';
 import { collectDefRefs, DEFS_PREFIX, type JsonSchema, type SchemaConverter } from './schema-convert.js';
 
 type Contract = NonNullable<Endpoint['contract']>;
@@ -135,15 +136,35 @@ export function endpointContract(
     for (const name of extra) defs[name] = converter.defs.get(name) ?? {};
     contract.defs = defs;
   }
+  const discriminators = documentDiscriminators(doc, converter, version);
+  if (discriminators.size > 0) {
+    const own: NonNullable<Contract['discriminators']> = { ...contract.discriminators };
+    for (const defs of [endpoint.defs, contract.defs])
+      for (const name of Object.keys(defs ?? {})) {
+        const d = discriminators.get(name);
+        if (d) own[name] = d;
+      }
+    if (Object.keys(own).length > 0) contract.discriminators = sorted(own);
+  }
   return Object.keys(contract).length > 0 ? contract : undefined;
 }
 
-function mediaSchemas(doc: Obj, converter: SchemaConverter, content: unknown): Record<string, JsonSchema> {
+/** Discriminators written inline at a body's root, by `#request[type]` or `#response/<status>[type]`. */
+type InlineDiscriminators = Record<string, Discriminator>;
+
+function mediaSchemas(
+  doc: Obj,
+  converter: SchemaConverter,
+  content: unknown,
+  inline?: { at: string; into: InlineDiscriminators },
+): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   if (!isPlainObject(content)) return out;
   for (const type of Object.keys(content).sort()) {
     const media = deref(doc, content[type]);
     out[type] = isPlainObject(media) && media.schema !== undefined ? converter.convert(media.schema) : {};
+    const d = inline && isPlainObject(media) ? discriminatorOf(media.schema, converter) : undefined;
+    if (d) inline!.into[`${inline!.at}[${type}]`] = d;
   }
   return out;
 }
@@ -176,24 +197,27 @@ function headerSchemas(
 }
 
 function openApiMedia(doc: Obj, converter: SchemaConverter, op: Obj, contract: Contract): void {
+  const inline: InlineDiscriminators = {};
   const body = deref(doc, op.requestBody);
   if (isPlainObject(body) && isPlainObject(body.content) && Object.keys(body.content).length > 0)
-    contract.requestMedia = mediaSchemas(doc, converter, body.content);
+    contract.requestMedia = mediaSchemas(doc, converter, body.content, { at: '#request', into: inline });
   const responses = isPlainObject(op.responses) ? op.responses : {};
   const out: NonNullable<Contract['responses']> = {};
   for (const status of Object.keys(responses).sort()) {
     const resp = deref(doc, responses[status]);
     if (!isPlainObject(resp)) continue;
     const r: ResponseContract = {};
-    const media = mediaSchemas(doc, converter, resp.content);
+    const key = status.toUpperCase() === 'DEFAULT' ? 'default' : status.toUpperCase();
+    const media = mediaSchemas(doc, converter, resp.content, { at: `#response/${key}`, into: inline });
     if (Object.keys(media).length > 0) r.media = media;
     const headers = headerSchemas(doc, converter, resp.headers, false);
     if (headers) r.headers = headers;
     if (isPlainObject(resp.links) && Object.keys(resp.links).length > 0)
       r.links = Object.keys(resp.links).sort();
-    out[status.toUpperCase() === 'DEFAULT' ? 'default' : status.toUpperCase()] = r;
+    out[key] = r;
   }
   if (Object.keys(out).length > 0) contract.responses = out;
+  if (Object.keys(inline).length > 0) contract.discriminators = inline;
   if (isPlainObject(op.callbacks)) {
     const callbacks: NonNullable<Contract['callbacks']> = {};
     for (const name of Object.keys(op.callbacks).sort()) {

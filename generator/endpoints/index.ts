@@ -7,4 +7,5 @@ export {
   pickRequestContentType,
   toEndpoints,
 } from './to-endpoints.js';
+export { toWebhooks } from './to-webhooks.js';
 export { type LedgerEntry, UNSUPPORTED_LEDGER } from './unsupported-ledger.js';

@@ -93,6 +93,14 @@ export class SchemaConverter {
     }
   }
 
+  /** The $defs name of a component schema (by its name in the document), or of a `#/...` reference to one. */
+  componentDefName(nameOrRef: string): string | undefined {
+    const ref = nameOrRef.startsWith('#')
+      ? normalizeRef(nameOrRef)
+      : this.componentPrefix + escapePointerSegment(nameOrRef);
+    return this.nameByRef.get(ref);
+  }
+
   private uniqueName(base: string): string {
     let name = base;
     for (let i = 2; this.usedNames.has(name); i++) name = `${base}_${i}`;

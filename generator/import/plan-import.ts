@@ -89,7 +89,7 @@ async function plan(
   const merge = planMerge(previous, tools, content);
   const model: FolderModel = { config: tools.config, tools: merge.merged.tools, ...merge.merged.content };
   const files = planFiles(previous, model, tools.text, merge.merged, dryRun);
-  const reported = planReport(previous, tools, merge, model, files, {
+  const reported = await planReport(previous, tools, merge, model, files, {
     location: target.location,
     now: now(),
   });

@@ -6,8 +6,9 @@ import { isManagedPath } from '../../folder/index.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import { toolsListCost } from '../../folder/tools-list-cost.js';
 import type { HistoryRecord, ImportReport } from '../../schemas/types.js';
-import { diffEndpoints, diffOptionsOf } from '../diff/index.js';
+import { diffEndpoints, diffOptionsOf, webhookChanges } from '../diff/index.js';
 import {
+  FOLDER_DOCUMENT,
   isBookkeeping,
   loadEndpoints,
   nextBookkeeping,
@@ -29,16 +30,20 @@ export interface PlannedReport {
   documentSha256: string;
 }
 
-export function planReport(
+export async function planReport(
   previous: PreviousFolder | undefined,
   planned: PlannedTools,
   { merged, last }: PlannedMerge,
   model: FolderModel,
   files: FolderFiles,
   { location, now }: { location: string; now: Date },
-): PlannedReport {
+): Promise<PlannedReport> {
   const before = last?.endpoints && previous ? loadEndpoints(previous.files, last.endpoints) : [];
-  const changes = diffEndpoints(before, planned.endpoints, diffOptionsOf(model.config.diff, now));
+  const diffOptions = diffOptionsOf(model.config.diff, now);
+  const changes = diffEndpoints(before, planned.endpoints, diffOptions);
+  // Webhooks (OpenAPI 3.1) against the document the folder holds; none are stored with the endpoints.
+  if (last?.endpoints && previous)
+    changes.push(...(await webhookChanges(previous.files[FOLDER_DOCUMENT], planned.webhooks, diffOptions)));
   const changed = !previous || !sameFiles(previous.files, files);
   const documentSha256 = sha256Hex(planned.text);
   const previousRun = last

@@ -6,7 +6,7 @@ import { SvcError } from '../../core/svc-error.js';
 import type { FolderModel } from '../../folder/model.js';
 import type { Endpoint, SvcConfig } from '../../schemas/types.js';
 import { endpointMatchKey } from '../diff/endpoint-key.js';
-import { toEndpoints } from '../endpoints/index.js';
+import { toEndpoints, toWebhooks } from '../endpoints/index.js';
 import { authWarning, declaredSchemes } from '../init/auth-suggestion.js';
 import { defaultBaseUrl, parseDocument } from '../parse/index.js';
 import { type BuildToolsOptions, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../tools/index.js';
@@ -21,6 +21,8 @@ export interface PlannedTools {
   /** The document's text as read. */
   text: string;
   endpoints: Endpoint[];
+  /** OpenAPI 3.1 webhooks, in the endpoints' shape: compared, never made tools. */
+  webhooks: Endpoint[];
   tools: ReturnType<typeof buildTools>;
   markdown?: Markdown;
   /** auth: none for a document that declares security schemes. */
@@ -42,6 +44,7 @@ export async function planTools(
       ...(bundle.externalRefs ? { externalFiles: bundle.externalRefs } : {}),
     });
     const endpoints = toEndpoints(parsed);
+    const webhooks = toWebhooks(parsed);
     const authNotice =
       config.auth.mode === 'none' ? authWarning(declaredSchemes(parsed.document, parsed.version)) : undefined;
     baseUrl = defaultBaseUrl(parsed, bundle.document.origin);
@@ -50,6 +53,7 @@ export async function planTools(
       config,
       text: bundle.document.text,
       endpoints,
+      webhooks,
       ...built,
       ...(authNotice ? { authNotice } : {}),
     };
