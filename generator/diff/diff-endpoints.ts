@@ -4,8 +4,8 @@ import { diffDiscriminators } from './discriminator-diff.js';
 import { endpointGroup, endpointLabel, endpointMatchKey } from './endpoint-key.js';
 import { type ChangeLevel, type KeywordScope, RULES, type RuleId } from './rules.js';
 import { deepEqual, type SchemaFinding, SchemaDiffer } from './schema-diff.js';
+import { METHOD_ORDER } from '../endpoints/index.js';
 
-const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const DAY_MS = 86_400_000;
 
 /** How a folder tunes the diff (config.yaml `diff:`), and the clock sunsets are read against. */
@@ -795,7 +795,7 @@ function compareEndpoints(
   b: Pick<Endpoint, 'method' | 'path'>,
 ): number {
   if (a.path !== b.path) return a.path < b.path ? -1 : 1;
-  return METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method);
+  return methodRank(a.method) - methodRank(b.method);
 }
 
 function entry(endpoint: Endpoint, kind: EndpointChange['kind'], changes: ApiChange[]): EndpointChange {
@@ -890,4 +890,9 @@ function uniqueByOperation(list: readonly Endpoint[]): Map<string, Endpoint> {
     } else out.set(key, e);
   }
   return out;
+}
+
+/** A method's place in the endpoints' own order (-1, first, for a method outside it, as before). */
+function methodRank(method: string): number {
+  return (METHOD_ORDER as readonly string[]).indexOf(method);
 }
