@@ -32,27 +32,21 @@ import {
 } from '../../generator/sources/app-builder-urls.js';
 import { readOpenApiSource } from '../../generator/sources/index.js';
 import type { SvcConfig } from '../../schemas/types.js';
-import { appLayoutOf, appServerId } from '../app-builder-folders.js';
-import {
-  APP_CHANGE_JOURNAL,
-  type AppChangeJournal,
-  completeAppChange,
-  describeRetired,
-  finishInterruptedAppChange,
-  renderJournal,
-} from '../app-change-journal.js';
+import { APP_CHANGE_JOURNAL, type AppChangeJournal, renderJournal } from '../../folder/app-change-journal.js';
+import { appLayoutOf, appServerId } from '../../generator/import/app-builder-folders.js';
+import { carriedFiles, completeAppChange } from '../../generator/import/app-change.js';
+import { describeRetired, finishInterruptedAppChange } from '../finish-app-change.js';
 import type { CliIo, Command } from '../../core/command.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { fail } from '../../core/fail.js';
 import { gitAccess } from '../git-access.js';
 import { connectionProvider, type GitSource, gitSourceOf } from '../git-source-args.js';
 import { appBuilderOrigin } from '../init-app-builder.js';
-import { openFolder } from '../open-folder.js';
+import { openFolder } from '../../folder/open-folder.js';
 import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 import { formatChecklist } from '../print-checklist.js';
-import { carriedFiles } from '../retire-branch-folders.js';
 import { notRoundTripping } from '../text-round-trip.js';
-import { readUserFiles } from '../user-files.js';
+import { readUserFiles } from '../../folder/user-files.js';
 import { verificationSteps } from '../verification-steps.js';
 import { verificationTokenOf } from '../verification-token.js';
 import { folderRelative } from './import.js';

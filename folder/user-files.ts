@@ -5,7 +5,9 @@
  */
 import { chmod, lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { type FolderFiles, MANAGED_TOP, readFolder } from '../folder/index.js';
+import { MANAGED_TOP } from './folder-paths.js';
+import type { FolderFiles } from './model.js';
+import { readFolder } from './read-folder.js';
 
 const IGNORED = new Set(['.git']);
 
