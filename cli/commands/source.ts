@@ -43,7 +43,7 @@ import { appBuilderOrigin } from '../init-app-builder.js';
 import { openFolder } from '../../folder/open-folder.js';
 import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 import { formatChecklist } from '../print-checklist.js';
-import { notRoundTripping } from '../text-round-trip.js';
+import { notRoundTripping } from '../../folder/text-round-trip.js';
 import { readUserFiles } from '../../folder/user-files.js';
 import { verificationSteps } from '../verification-steps.js';
 import { verificationTokenOf } from '../verification-token.js';
