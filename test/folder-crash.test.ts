@@ -11,7 +11,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openFolder } from '../cli/open-folder.js';
+import { openFolder } from '../folder/open-folder.js';
 import { type FolderFiles, readFolder, writeFolder } from '../folder/index.js';
 import { sampleFolderModel, sampleTool } from '../folder/testing/sample-folder.js';
 import { type TreeSnapshot, treeSnapshot } from '../folder/testing/tree-snapshot.js';

@@ -7,7 +7,7 @@ import type { Command, CliIo } from '../../core/command.js';
 import { controlClientFrom } from '../control-client.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { fail } from '../../core/fail.js';
-import { openFolder } from '../open-folder.js';
+import { openFolder } from '../../folder/open-folder.js';
 import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 import { fetchRemoteExport } from '../remote-export.js';
 

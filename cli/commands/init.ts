@@ -14,7 +14,7 @@ import { gitAccess } from '../git-access.js';
 import { connectionProvider, gitSourceOf } from '../git-source-args.js';
 import { formatChecklist } from '../print-checklist.js';
 
-import { readUserFiles, restoreModes, someFilesIn, type UserFiles } from '../user-files.js';
+import { readUserFiles, restoreModes, someFilesIn, type UserFiles } from '../../folder/user-files.js';
 
 const usage = `Usage:
   svc init <dir> --name <app name> --openapi <url|file> [options]

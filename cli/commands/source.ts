@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import {
@@ -8,7 +7,7 @@ import {
   isManagedPath,
   writeFolder,
 } from '../../folder/index.js';
-import { importFolder } from '../../generator/import/index.js';
+import { type ImportResult, importFolder } from '../../generator/import/index.js';
 import { planSource } from '../../generator/import/source-reader.js';
 import { recordableLocation } from '../../generator/import/recordable-location.js';
 import { appBuilderConfig } from '../../generator/init/index.js';
@@ -32,27 +31,20 @@ import {
 } from '../../generator/sources/app-builder-urls.js';
 import { readOpenApiSource } from '../../generator/sources/index.js';
 import type { SvcConfig } from '../../schemas/types.js';
-import { appLayoutOf, appServerId } from '../app-builder-folders.js';
-import {
-  APP_CHANGE_JOURNAL,
-  type AppChangeJournal,
-  completeAppChange,
-  describeRetired,
-  finishInterruptedAppChange,
-  renderJournal,
-} from '../app-change-journal.js';
+import { type AppLayout, appLayoutOf } from '../../generator/import/app-builder-folders.js';
+import { carriedFiles, changeAppProvider } from '../../generator/import/app-change.js';
+import { describeRetired, finishInterruptedAppChange } from '../finish-app-change.js';
 import type { CliIo, Command } from '../../core/command.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { fail } from '../../core/fail.js';
 import { gitAccess } from '../git-access.js';
 import { connectionProvider, type GitSource, gitSourceOf } from '../git-source-args.js';
 import { appBuilderOrigin } from '../init-app-builder.js';
-import { openFolder } from '../open-folder.js';
+import { openFolder } from '../../folder/open-folder.js';
 import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 import { formatChecklist } from '../print-checklist.js';
-import { carriedFiles } from '../retire-branch-folders.js';
-import { notRoundTripping } from '../text-round-trip.js';
-import { readUserFiles } from '../user-files.js';
+import { notRoundTripping } from '../../folder/text-round-trip.js';
+import { readUserFiles } from '../../folder/user-files.js';
 import { verificationSteps } from '../verification-steps.js';
 import { verificationTokenOf } from '../verification-token.js';
 import { folderRelative } from './import.js';
@@ -230,55 +222,45 @@ async function refuseMangling(rewrites: readonly { dir: string; files: FolderFil
   }
 }
 
-/** Runs an import and prints its checklist; the exit code. */
-async function importAndPrint(
-  io: CliIo,
-  dirArg: string,
-  options: Parameters<typeof importFolder>[0],
-): Promise<number> {
-  const result = await importFolder(options);
+/** Prints an import's checklist, then its report; the exit code. */
+function printImport(io: CliIo, dirArg: string, result: ImportResult): number {
   // What `svc import` prints: the checklist, then the report (its summary and every change).
   io.stdout(`Importing into ${dirArg}\n${formatChecklist(result.checklist)}`);
   if (result.status === 'complete') io.stdout(renderReportText(result.report));
   return result.status === 'failed' ? fail(io, result.error) : EXIT.ok;
 }
 
+/** Runs an import and prints its checklist; the exit code. */
+async function importAndPrint(
+  io: CliIo,
+  dirArg: string,
+  options: Parameters<typeof importFolder>[0],
+): Promise<number> {
+  return printImport(io, dirArg, await importFolder(options));
+}
+
 /**
- * A provider change of an app laid out in branch folders: the new server is imported into the
- * app folder itself first, with the primary branch folder's own files and whatever of the user's
- * is already in the app folder, while the branch folders are left untouched; only once that
- * import succeeded are the branch folders retired (svc's files go, the user's move or stay). A
- * failed import thus leaves the whole tree exactly as it was, bytes and modes.
+ * A provider change of an app laid out in branch folders (generator/import/app-change.ts): the
+ * import's checklist and report, then what retiring did.
  */
 async function replaceApp(
   io: CliIo,
-  layout: NonNullable<Awaited<ReturnType<typeof appLayoutOf>>>,
+  layout: AppLayout,
   appLabel: string,
   config: SvcConfig,
   git: boolean,
 ): Promise<number> {
-  const own = await readUserFiles(layout.appDir);
-  const carried = carriedFiles(layout);
-  const modes = new Map(own.modes);
-  for (const p of Object.keys(carried))
-    modes.set(p, (await stat(path.join(layout.primary.dir, ...p.split('/')))).mode & 0o7777);
-  const journal: AppChangeJournal = {
-    branches: layout.branches.map((b) => path.basename(b.dir)),
-    primary: path.basename(layout.primary.dir),
-    carried: Object.keys(carried),
-    modes: Object.fromEntries(modes),
-  };
-  const next = { ...config, server: { ...config.server, id: appServerId(layout.primary) } };
-  // The journal goes in with the new server, in one atomic write: a run killed after it is finished by the next.
-  const code = await importAndPrint(io, appLabel, {
-    dir: layout.appDir,
-    config: next,
-    userFiles: { ...carried, ...own.files, [APP_CHANGE_JOURNAL]: renderJournal(journal) },
+  let code: number = EXIT.ok;
+  const { journal, left } = await changeAppProvider({
+    layout,
+    config,
     ...(git ? { git: gitAccess(io) } : {}),
+    onImported: (result) => {
+      code = printImport(io, appLabel, result);
+    },
+    beforeRetire: () => appChangeSteps.beforeStep?.('retire'),
   });
-  if (code !== EXIT.ok) return code;
-  await appChangeSteps.beforeStep?.('retire');
-  const left = await completeAppChange(layout.appDir, journal);
+  if (left === undefined) return code;
   io.stdout(`${describeRetired(appLabel, journal, left).join('\n')}\n`);
   return code;
 }

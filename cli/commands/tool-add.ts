@@ -5,7 +5,7 @@ import { renderTool } from '../../generator/render/index.js';
 import type { Command } from '../../core/command.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { fail } from '../../core/fail.js';
-import { openFolder } from '../open-folder.js';
+import { openFolder } from '../../folder/open-folder.js';
 import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 
 export const toolAddCommand: Command = {

@@ -13,7 +13,7 @@ import type { Command } from '../../core/command.js';
 import { didYouMean } from '../../core/closest-words.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { fail } from '../../core/fail.js';
-import { openFolder } from '../open-folder.js';
+import { openFolder } from '../../folder/open-folder.js';
 import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 
 /** The alternatives of a --grep value, lower-cased; empty ones dropped. */

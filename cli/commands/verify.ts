@@ -9,7 +9,7 @@ import {
   type RunModeCredentials,
 } from '../../generator/sources/app-builder-source.js';
 import { LIVE_BRANCH, MAIN_BRANCH } from '../../generator/sources/app-builder-urls.js';
-import { openAppBuilderFolders, updateSources } from '../app-builder-folders.js';
+import { openAppBuilderFolders, updateSources } from '../../generator/import/app-builder-folders.js';
 import type { CliIo, Command } from '../../core/command.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { fail } from '../../core/fail.js';

@@ -12,7 +12,7 @@ import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import { importFolder } from '../../generator/import/index.js';
 import { initialConfig } from '../../generator/init/index.js';
 import { renderFolder } from '../../generator/render/index.js';
-import { openFolder } from '../open-folder.js';
+import { openFolder } from '../../folder/open-folder.js';
 import { packageRoot } from '../../core/package-root.js';
 import { formatChecklist } from '../print-checklist.js';
 import { type RunningApi, startBookshelfApi } from './bookshelf-api.js';

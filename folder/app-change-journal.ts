@@ -10,9 +10,9 @@ import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../core/svc-error.js';
-import { readFolder, unsafePathReason } from '../folder/index.js';
-import type { CliIo } from '../core/command.js';
-import { type BranchLeft, realBranchDir, retireBranchFolders } from './retire-branch-folders.js';
+import { type BranchLeft, type KeptFiles, realBranchDir, retireBranchFolders } from './branch-folders.js';
+import { unsafePathReason } from './folder-paths.js';
+import { readFolder } from './read-folder.js';
 import { restoreModes } from './user-files.js';
 
 /** The journal's path in the app folder ('/'-separated, as in FolderFiles). */
@@ -81,25 +81,40 @@ export function parseJournal(text: string, file: string): AppChangeJournal {
 /** The only names a branch folder has (app-builder-urls.ts: branchFolder). */
 const BRANCH_FOLDER = /^(live|main|version-[a-z0-9][a-z0-9_-]*)$/;
 
+/** A journal found, and the app folder it sits in. */
+export interface FoundAppChange {
+  appDir: string;
+  journal: AppChangeJournal;
+}
+
 /**
- * The app folder holding a journal: `dir` itself, or its parent when `dir` is one of the branch
- * folders that journal names (a journal beside other servers does not speak for them).
+ * The journal of an interrupted provider change that speaks for `dir`: `dir`'s own, or its
+ * parent's when `dir` is one of the branch folders that journal names (a journal beside other
+ * servers does not speak for them). Undefined when there is none.
  */
-async function journalDir(dir: string): Promise<string | undefined> {
+export async function findAppChange(dir: string): Promise<FoundAppChange | undefined> {
   const own = (at: string) => path.join(at, ...APP_CHANGE_JOURNAL.split('/'));
-  if (existsSync(own(dir))) return dir;
+  const read = async (appDir: string) => ({
+    appDir,
+    journal: parseJournal(await readFile(own(appDir), 'utf8'), own(appDir)),
+  });
+  if (existsSync(own(dir))) return await read(dir);
   const parent = path.dirname(dir);
   if (!BRANCH_FOLDER.test(path.basename(dir)) || !existsSync(own(parent))) return undefined;
-  const journal = parseJournal(await readFile(own(parent), 'utf8'), own(parent));
-  return journal.branches.includes(path.basename(dir)) ? parent : undefined;
+  const found = await read(parent);
+  return found.journal.branches.includes(path.basename(dir)) ? found : undefined;
 }
 
 /**
  * Retires the branch folders named in `journal` (those still there), gives the user's files in
  * the app folder their modes back, and deletes the journal last: killed again on the way, the
- * next run does the rest.
+ * next run does the rest. `keptFiles` tells the user's files from svc's.
  */
-export async function completeAppChange(appDir: string, journal: AppChangeJournal): Promise<BranchLeft[]> {
+export async function retireAppBranches(
+  appDir: string,
+  journal: AppChangeJournal,
+  keptFiles: KeptFiles,
+): Promise<BranchLeft[]> {
   const modes = new Map<string, number>();
   for (const [p, mode] of Object.entries(journal.modes))
     if (existsSync(path.join(appDir, ...p.split('/')))) modes.set(p, mode);
@@ -112,39 +127,8 @@ export async function completeAppChange(appDir: string, journal: AppChangeJourna
   const left = await retireBranchFolders(
     { appDir, branches, primaryDir: path.join(appDir, journal.primary) },
     new Set(journal.carried),
+    keptFiles,
   );
   await rm(path.join(appDir, ...APP_CHANGE_JOURNAL.split('/')), { force: true });
   return left;
-}
-
-/** The lines that tell what retiring did. */
-export function describeRetired(appLabel: string, journal: AppChangeJournal, left: BranchLeft[]): string[] {
-  const stays = new Set(left.map((l) => l.name));
-  const gone = journal.branches.filter((n) => !stays.has(n)).sort();
-  const lines = [`The app's server is now ${appLabel} itself.`];
-  if (gone.length > 0) lines.push(`Its branch folders ${gone.map((n) => `${n}/`).join(', ')} were deleted.`);
-  for (const l of left) {
-    lines.push(
-      `${l.name}/ keeps files of yours svc did not write (only its own files were deleted): ${l.files.join(', ') || '(hidden entries)'}`,
-    );
-  }
-  return lines;
-}
-
-/**
- * Finishes a provider change that was interrupted after its import, when `dir` is the app folder
- * or one of its branch folders. Returns whether there was one to finish.
- */
-export async function finishInterruptedAppChange(io: CliIo, dir: string): Promise<boolean> {
-  const appDir = await journalDir(dir);
-  if (appDir === undefined) return false;
-  const file = path.join(appDir, ...APP_CHANGE_JOURNAL.split('/'));
-  const journal = parseJournal(await readFile(file, 'utf8'), file);
-  const appLabel = path.relative(io.cwd, appDir) || '.';
-  io.stdout(
-    `A provider change of ${appLabel} was interrupted after its import; finishing it (deleting the files svc wrote in its branch folders).\n`,
-  );
-  const left = await completeAppChange(appDir, journal);
-  io.stdout(`${describeRetired(appLabel, journal, left).join('\n')}\n`);
-  return true;
 }

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { SvcError } from '../core/svc-error.js';
-import { folderInvalid, loadFolder, readFolder } from '../folder/index.js';
-import type { FolderFiles, FolderModel } from '../folder/model.js';
+import { folderInvalid } from './folder-problems.js';
+import { loadFolder } from './load-folder.js';
+import type { FolderFiles, FolderModel } from './model.js';
+import { readFolder } from './read-folder.js';
 
 export interface OpenFolder {
   dir: string;

@@ -10,10 +10,8 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, readdir, realpath, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../core/svc-error.js';
-import { isManagedPath } from '../folder/index.js';
-import type { FolderFiles } from '../folder/index.js';
-import { keptFiles } from '../generator/init/provider-change.js';
-import type { AppLayout } from './app-builder-folders.js';
+import { isManagedPath } from './folder-paths.js';
+import type { FolderFiles } from './model.js';
 import { someFilesIn } from './user-files.js';
 
 /** A branch folder that stays because files of the user's are still in it. */
@@ -24,17 +22,29 @@ export interface BranchLeft {
   files: string[];
 }
 
+/** Whether `dir` is a server folder (it has a config.yaml). */
+export function isServerFolder(dir: string): boolean {
+  return existsSync(path.join(dir, 'config.yaml'));
+}
+
+/** The server folders directly inside `dir`, sorted; [] when it is missing. */
+export async function serverFoldersIn(dir: string): Promise<string[]> {
+  return (await readdir(dir, { withFileTypes: true }).catch(() => []))
+    .filter((e) => e.isDirectory() && isServerFolder(path.join(dir, e.name)))
+    .map((e) => path.join(dir, e.name))
+    .sort();
+}
+
 /**
- * The primary branch folder's own files that the import carries into the app folder: those under
- * the paths svc manages (content items, a README of the user's), which the folder writer replaces
- * as a whole, when the app folder has no file of that name. The rest of the user's files are
- * moved by rename afterwards (`retireBranchFolders`).
+ * Of `kept` (a branch folder's files that a provider change keeps), those the import carries into
+ * the app folder `appDir`: the ones under the paths svc manages (content items, a README of the
+ * user's), which the folder writer replaces as a whole, when the app folder has no file of that
+ * name. The rest of the user's files are moved by rename afterwards (`retireBranchFolders`).
  */
-export function carriedFiles(layout: AppLayout): Record<string, string> {
-  const kept = keptFiles(layout.primary.files);
+export function carriedInto(appDir: string, kept: FolderFiles): FolderFiles {
   const carried: Record<string, string> = {};
   for (const [p, text] of Object.entries(kept))
-    if (isManagedPath(p) && !existsSync(path.join(layout.appDir, ...p.split('/')))) carried[p] = text;
+    if (isManagedPath(p) && !existsSync(path.join(appDir, ...p.split('/')))) carried[p] = text;
   return carried;
 }
 
@@ -81,14 +91,18 @@ export interface RetiringLayout {
   primaryDir: string;
 }
 
+/** Of a branch folder's files, those of the user's that a provider change keeps (generator/init: keptFiles). */
+export type KeptFiles = (files: FolderFiles) => FolderFiles;
+
 /**
  * Retires the branch folders after a successful import into the app folder; `carried` names the
- * files the import already wrote there from the primary branch folder. Returns the branch
- * folders that stay, with the user's files still in them.
+ * files the import already wrote there from the primary branch folder, `keptFiles` tells the
+ * user's files from svc's. Returns the branch folders that stay, with the user's files still in them.
  */
 export async function retireBranchFolders(
   layout: RetiringLayout,
   carried: ReadonlySet<string>,
+  keptFiles: KeptFiles,
 ): Promise<BranchLeft[]> {
   const left: BranchLeft[] = [];
   for (const b of layout.branches) {

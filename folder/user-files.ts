@@ -5,7 +5,9 @@
  */
 import { chmod, lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { type FolderFiles, MANAGED_TOP, readFolder } from '../folder/index.js';
+import { MANAGED_TOP } from './folder-paths.js';
+import type { FolderFiles } from './model.js';
+import { readFolder } from './read-folder.js';
 
 const IGNORED = new Set(['.git']);
 
@@ -36,10 +38,14 @@ export interface UserFiles {
 export async function readUserFiles(dir: string): Promise<UserFiles> {
   const managed = new Set<string>(MANAGED_TOP);
   const files = await readFolder(dir, { skip: (path) => !managed.has(path.split('/')[0] ?? '') });
+  return { files, modes: await fileModes(dir, Object.keys(files)) };
+}
+
+/** The permission bits of each file `paths` names under `dir` ('/' paths; each must exist). */
+export async function fileModes(dir: string, paths: Iterable<string>): Promise<Map<string, number>> {
   const modes = new Map<string, number>();
-  for (const path of Object.keys(files))
-    modes.set(path, (await stat(join(dir, ...path.split('/')))).mode & 0o7777);
-  return { files, modes };
+  for (const path of paths) modes.set(path, (await stat(join(dir, ...path.split('/')))).mode & 0o7777);
+  return modes;
 }
 
 /**

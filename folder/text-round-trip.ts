@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FolderFiles } from '../folder/index.js';
+import type { FolderFiles } from './model.js';
 
 /** The paths of `files` (read from `dir` as text) whose bytes on disk the text does not reproduce. */
 export async function notRoundTripping(dir: string, files: FolderFiles): Promise<string[]> {

@@ -4,15 +4,14 @@
  * (`<dir>/live`, `<dir>/main`, …). Verification belongs to the app, so it is kept the same in all.
  * A provider change replaces the whole layout (`appLayoutOf`).
  */
-import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { SvcError } from '../core/svc-error.js';
-import { writeFolder } from '../folder/index.js';
-import { renderConfig } from '../generator/render/index.js';
-import { branchFolder, LIVE_BRANCH } from '../generator/sources/app-builder-urls.js';
-import type { SvcConfig } from '../schemas/types.js';
-import { type OpenFolder, openFolder } from './open-folder.js';
+import { SvcError } from '../../core/svc-error.js';
+import { isServerFolder, serverFoldersIn } from '../../folder/branch-folders.js';
+import { writeFolder } from '../../folder/index.js';
+import { type OpenFolder, openFolder } from '../../folder/open-folder.js';
+import type { SvcConfig } from '../../schemas/types.js';
+import { renderConfig } from '../render/index.js';
+import { branchFolder, LIVE_BRANCH } from '../sources/app-builder-urls.js';
 
 export type AppBuilderSource = Extract<SvcConfig['source'], { kind: 'app_builder' }>;
 
@@ -22,12 +21,7 @@ export interface BranchFolder extends OpenFolder {
 
 export async function openAppBuilderFolders(cwd: string, dirArg: string): Promise<BranchFolder[]> {
   const dir = path.resolve(cwd, dirArg);
-  const candidates = existsSync(path.join(dir, 'config.yaml'))
-    ? [dir]
-    : (await readdir(dir, { withFileTypes: true }).catch(() => []))
-        .filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, 'config.yaml')))
-        .map((e) => path.join(dir, e.name))
-        .sort();
+  const candidates = isServerFolder(dir) ? [dir] : await serverFoldersIn(dir);
   const folders: BranchFolder[] = [];
   for (const candidate of candidates) {
     const open = await openFolder(cwd, candidate);
@@ -94,12 +88,12 @@ export function appServerId(f: BranchFolder): string {
 export async function appLayoutOf(cwd: string, dirArg: string): Promise<AppLayout | undefined> {
   const dir = path.resolve(cwd, dirArg);
   let appDir = dir;
-  if (existsSync(path.join(dir, 'config.yaml'))) {
+  if (isServerFolder(dir)) {
     const open = await openFolder(cwd, dir);
     const source = open.folder.config.source;
     const parent = path.dirname(dir);
     if (source.kind !== 'app_builder' || !isBranchFolder({ ...open, source })) return undefined;
-    if (existsSync(path.join(parent, 'config.yaml'))) return undefined;
+    if (isServerFolder(parent)) return undefined;
     appDir = parent;
   }
   const all = await openAppBuilderFolders(cwd, appDir).catch((error: unknown) => {
