@@ -178,6 +178,28 @@ describe('checkTools', () => {
     }
   });
 
+  it('reports a schema shared by several tools once per tool, each with its own file, line and state', () => {
+    const broken = '  type: object\n  required: [ghost]\n  properties:\n    q: { type: string }';
+    const files: FolderFiles = {
+      'config.yaml': CONFIG,
+      'Tools/a.yaml': toolFile({ input: broken }).replace('name: t', 'name: a'),
+      'Tools/b.yaml': toolFile({ input: broken })
+        .replace('name: t', 'name: b')
+        .replace('enabled: true', 'enabled: false'),
+    };
+    const loaded = loadFolder(files);
+    if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.describe()).join('\n'));
+    for (const compile of [false, true]) {
+      const r = checkTools(loaded.folder, { files, compile });
+      expect(r.errors.map((e) => [e.place.file, e.place.field, e.place.line])).toEqual([
+        ['Tools/a.yaml', '/inputSchema/required/0', 19],
+      ]);
+      expect(r.warnings.map((w) => [w.place.file, w.place.field, w.message])).toEqual([
+        ['Tools/b.yaml', '/inputSchema/required/0', expect.stringMatching(/^tool b \(not served\): "ghost"/)],
+      ]);
+    }
+  });
+
   it('warns about a stale tool, naming it', () => {
     const r = check(toolFile({ extra: 'stale: true\n' }));
     expect(r.errors).toEqual([]);
