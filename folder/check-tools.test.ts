@@ -200,6 +200,26 @@ describe('checkTools', () => {
     }
   });
 
+  it('servedOnly: the same errors, and the tools that are not served are not checked', () => {
+    const broken = '  type: object\n  required: [ghost]\n  properties:\n    q: { type: string }';
+    const files: FolderFiles = {
+      'config.yaml': CONFIG,
+      'Tools/a.yaml': toolFile({ input: broken }).replace('name: t', 'name: a'),
+      'Tools/b.yaml': toolFile({ input: broken })
+        .replace('name: t', 'name: b')
+        .replace('enabled: true', 'enabled: false'),
+      'Tools/c.yaml': toolFile({ input: broken, extra: 'stale: true\n' }).replace('name: t', 'name: c'),
+    };
+    const loaded = loadFolder(files);
+    if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.describe()).join('\n'));
+    const all = checkTools(loaded.folder, { files });
+    const served = checkTools(loaded.folder, { files, servedOnly: true });
+    expect(served.errors).toEqual(all.errors);
+    expect(served.errors.map((e) => e.place.file)).toEqual(['Tools/a.yaml']);
+    expect(all.warnings.map((w) => w.place.file)).toEqual(['Tools/b.yaml', 'Tools/c.yaml', 'Tools/c.yaml']);
+    expect(served.warnings).toEqual([]);
+  });
+
   it('warns about a stale tool, naming it', () => {
     const r = check(toolFile({ extra: 'stale: true\n' }));
     expect(r.errors).toEqual([]);

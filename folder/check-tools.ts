@@ -343,11 +343,16 @@ export interface CheckToolsOptions {
   files?: FolderFiles;
   /** Also compile every schema with Ajv (svc validate); the runtime compiles on first call instead. */
   compile?: boolean;
+  /**
+   * Check only the tools the runtime serves (what gates a served config): a tool that is not
+   * served can only warn, so the errors are the same and the others' checks are skipped.
+   */
+  servedOnly?: boolean;
 }
 
 /** Checks every tool of a loaded folder: errors for the tools it serves, warnings for the others. */
 export function checkTools(folder: FolderModel, options: CheckToolsOptions = {}): ToolCheckResult {
-  const { files, compile = false } = options;
+  const { files, compile = false, servedOnly = false } = options;
   const errors: SvcError[] = [];
   const warnings: SvcError[] = [];
   const parsed = new Map<string, ReturnType<typeof parseYaml>>();
@@ -373,6 +378,7 @@ export function checkTools(folder: FolderModel, options: CheckToolsOptions = {})
     // A tool that is not served cannot fail a call: its problems wait, as warnings, until someone
     // enables it (an imported document's own slip must not stop the whole folder from serving).
     const served = isServed(item);
+    if (servedOnly && !served) continue;
     const problem = (message: string, field: string) => {
       const place = definedOnly({ file: item.file, field, line: lineOf(item.file, field) });
       if (served)
