@@ -24,7 +24,7 @@ describe('the decoded JSON document, reused for Tools/openapi.json', () => {
   for (const [name, load] of documents) {
     it(`${name}: parsing, endpoints and tools leave it as parsed, so openapi.json is the same`, async () => {
       const text = load();
-      const parsed = await parseDocument({ text, origin: 'doc.json' });
+      const parsed = await parseDocument({ text, origin: 'doc.json', bytes: text.length });
       buildTools(toEndpoints(parsed));
       expect(decodedJson(text)).toBe(parsed.document);
       expect(parsed.document).toEqual(JSON.parse(text));
@@ -34,7 +34,7 @@ describe('the decoded JSON document, reused for Tools/openapi.json', () => {
 
   it('answers only for the very text decoded last', async () => {
     const text = '{"openapi":"3.1.0","info":{"title":"A","version":"1"},"paths":{}}';
-    await parseDocument({ text, origin: 'a.json' });
+    await parseDocument({ text, origin: 'a.json', bytes: text.length });
     expect(decodedJson(text.replace('"A"', '"B"'))).toBeUndefined();
     expect(decodedJson(`${text} `)).toBeUndefined();
     expect(decodedJson(text)).toEqual(JSON.parse(text));
