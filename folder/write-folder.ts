@@ -308,23 +308,27 @@ async function onDisk(
 /**
  * Links an unchanged file into the new tree, its data made durable like a written file's (a
  * datasync of a file already on disk returns at once; one edited but not yet flushed is
- * flushed). False when the filesystem refuses a hard link (protected_hardlinks, no support):
- * the caller writes a copy instead.
+ * flushed). False when the filesystem refuses a hard link (protected_hardlinks, no support) or
+ * the sync through a read-only handle (Windows): the caller writes a copy instead.
  */
 async function linkFile(existing: string, dest: string): Promise<boolean> {
-  const linked = await link(existing, dest).then(
-    () => true,
-    () => false,
-  );
-  if (linked) {
+  try {
+    await link(existing, dest);
+  } catch {
+    return false;
+  }
+  try {
     const handle = await open(dest, 'r');
     try {
       await handle.datasync();
     } finally {
       await handle.close();
     }
+    return true;
+  } catch {
+    await rm(dest, { force: true });
+    return false;
   }
-  return linked;
 }
 
 /** The cause's errno code (or message) is kept: it says why, and it never holds file contents. */
