@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, prettyCanonicalJson, sameJson } from './canonical-json.js';
 
@@ -30,4 +31,28 @@ describe('canonical JSON', () => {
     expect(sameJson(null, undefined)).toBe(false);
     expect(sameJson([1], [1, undefined])).toBe(false);
   });
+
+  it('writes any key as JSON does: quotes, backslashes, control characters, unicode, empty', () => {
+    const value = { 'a"b': 1, 'c\\d': 2, 'e\nf': 3, é: 4, '': 5, 'x-y.z/$ w_1': 6, '\u2028': 7 };
+    expect(canonicalJson(value)).toBe(oracle(value));
+  });
+
+  it('is JSON with the keys of every object sorted, for any JSON value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        expect(canonicalJson(v)).toBe(oracle(v));
+      }),
+    );
+  });
 });
+
+/** The definition, written plainly: JSON.stringify for everything but an object's key order. */
+function oracle(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(oracle).join(',')}]`;
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  const record = v as Record<string, unknown>;
+  const members = Object.keys(record)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${oracle(record[k])}`);
+  return `{${members.join(',')}}`;
+}

@@ -35,7 +35,8 @@ export function sameJson(a: unknown, b: unknown): boolean {
 }
 
 // A hand-written writer rather than JSON.stringify over a sorted copy: it builds no copy of
-// documents that run to megabytes (GitHub's shared schemas).
+// documents that run to megabytes (GitHub's shared schemas). Parts are collected and joined
+// once: concatenating them instead builds rope strings that cost far more to keep and hash.
 function write(value: unknown, out: string[]): void {
   if (value === null || typeof value !== 'object') {
     out.push(JSON.stringify(value) ?? 'null');
@@ -53,15 +54,18 @@ function write(value: unknown, out: string[]): void {
     return;
   }
   const record = value as Record<string, unknown>;
-  out.push('{');
-  let first = true;
-  for (const key of Object.keys(record).sort()) {
+  const keys = Object.keys(record);
+  if (keys.length > 1) keys.sort();
+  let opening = true;
+  for (const key of keys) {
     const v = record[key];
     if (v === undefined) continue;
-    if (!first) out.push(',');
-    first = false;
-    out.push(JSON.stringify(key), ':');
+    // A key of these characters is its own JSON string body; any other is escaped by JSON.
+    out.push(opening ? '{"' : ',"', PLAIN_KEY.test(key) ? key : JSON.stringify(key).slice(1, -1), '":');
+    opening = false;
     write(v, out);
   }
-  out.push('}');
+  out.push(opening ? '{}' : '}');
 }
+
+const PLAIN_KEY = /^[\w$.\-/ ]*$/;

@@ -178,6 +178,48 @@ describe('checkTools', () => {
     }
   });
 
+  it('reports a schema shared by several tools once per tool, each with its own file, line and state', () => {
+    const broken = '  type: object\n  required: [ghost]\n  properties:\n    q: { type: string }';
+    const files: FolderFiles = {
+      'config.yaml': CONFIG,
+      'Tools/a.yaml': toolFile({ input: broken }).replace('name: t', 'name: a'),
+      'Tools/b.yaml': toolFile({ input: broken })
+        .replace('name: t', 'name: b')
+        .replace('enabled: true', 'enabled: false'),
+    };
+    const loaded = loadFolder(files);
+    if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.describe()).join('\n'));
+    for (const compile of [false, true]) {
+      const r = checkTools(loaded.folder, { files, compile });
+      expect(r.errors.map((e) => [e.place.file, e.place.field, e.place.line])).toEqual([
+        ['Tools/a.yaml', '/inputSchema/required/0', 19],
+      ]);
+      expect(r.warnings.map((w) => [w.place.file, w.place.field, w.message])).toEqual([
+        ['Tools/b.yaml', '/inputSchema/required/0', expect.stringMatching(/^tool b \(not served\): "ghost"/)],
+      ]);
+    }
+  });
+
+  it('servedOnly: the same errors, and the tools that are not served are not checked', () => {
+    const broken = '  type: object\n  required: [ghost]\n  properties:\n    q: { type: string }';
+    const files: FolderFiles = {
+      'config.yaml': CONFIG,
+      'Tools/a.yaml': toolFile({ input: broken }).replace('name: t', 'name: a'),
+      'Tools/b.yaml': toolFile({ input: broken })
+        .replace('name: t', 'name: b')
+        .replace('enabled: true', 'enabled: false'),
+      'Tools/c.yaml': toolFile({ input: broken, extra: 'stale: true\n' }).replace('name: t', 'name: c'),
+    };
+    const loaded = loadFolder(files);
+    if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.describe()).join('\n'));
+    const all = checkTools(loaded.folder, { files });
+    const served = checkTools(loaded.folder, { files, servedOnly: true });
+    expect(served.errors).toEqual(all.errors);
+    expect(served.errors.map((e) => e.place.file)).toEqual(['Tools/a.yaml']);
+    expect(all.warnings.map((w) => w.place.file)).toEqual(['Tools/b.yaml', 'Tools/c.yaml', 'Tools/c.yaml']);
+    expect(served.warnings).toEqual([]);
+  });
+
   it('warns about a stale tool, naming it', () => {
     const r = check(toolFile({ extra: 'stale: true\n' }));
     expect(r.errors).toEqual([]);

@@ -11,8 +11,8 @@
  * malformed keywords), `$ref`s that must resolve inside the schema (a remote one is refused by
  * both), and `pattern`s that must be regular expressions (matched in linear time: see
  * linear-pattern.ts; one the linear engine cannot run is skipped, with a warning).
- * `svc validate` also compiles every schema ({ compile: true }); the runtime
- * compiles a tool's schemas on its first call, through the same cache (compileToolSchema).
+ * `svc validate` also compiles every schema ({ compile: true }) with the runtime's options; the
+ * runtime compiles a tool's schemas on its first call (compileToolSchema, cached per schema).
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -33,6 +33,7 @@ export type CompiledSchema = ValidateFunction | { error: string; field?: string 
 const MAX_SCHEMA_PROBLEMS = 5;
 let ajv: Ajv2020 | undefined;
 let metaAjv: Ajv2020 | undefined;
+let checkAjv: Ajv2020 | undefined;
 const compiled = new WeakMap<object, CompiledSchema>();
 
 /**
@@ -252,39 +253,69 @@ function brokenRefsAndPatterns(root: object, unchecked: [string, string][] = [])
   return out;
 }
 
-function checkSchema(
+/** What checking one schema found: problems (errors when the tool is served) and notices. */
+interface SchemaFinding {
+  kind: 'problem' | 'notice';
+  message: string;
+  field: string;
+}
+
+/**
+ * Checks one input or output schema. Pure: the same schema (by content) gives the same
+ * findings, so checkTools checks each distinct schema once (GitHub's 1,108 tools have 930).
+ */
+function schemaFindings(
   which: 'inputSchema' | 'outputSchema',
   schema: object,
   compile: boolean,
-  problem: (message: string, field: string) => void,
-  notice: (message: string, field: string) => void,
-): void {
+): SchemaFinding[] {
+  const out: SchemaFinding[] = [];
+  const problem = (message: string, field: string) => out.push({ kind: 'problem', message, field });
   const meta = metaProblem(schema);
   if (meta) {
     problem(
       `the ${which} is not a valid JSON Schema: ${meta.field || '(root)'} ${meta.error}`,
       `/${which}${meta.field}`,
     );
-    return;
+    return out;
   }
   const unchecked: [string, string][] = [];
   const broken = brokenRefsAndPatterns(schema, unchecked);
   for (const [field, message] of unchecked.slice(0, MAX_SCHEMA_PROBLEMS))
-    notice(`the ${which}: ${message}`, `/${which}${field}`);
+    out.push({ kind: 'notice', message: `the ${which}: ${message}`, field: `/${which}${field}` });
   for (const [field, message] of broken)
     problem(`the ${which} cannot be compiled: ${message}`, `/${which}${field}`);
-  if (broken.length > 0) return;
+  if (broken.length > 0) return out;
   if (compile) {
-    const result = compileToolSchema(schema);
-    if ('error' in result) {
-      problem(`the ${which} cannot be compiled: ${result.error}`, `/${which}${result.field ?? ''}`);
-      return;
+    const error = compileError(schema);
+    if (error) {
+      problem(`the ${which} cannot be compiled: ${error.error}`, `/${which}${error.field ?? ''}`);
+      return out;
     }
   }
   const ghosts: [string, string][] = [];
   ghostRequired(schema, `/${which}`, ghosts);
   for (const [field, name] of ghosts.slice(0, MAX_SCHEMA_PROBLEMS)) {
     problem(`"${name}" is required but no property of that name is declared`, field);
+  }
+  return out;
+}
+
+/**
+ * Whether Ajv compiles a schema whose meta-schema check passed, for `svc validate`: the same
+ * options as the runtime's compiler but no optimization pass (it removes unused names from the
+ * generated code and cannot make a compile fail; skipping it makes compiling ~40% cheaper). The
+ * function is thrown away: the runtime compiles its own, optimized, on a tool's first call.
+ */
+function compileError(schema: object): { error: string; field?: string } | undefined {
+  checkAjv ??= createToolAjv({ code: { optimize: false } });
+  try {
+    checkAjv.compile(schema);
+    return undefined;
+  } catch (error) {
+    return { error: (error as Error).message, field: '' };
+  } finally {
+    checkAjv.removeSchema(schema);
   }
 }
 
@@ -316,14 +347,30 @@ export interface CheckToolsOptions {
   files?: FolderFiles;
   /** Also compile every schema with Ajv (svc validate); the runtime compiles on first call instead. */
   compile?: boolean;
+  /**
+   * Check only the tools the runtime serves (what gates a served config): a tool that is not
+   * served can only warn, so the errors are the same and the others' checks are skipped.
+   */
+  servedOnly?: boolean;
 }
 
 /** Checks every tool of a loaded folder: errors for the tools it serves, warnings for the others. */
 export function checkTools(folder: FolderModel, options: CheckToolsOptions = {}): ToolCheckResult {
-  const { files, compile = false } = options;
+  const { files, compile = false, servedOnly = false } = options;
   const errors: SvcError[] = [];
   const warnings: SvcError[] = [];
   const parsed = new Map<string, ReturnType<typeof parseYaml>>();
+  // Tools of one API repeat schemas (an empty input, a shared output): each content is checked once.
+  const findings = new Map<string, SchemaFinding[]>();
+  const findingsOf = (which: 'inputSchema' | 'outputSchema', schema: object) => {
+    const key = `${which}\u0000${JSON.stringify(schema)}`;
+    let found = findings.get(key);
+    if (!found) {
+      found = schemaFindings(which, schema, compile);
+      findings.set(key, found);
+    }
+    return found;
+  };
   const lineOf = (file: string, field: string): number | undefined => {
     const text = files?.[file];
     if (text === undefined) return undefined;
@@ -335,6 +382,7 @@ export function checkTools(folder: FolderModel, options: CheckToolsOptions = {})
     // A tool that is not served cannot fail a call: its problems wait, as warnings, until someone
     // enables it (an imported document's own slip must not stop the whole folder from serving).
     const served = isServed(item);
+    if (servedOnly && !served) continue;
     const problem = (message: string, field: string) => {
       const place = definedOnly({ file: item.file, field, line: lineOf(item.file, field) });
       if (served)
@@ -352,8 +400,12 @@ export function checkTools(folder: FolderModel, options: CheckToolsOptions = {})
       const place = definedOnly({ file: item.file, field, line: lineOf(item.file, field) });
       warnings.push(new SvcError('FOLDER_INVALID', `tool ${item.tool.name}: ${message}`, { place }));
     };
-    checkSchema('inputSchema', item.tool.inputSchema, compile, problem, notice);
-    if (item.tool.outputSchema) checkSchema('outputSchema', item.tool.outputSchema, compile, problem, notice);
+    for (const which of ['inputSchema', 'outputSchema'] as const) {
+      const schema = item.tool[which];
+      if (!schema) continue;
+      for (const f of findingsOf(which, schema))
+        (f.kind === 'problem' ? problem : notice)(f.message, f.field);
+    }
     checkPathTemplate(item, problem);
     if (item.tool.stale === true) {
       const { method, path } = item.tool.endpoint;

@@ -160,6 +160,38 @@ describe('writeFolder', () => {
     expect((await stat(join(dir, 'Skills', 'new.md'))).mode & 0o111).toBe(0);
   });
 
+  test('a re-write links the files whose bytes do not change and writes the others', async () => {
+    const dir = join(base, 'server');
+    await writeFolder(dir, v1);
+    const inode = async (p: string) => (await stat(join(dir, ...p.split('/')))).ino;
+    const before = { a: await inode('Tools/a.yaml'), b: await inode('Tools/b.yaml') };
+    await writeFolder(dir, { ...v1, 'Tools/b.yaml': 'name: b2\n' });
+    expect(await inode('Tools/a.yaml')).toBe(before.a);
+    expect(await inode('Tools/b.yaml')).not.toBe(before.b);
+    expect((await stat(join(dir, 'Tools', 'a.yaml'))).nlink).toBe(1);
+    expect(await snapshot(dir)).toEqual({ ...v1, 'Tools/b.yaml': 'name: b2\n' });
+    expect(await siblings()).toEqual(['server']);
+  });
+
+  test('a failure after unchanged files were linked leaves the old folder whole', async () => {
+    const dir = join(base, 'server');
+    await writeFolder(dir, v1);
+    const before = await snapshot(dir);
+    const failing = writeFolder(
+      dir,
+      { ...v1, 'README.md': '# v2\n' },
+      {
+        beforeStep: (step) => {
+          if (step === 'swap Tools') throw new Error('injected');
+        },
+      },
+    );
+    await expect(failing).rejects.toMatchObject({ code: 'WRITE_FAILED' });
+    expect(await snapshot(dir)).toEqual(before);
+    expect((await stat(join(dir, 'Tools', 'a.yaml'))).nlink).toBe(1);
+    expect(await siblings()).toEqual(['server']);
+  });
+
   test('an unmanaged file that cannot be swapped in rolls back the managed ones too', async () => {
     const dir = join(base, 'server');
     await writeFolder(dir, v1);

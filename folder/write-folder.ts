@@ -14,7 +14,7 @@
  * executable through an import (FolderFiles carry text, not modes).
  * The folder directory itself keeps its identity, so a runtime watching it sees the change.
  */
-import { chmod, lstat, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, link, lstat, mkdir, mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SvcError } from '../core/svc-error.js';
 import { present, renameSynced, syncDir, writeFileSynced } from './durable-fs.js';
@@ -164,8 +164,12 @@ async function writeUnlocked(target: string, dir: string, files: FolderFiles, st
     await inBatches(toWrite, WRITE_CONCURRENCY, async (path) => {
       await step(`write ${path}`).catch(note(path));
       const text = files[path] as string;
-      const { bytes, mode } = exists ? await onDisk(target, path, text) : { bytes: text };
-      await writeFileSynced(join(temp, ...path.split('/')), bytes, 'wx', mode).catch(note(path));
+      const dest = join(temp, ...path.split('/'));
+      const { bytes, mode, same } = exists ? await onDisk(target, path, text) : { bytes: text };
+      // A file whose bytes do not change (most of a re-import) is linked, not copied: the same
+      // inode, so the same bytes and mode, and nothing to write; its name is durable with its directory.
+      if (same && (await linkFile(same, dest).catch(note(path)))) return;
+      await writeFileSynced(dest, bytes, 'wx', mode).catch(note(path));
     });
     // Each file is fsynced; its directory entry is durable once its directory is.
     await inBatches([...dirs, ''], WRITE_CONCURRENCY, (d) => syncDir(join(temp, ...d.split('/'))));
@@ -283,20 +287,48 @@ function ancestorsOf(paths: readonly string[]): string[] {
  * What to write at `path` given the file there now. FolderFiles are text, so a file that is not
  * UTF-8 (an image beside a doc) comes back from readFolder decoded with replacement characters:
  * when the text given is exactly what the file on disk decodes to, the file's own bytes are
- * written, never the lossy decoding. And the file's permission bits (an exec bit, a 0600) carry
- * over, whatever the bytes.
+ * written, never the lossy decoding (and `same` names that file, which can be linked instead).
+ * And the file's permission bits (an exec bit, a 0600) carry over, whatever the bytes.
  */
 async function onDisk(
   target: string,
   path: string,
   text: string,
-): Promise<{ bytes: string | Buffer; mode?: number }> {
+): Promise<{ bytes: string | Buffer; mode?: number; same?: string }> {
   const file = join(target, ...path.split('/'));
   const info = await lstat(file).catch(() => undefined);
   if (!info?.isFile()) return { bytes: text };
   const mode = info.mode & 0o777;
   const existing = await readFile(file).catch(() => undefined);
-  return { bytes: existing !== undefined && existing.toString('utf8') === text ? existing : text, mode };
+  if (existing !== undefined && existing.toString('utf8') === text)
+    return { bytes: existing, mode, same: file };
+  return { bytes: text, mode };
+}
+
+/**
+ * Links an unchanged file into the new tree, its data made durable like a written file's (a
+ * datasync of a file already on disk returns at once; one edited but not yet flushed is
+ * flushed). False when the filesystem refuses a hard link (protected_hardlinks, no support) or
+ * the sync through a read-only handle (Windows): the caller writes a copy instead.
+ */
+async function linkFile(existing: string, dest: string): Promise<boolean> {
+  try {
+    await link(existing, dest);
+  } catch {
+    return false;
+  }
+  try {
+    const handle = await open(dest, 'r');
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    return true;
+  } catch {
+    await rm(dest, { force: true });
+    return false;
+  }
 }
 
 /** The cause's errno code (or message) is kept: it says why, and it never holds file contents. */

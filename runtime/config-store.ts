@@ -27,7 +27,8 @@ export interface ConfigStore {
 }
 
 function assertServable(folder: FolderModel): void {
-  const { errors } = checkTools(folder);
+  // Only errors gate a config, and only served tools have errors: the others are not checked.
+  const { errors } = checkTools(folder, { servedOnly: true });
   if (errors.length > 0) throw folderInvalid(errors, 'the folder');
 }
 

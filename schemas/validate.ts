@@ -84,12 +84,16 @@ function contractAjv(): Ajv2020 {
     // meta-schema on every start (about 60 ms of each command and each runtime boot); a test
     // (validate.test.ts) checks them once instead.
     // verbose: an error carries its schema, so an unknown key or value can name the close known one.
+    // optimize: false: the optimization pass only drops unused names from the generated code; it
+    // doubled the compile time of these schemas (the report's: ~70 ms of every import) and saves
+    // microseconds per validation.
     ajv = new Ajv2020({
       allErrors: true,
       verbose: true,
       strict: false,
       ownProperties: true,
       validateSchema: false,
+      code: { optimize: false },
       schemas: Object.values(schemas),
     });
     const addFormats = addFormatsModule as unknown as (a: Ajv2020) => void;

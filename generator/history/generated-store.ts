@@ -21,7 +21,11 @@ const REF = '@svc:schema ';
 
 type Stored = Record<string, unknown>;
 
-function stored(tool: SvcTool, schemas: Map<string, unknown>): Stored {
+/**
+ * The tool as stored; each `$defs` entry becomes a reference, and its canonical text goes into
+ * `schemas` (by hash), serialized once here rather than again when the file is written.
+ */
+function stored(tool: SvcTool, schemas: Map<string, string>): Stored {
   const out: Stored = { ...tool };
   for (const k of LEFT_OUT) delete out[k];
   for (const field of SCHEMA_FIELDS) {
@@ -31,7 +35,7 @@ function stored(tool: SvcTool, schemas: Map<string, unknown>): Stored {
     for (const [name, def] of Object.entries(schema.$defs)) {
       const text = canonicalJson(def);
       const hash = sha256Hex(text).slice(0, 16);
-      schemas.set(hash, def);
+      schemas.set(hash, text);
       defs[name] = `${REF}${hash}`;
     }
     out[field] = { ...schema, $defs: defs };
@@ -39,18 +43,19 @@ function stored(tool: SvcTool, schemas: Map<string, unknown>): Stored {
   return out;
 }
 
-function entries(map: ReadonlyMap<string, unknown>): string {
+/** `"key": text` lines in key order; each text is already canonical JSON. */
+function entries(map: ReadonlyMap<string, string>): string {
   return [...map.keys()]
     .sort()
-    .map((k) => `${JSON.stringify(k)}: ${canonicalJson(map.get(k))}`)
+    .map((k) => `${JSON.stringify(k)}: ${map.get(k)}`)
     .join(',\n');
 }
 
 /** The file's text for these tools (folder key → generated tool): same tools, same bytes. */
 export function renderGenerated(tools: ReadonlyMap<string, SvcTool>): string {
-  const schemas = new Map<string, unknown>();
-  const byKey = new Map<string, Stored>();
-  for (const [key, tool] of tools) byKey.set(key, stored(tool, schemas));
+  const schemas = new Map<string, string>();
+  const byKey = new Map<string, string>();
+  for (const [key, tool] of tools) byKey.set(key, canonicalJson(stored(tool, schemas)));
   return `{\n"schemas": {\n${entries(schemas)}\n},\n"tools": {\n${entries(byKey)}\n}\n}\n`;
 }
 

@@ -5,6 +5,7 @@
 import type { parse as ParseYaml } from 'yaml';
 import { SvcError } from '../../core/svc-error.js';
 import type { SourceText } from '../sources/index.js';
+import { rememberDecodedJson } from './decoded-json.js';
 import { tooDeepError, tooDeepInValue, tooDeepInYaml } from './nesting-depth.js';
 
 /** Default YAML alias limit: enough for real documents, far below a "billion laughs" expansion. */
@@ -44,7 +45,9 @@ export async function decodeText(
 
 async function decodeJson(source: SourceText): Promise<unknown> {
   try {
-    return JSON.parse(source.text);
+    const value: unknown = JSON.parse(source.text);
+    rememberDecodedJson(source.text, value);
+    return value;
   } catch (cause) {
     // `{openapi: 3.0.0, ...}` is YAML flow style, not JSON; only report JSON's error when
     // YAML cannot read it either.

@@ -6,6 +6,7 @@ import { SvcError } from '../../core/svc-error.js';
 import { loadFolder } from '../../folder/load-folder.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import { parseYaml } from '../../folder/yaml-file.js';
+import { decodedJson } from '../parse/decoded-json.js';
 import { renderCompose } from './render-compose.js';
 import { renderConfig } from './render-config.js';
 import { renderContent } from './render-content.js';
@@ -74,9 +75,14 @@ export function renderFolderChecked(
 
 /** The source document as 2-space JSON, in its own key order (a YAML source is converted). */
 export function renderOpenApi(text: string): string {
-  let value: unknown;
+  // The import decoded this very text already: its value, not a second parse of 10 MB.
+  const value = decodedJson(text) ?? parseSource(text);
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+function parseSource(text: string): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     const parsed = parseYaml(text);
     if (!parsed.ok) {
@@ -88,9 +94,8 @@ export function renderOpenApi(text: string): string {
         },
       );
     }
-    value = parsed.parsed.value;
+    return parsed.parsed.value;
   }
-  return `${JSON.stringify(value, null, 2)}\n`;
 }
 
 export function sortedFiles(files: FolderFiles): FolderFiles {

@@ -129,11 +129,12 @@ export function selectDefs(
       const def = defs[name];
       if (def === undefined) continue;
       const compact = measured(def);
-      const size = JSON.stringify(compact).length + name.length + 4;
+      const { size: bytes, refs } = measureDef(compact);
+      const size = bytes + name.length + 4;
       if (used + size > budget) continue;
       used += size;
       chosen.set(name, carried(def));
-      for (const ref of collectDefRefs(compact)) {
+      for (const ref of refs) {
         if (!seen.has(ref)) {
           seen.add(ref);
           next.push(ref);
@@ -143,6 +144,21 @@ export function selectDefs(
     frontier = next.sort();
   }
   return chosen;
+}
+
+const measuredDefs = new WeakMap<object, { size: number; refs: string[] }>();
+
+/**
+ * A def's size in compact JSON and the defs it references: the same for every tool that reaches
+ * it (GitHub's tools reach the same few hundred defs over a thousand times), so measured once
+ * per def object.
+ */
+function measureDef(def: Schema): { size: number; refs: string[] } {
+  const known = typeof def === 'object' ? measuredDefs.get(def) : undefined;
+  if (known) return known;
+  const out = { size: JSON.stringify(def).length, refs: collectDefRefs(def) };
+  if (typeof def === 'object') measuredDefs.set(def, out);
+  return out;
 }
 
 /** Replaces references to defs outside `kept` with an open schema keeping the target's type. */
