@@ -91,6 +91,8 @@ describe('gitAuthEnv', () => {
     expect(redact('token abc in abc', ['abc'])).toBe('token [REDACTED] in [REDACTED]');
     // The extraheader git is given carries the token in base64; an error quoting it must not.
     const header = Buffer.from('x-access-token:ghs_secret123456', 'utf8').toString('base64');
-    expect(redact(`fatal: header AUTHORIZATION: basic ${header}`, ['ghs_secret123456'])).not.toContain(header);
+    expect(redact(`fatal: header AUTHORIZATION: basic ${header}`, ['ghs_secret123456'])).not.toContain(
+      header,
+    );
   });
 });
