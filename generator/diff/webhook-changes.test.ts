@@ -17,14 +17,14 @@ const hook = (properties: Record<string, unknown>) => ({
   },
 });
 
-function doc(openapi: string, webhooks?: Record<string, unknown>): string {
+function doc(openapi: string, webhooks?: Record<string, unknown>, key = 'webhooks'): string {
   return JSON.stringify(
     {
       openapi,
       info: { title: 'hooks', version: '1' },
       servers: [{ url: 'https://api.example.test' }],
       paths: { '/pets': { get: { operationId: 'listPets', responses: { '200': { description: 'ok' } } } } },
-      ...(webhooks ? { webhooks } : {}),
+      ...(webhooks ? { [key]: webhooks } : {}),
     },
     null,
     2,
@@ -52,6 +52,17 @@ describe('webhookChanges', () => {
     for (const previous of [undefined, doc('3.0.3'), doc('3.1.0')])
       expect((await webhookChanges(previous, after)).map((c) => c.kind)).toEqual(['added']);
     expect(await webhookChanges(doc('3.0.3'), [])).toEqual([]);
+  });
+
+  it('reads the x-webhooks of an OpenAPI 3.0 document (GitHub) as webhooks, on both sides', async () => {
+    const before = doc('3.0.3', { newPet: hook({ id: { type: 'string' } }) }, 'x-webhooks');
+    const changed = doc('3.0.3', { newPet: hook({ id: { type: 'integer' } }) }, 'x-webhooks');
+    const changes = await webhookChanges(before, await webhooksOf(changed));
+    expect(changes.map((c) => [c.key, c.kind, c.changes.map((x) => x.id)])).toEqual([
+      ['POST webhook newPet', 'changed', ['webhook-payload-loosened']],
+    ]);
+    // The near miss: the same x-webhooks on both sides report nothing (no webhook reads as added).
+    expect(await webhookChanges(before, await webhooksOf(before))).toEqual([]);
   });
 
   it('reports a removed webhook in the report of svc diff (a dry-run re-import)', async () => {
