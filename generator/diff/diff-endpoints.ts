@@ -783,8 +783,8 @@ export function diffEndpoint(
   diffRequestBody(before, after, out, differ);
   diffResponses(before, after, out, differ);
   diffCallbacks(before, after, out, differ);
-  if (before.contract?.discriminators && after.contract?.discriminators)
-    for (const c of diffDiscriminators(before, after, allDefs(after) ?? {}))
+  if (before.contract?.discriminators || after.contract?.discriminators)
+    for (const c of diffDiscriminators(before, after, allDefs(before) ?? {}, allDefs(after) ?? {}))
       out.add(c.id, c.text, c.location);
   diffSecurity(before, after, out);
   return out.list;

@@ -289,6 +289,30 @@ const STATIC_RULES = {
     level: 'breaking',
     description: 'A discriminator value in a response now names another variant.',
   },
+  'request-discriminator-added': {
+    level: 'breaking',
+    description:
+      'A request schema gained a discriminator on a property some variant did not require: OpenAPI says the payload MUST carry that property, so a caller that left it out is refused.',
+  },
+  'request-discriminator-added-property-required': {
+    level: 'warning',
+    description:
+      'A request schema gained a discriminator on a property every variant already required: callers send it, but its value must now name a variant of the mapping.',
+  },
+  'request-discriminator-removed': {
+    level: 'info',
+    description:
+      'A request schema lost its discriminator: the server no longer picks the variant by the property, and the schema accepts what it accepted.',
+  },
+  'response-discriminator-added': {
+    level: 'info',
+    description: 'A response schema gained a discriminator: callers can now pick the variant by a property.',
+  },
+  'response-discriminator-removed': {
+    level: 'breaking',
+    description:
+      'A response schema lost its discriminator: callers that picked the variant by the property can no longer rely on it.',
+  },
   'webhook-added': {
     level: 'info',
     description: 'The API documents a new webhook (a request it may send to consumers who subscribe).',
