@@ -6,6 +6,8 @@
  * Fail closed: a failed import writes nothing but its history record (and a failed first
  * import writes nothing at all). Idempotent: the same source again changes no file but the
  * history. Deterministic: the clock is injected; everything else comes from the inputs.
+ * Unchanged: when the inputs match the fingerprint the last no-op import recorded, the result is
+ * known without planning (plan-unchanged.ts): only its history record is appended.
  */
 import { appendRecord, readFolder, writeFolder } from '../../folder/index.js';
 import type { FolderFiles } from '../../folder/model.js';
@@ -15,6 +17,7 @@ import { asSvcError, type FailedImport, type FailureContext, failedImport } from
 import { importTarget } from './import-target.js';
 import type { ImportOptions, ImportResult, PreviousFolder, SourceBundle } from './import-types.js';
 import { planImport, settleChecklist, startChecklist } from './plan-import.js';
+import { replayUnchanged, unchangedInputs } from './plan-unchanged.js';
 import { confineSource, openPrevious, readSourceBundle } from './read-source-bundle.js';
 
 export async function importFolder(opts: ImportOptions): Promise<ImportResult> {
@@ -58,7 +61,23 @@ export async function importFolder(opts: ImportOptions): Promise<ImportResult> {
   } catch (error) {
     return ended(failedImport(failure, asSvcError(error), 'tools'), opts);
   }
-  const plan = await planImport(previous, bundle, { ...opts, checklist, statusLog }, now);
+  const inputsSha256 = opts.full ? undefined : unchangedInputs(previous?.files, bundle, opts);
+  const replayed = previous && replayUnchanged(previous.files, inputsSha256, statusLog, now);
+  if (replayed) {
+    try {
+      await appendRecord(opts.dir, replayed.append.path, replayed.append.text);
+    } catch (error) {
+      return ended(failedImport(failure, asSvcError(error), 'tools'), opts);
+    }
+    settleChecklist(checklist, replayed.counts);
+    return { ...replayed.result, checklist: checklist.snapshot() };
+  }
+  const plan = await planImport(
+    previous,
+    bundle,
+    { ...opts, checklist, statusLog, ...(inputsSha256 ? { inputsSha256 } : {}) },
+    now,
+  );
   if (!plan.counts) return ended(plan, opts);
   try {
     if (!opts.dryRun) await writeFolder(opts.dir, plan.result.files);
