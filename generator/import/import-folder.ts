@@ -16,6 +16,7 @@ import { Checklist } from './checklist.js';
 import { asSvcError, type FailedImport, type FailureContext, failedImport } from './failed-import.js';
 import { importTarget } from './import-target.js';
 import type { ImportOptions, ImportResult, PreviousFolder, SourceBundle } from './import-types.js';
+import { CONTENT_ROWS } from './plan-content.js';
 import { planImport, settleChecklist, startChecklist } from './plan-import.js';
 import { replayUnchanged, unchangedInputs } from './plan-unchanged.js';
 import { confineSource, openPrevious, readSourceBundle } from './read-source-bundle.js';
@@ -64,6 +65,8 @@ export async function importFolder(opts: ImportOptions): Promise<ImportResult> {
   const inputsSha256 = opts.full ? undefined : unchangedInputs(previous?.files, bundle, opts);
   const replayed = previous && replayUnchanged(previous.files, inputsSha256, statusLog, now);
   if (replayed) {
+    // As the planner does on its way: the content rows are processing once it reaches them.
+    if (bundle.content !== undefined) checklist.processing(CONTENT_ROWS);
     try {
       await appendRecord(opts.dir, replayed.append.path, replayed.append.text);
     } catch (error) {

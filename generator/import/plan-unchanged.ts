@@ -35,6 +35,8 @@ export { UNCHANGED_FILE };
 interface UnchangedEntry {
   inputsSha256: string;
   counts: ChecklistCounts;
+  /** Files outside the managed paths that the plan named (the result lists them). */
+  unmanaged?: string[];
   warnings?: string[];
   authWarning?: string;
 }
@@ -110,7 +112,19 @@ export function markUnchanged(
     record.report?.previous !== undefined &&
     record.report.endpoints.length === 0 &&
     sameReplayable(previous, files);
-  if (repeatable) files[UNCHANGED_FILE] = prettyCanonicalJson(entry);
+  if (!repeatable) return;
+  const unmanaged = Object.keys(files)
+    .filter((p) => !isManagedPath(p))
+    .sort();
+  files[UNCHANGED_FILE] = prettyCanonicalJson({ ...entry, ...(unmanaged.length > 0 ? { unmanaged } : {}) });
+}
+
+/** The files the full path's plan lists: the managed ones and the unmanaged ones it named. */
+function planned(files: FolderFiles, unmanaged: readonly string[]): FolderFiles {
+  const out: FolderFiles = {};
+  for (const [path, text] of Object.entries(files)) if (isManagedPath(path)) out[path] = text;
+  for (const path of unmanaged) if (files[path] !== undefined) out[path] = files[path]!;
+  return out;
 }
 
 /** Every file the write sets (managed paths, and unmanaged ones the plan names) is as it was. */
@@ -155,6 +169,8 @@ export function replayUnchanged(
   const written = JSON.parse(lastText) as HistoryRecord;
   if (!written.report || written.endpointsOf === undefined || written.endpoints !== undefined)
     return undefined;
+  // The full path reads the clock once for the diff's sunset rules, then once for `complete`.
+  now();
   statusLog.push({ status: 'complete', at: now().toISOString() });
   const documentSha256 = written.revision?.documentSha256;
   const record: HistoryRecord = {
@@ -172,7 +188,7 @@ export function replayUnchanged(
       status: 'complete',
       changed: false,
       report: record.report!,
-      files: { ...files, [append.path]: append.text },
+      files: { ...planned(files, entry.unmanaged ?? []), [append.path]: append.text },
       record,
       ...(entry.authWarning ? { authWarning: entry.authWarning } : {}),
       ...(entry.warnings && entry.warnings.length > 0 ? { warnings: entry.warnings } : {}),
