@@ -58,7 +58,8 @@ export function unchangedInputs(
   version ??= packageVersion();
   const hash = createHash('sha256');
   const add = (label: string, text: string) => {
-    hash.update(`${label}\0${Buffer.byteLength(text)}\0`);
+    // The length in UTF-16 units delimits the text as well as its byte length (and costs nothing).
+    hash.update(`${label}\0${text.length}\0`);
     hash.update(text);
   };
   add(
@@ -143,8 +144,8 @@ export interface Replayed {
 
 /**
  * The result of an import whose inputs match the fingerprint: the last complete record again,
- * numbered next, naming that record as the previous import, with this run's statuses. `complete`
- * is pushed on `statusLog` as the full path does once it has planned.
+ * numbered next, naming that record as the previous import, with this run's statuses (pushed
+ * on `statusLog`, which holds `pending`).
  */
 export function replayUnchanged(
   files: FolderFiles,
@@ -169,7 +170,8 @@ export function replayUnchanged(
   const written = JSON.parse(lastText) as HistoryRecord;
   if (!written.report || written.endpointsOf === undefined || written.endpoints !== undefined)
     return undefined;
-  // The full path reads the clock once for the diff's sunset rules, then once for `complete`.
+  // The clock as the full path reads it: processing, the diff's sunset rules, complete.
+  statusLog.push({ status: 'processing', at: now().toISOString() });
   now();
   statusLog.push({ status: 'complete', at: now().toISOString() });
   const documentSha256 = written.revision?.documentSha256;
