@@ -14,6 +14,7 @@ import { importFolder } from '../generator/import/index.js';
 import type { ChecklistRow } from '../generator/import/checklist.js';
 import type { ImportOptions } from '../generator/import/import-types.js';
 import type { SvcConfig } from '../schemas/types.js';
+import { svc } from './helpers/run-cli.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.join(here, '..', 'fixtures', 'reimport');
@@ -128,6 +129,35 @@ describe('an unchanged re-import, replayed', () => {
       }
     });
   }
+});
+
+describe('svc import of an unchanged folder', () => {
+  it('prints, exits and writes what the full path does (a copy without the fingerprint)', async () => {
+    const { root, dir } = await readyFolder({ name: 'cli', contentDir: 'content-v1' });
+    const full = path.join(root, 'b', 'petstore');
+    await mkdir(path.dirname(full), { recursive: true });
+    await cp(dir, full, { recursive: true });
+    await rm(path.join(full, UNCHANGED_FILE));
+    const replayed = await svc(['import', 'a/petstore'], { cwd: root });
+    const planned = await svc(['import', 'b/petstore'], { cwd: root });
+    expect(replayed.code).toBe(0);
+    expect(replayed).toEqual({
+      ...planned,
+      stdout: planned.stdout.replaceAll('b/petstore', 'a/petstore'),
+      stderr: planned.stderr.replaceAll('b/petstore', 'a/petstore'),
+    });
+    // The same files; the new record differs only in the times of its statuses.
+    const untimed = (files: Record<string, string>) =>
+      Object.fromEntries(
+        Object.entries(files).map(([p, b64]) => [
+          p,
+          Buffer.from(b64, 'base64')
+            .toString('utf8')
+            .replace(/"at": "[^"]+"/g, '"at": "…"'),
+        ]),
+      );
+    expect(untimed(await tree(dir))).toEqual(untimed(await tree(full)));
+  });
 });
 
 /** A marker only a replay shows: the recorded tool count (the fingerprint does not cover it). */
