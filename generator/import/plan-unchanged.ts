@@ -41,7 +41,17 @@ interface UnchangedEntry {
   authWarning?: string;
 }
 
-let version: string | undefined;
+let version: string | undefined | null;
+
+/** svc's version, or undefined where it cannot be known (a bundle without its package.json). */
+function svcVersion(): string | undefined {
+  try {
+    const found = packageVersion();
+    return found === 'unknown' ? undefined : found;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The fingerprint of a re-import's inputs, or undefined when the import cannot be replayed
@@ -55,7 +65,8 @@ export function unchangedInputs(
   if (!files || opts.config || opts.dryRun || opts.userFiles) return undefined;
   if (bundle.externalRefs && !(bundle.externalRefs instanceof Map)) return undefined;
   if (bundle.content && !Array.isArray(bundle.content)) return undefined;
-  version ??= packageVersion();
+  if (version === undefined) version = svcVersion() ?? null;
+  if (version === null) return undefined;
   const hash = createHash('sha256');
   const add = (label: string, text: string) => {
     // The length in UTF-16 units delimits the text as well as its byte length (and costs nothing).
