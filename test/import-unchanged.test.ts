@@ -205,10 +205,6 @@ describe('the replay is defeated by', () => {
         await writeFile(path.join(root, 'content', 'Docs', 'more.md'), '# More\n\nText.\n');
         return undefined;
       },
-      'a file svc does not manage (.env)': async (dir) => {
-        await writeFile(path.join(dir, '.env'), 'X=1\n');
-        return undefined;
-      },
       'a bookkeeping file': async (dir) => {
         await writeFile(path.join(dir, '.svc', 'written.json'), '{}\n');
         return undefined;
@@ -221,6 +217,13 @@ describe('the replay is defeated by', () => {
     const { dir } = await readyFolder({ name: 'marked', contentDir: 'content-v1' });
     await markReplay(dir);
     expect(await toolsRow(dir)).toBe(999);
+    expect(await toolsRow(dir)).toBe(999);
+  });
+
+  it('not by a file svc does not manage: .env is no input of the plan, and never hashed', async () => {
+    const { dir } = await readyFolder({ name: 'env', contentDir: 'content-v1' });
+    await markReplay(dir);
+    await writeFile(path.join(dir, '.env'), 'API_KEY=secret\n');
     expect(await toolsRow(dir)).toBe(999);
   });
 

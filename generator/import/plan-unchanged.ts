@@ -35,8 +35,6 @@ export { UNCHANGED_FILE };
 interface UnchangedEntry {
   inputsSha256: string;
   counts: ChecklistCounts;
-  /** Files outside the managed paths that the plan named (the result lists them). */
-  unmanaged?: string[];
   warnings?: string[];
   authWarning?: string;
 }
@@ -102,9 +100,13 @@ export function unchangedInputs(
   return hash.digest('hex');
 }
 
-/** Folder files the fingerprint covers: all but the history and the fingerprint itself. */
+/**
+ * Folder files the fingerprint covers: the managed ones (the only ones a re-import's plan reads;
+ * a document or content directory inside the folder is read as the source), but the history and
+ * the fingerprint itself. Never `.env`: no hash of a secret is written.
+ */
 function replayable(path: string): boolean {
-  return path !== UNCHANGED_FILE && !path.startsWith(`${HISTORY_DIR}/`);
+  return isManagedPath(path) && path !== UNCHANGED_FILE && !path.startsWith(`${HISTORY_DIR}/`);
 }
 
 /**
@@ -129,26 +131,22 @@ export function markUnchanged(
     record.report?.previous !== undefined &&
     record.report.endpoints.length === 0 &&
     sameReplayable(previous, files);
-  if (!repeatable) return;
-  const unmanaged = Object.keys(files)
-    .filter((p) => !isManagedPath(p))
-    .sort();
-  files[UNCHANGED_FILE] = prettyCanonicalJson({ ...entry, ...(unmanaged.length > 0 ? { unmanaged } : {}) });
+  if (repeatable) files[UNCHANGED_FILE] = prettyCanonicalJson(entry);
 }
 
-/** The files the full path's plan lists: the managed ones and the unmanaged ones it named. */
-function planned(files: FolderFiles, unmanaged: readonly string[]): FolderFiles {
+/** The files the full path's plan lists: the managed ones. */
+function planned(files: FolderFiles): FolderFiles {
   const out: FolderFiles = {};
   for (const [path, text] of Object.entries(files)) if (isManagedPath(path)) out[path] = text;
-  for (const path of unmanaged) if (files[path] !== undefined) out[path] = files[path]!;
   return out;
 }
 
-/** Every file the write sets (managed paths, and unmanaged ones the plan names) is as it was. */
+/** The plan writes the managed files as they were, and names no other file. */
 function sameReplayable(before: FolderFiles, after: FolderFiles): boolean {
-  const written = Object.keys(after).filter(replayable);
-  const managed = Object.keys(before).filter((p) => replayable(p) && isManagedPath(p));
-  return managed.every((p) => p in after) && written.every((p) => before[p] === after[p]);
+  if (Object.keys(after).some((p) => !isManagedPath(p))) return false;
+  const kb = Object.keys(before).filter(replayable);
+  const ka = Object.keys(after).filter(replayable);
+  return kb.length === ka.length && kb.every((p) => before[p] === after[p]);
 }
 
 export interface Replayed {
@@ -206,7 +204,7 @@ export function replayUnchanged(
       status: 'complete',
       changed: false,
       report: record.report!,
-      files: { ...planned(files, entry.unmanaged ?? []), [append.path]: append.text },
+      files: { ...planned(files), [append.path]: append.text },
       record,
       ...(entry.authWarning ? { authWarning: entry.authWarning } : {}),
       ...(entry.warnings && entry.warnings.length > 0 ? { warnings: entry.warnings } : {}),
