@@ -133,9 +133,9 @@ async function plan(
     },
   };
   if (previous && !dryRun) {
-    const inputsSha256 = options.inputsSha256 ?? unchangedInputs(previous.files, bundle, options);
-    markUnchanged(previous.files, files, book.record, {
-      inputsSha256,
+    // Hashed only for a no-op plan (the only kind that records it).
+    const inputs = () => options.inputsSha256 ?? unchangedInputs(previous.files, bundle, options);
+    markUnchanged(previous.files, files, book.record, inputs, {
       counts,
       ...(result.warnings ? { warnings: result.warnings } : {}),
       ...(result.authWarning ? { authWarning: result.authWarning } : {}),

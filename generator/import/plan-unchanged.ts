@@ -119,10 +119,10 @@ export function markUnchanged(
   previous: FolderFiles,
   files: FolderFiles,
   record: HistoryRecord,
-  entry: Omit<UnchangedEntry, 'inputsSha256'> & { inputsSha256: string | undefined },
+  inputs: () => string | undefined,
+  entry: Omit<UnchangedEntry, 'inputsSha256'>,
 ): void {
   delete files[UNCHANGED_FILE];
-  if (entry.inputsSha256 === undefined) return;
   const repeatable =
     record.status === 'complete' &&
     !record.changed &&
@@ -131,7 +131,8 @@ export function markUnchanged(
     record.report?.previous !== undefined &&
     record.report.endpoints.length === 0 &&
     sameReplayable(previous, files);
-  if (repeatable) files[UNCHANGED_FILE] = prettyCanonicalJson(entry);
+  const inputsSha256 = repeatable ? inputs() : undefined;
+  if (inputsSha256) files[UNCHANGED_FILE] = prettyCanonicalJson({ ...entry, inputsSha256 });
 }
 
 /** The files the full path's plan lists: the managed ones. */
