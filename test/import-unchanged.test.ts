@@ -34,7 +34,10 @@ interface Scenario {
   name: string;
   contentDir?: string;
   /** After the first import: what the user changes. */
-  edit?: (dir: string) => Promise<void>;
+  edit?: (
+    dir: string,
+  ) => Promise<void> /** Once the fingerprint is recorded: what happens before the compared imports. */;
+  later?: (dir: string) => Promise<void>;
 }
 
 /** A Petstore folder (a copy of the document beside it) imported until it records a fingerprint. */
@@ -110,12 +113,21 @@ const scenarios: Scenario[] = [
       await writeFile(file, `${text}diff:\n  rules:\n    request-parameter-became-required: info\n`);
     },
   },
+  {
+    name: 'a failed import since (its record is not the last complete one)',
+    contentDir: 'content-v1',
+    later: async (dir) => {
+      const failed = await importFolder({ dir, location: 'missing.yaml', now: clockFrom(3000) });
+      expect(failed.status).toBe('failed');
+    },
+  },
 ];
 
 describe('an unchanged re-import, replayed', () => {
   for (const s of scenarios) {
     it(`gives the full path's result byte for byte: ${s.name}`, async () => {
       const { root, dir } = await readyFolder(s);
+      await s.later?.(dir);
       const full = path.join(root, 'b', 'petstore');
       await mkdir(path.dirname(full), { recursive: true });
       await cp(dir, full, { recursive: true });
