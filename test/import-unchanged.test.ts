@@ -232,6 +232,13 @@ describe('the replay is defeated by', () => {
     expect(await toolsRow(dir)).toBe(999);
   });
 
+  it('nor by a failed import since', async () => {
+    const { dir } = await readyFolder({ name: 'failed since', contentDir: 'content-v1' });
+    await markReplay(dir);
+    expect((await importFolder({ dir, location: 'missing.yaml', now: clockFrom(0) })).status).toBe('failed');
+    expect(await toolsRow(dir)).toBe(999);
+  });
+
   it('not by a file svc does not manage: .env is no input of the plan, and never hashed', async () => {
     const { dir } = await readyFolder({ name: 'env', contentDir: 'content-v1' });
     await markReplay(dir);
