@@ -29,6 +29,7 @@ export { splitFrontmatter } from './frontmatter.js';
 export {
   CONFIG_FILE,
   type LoadFolderResult,
+  loadConfig,
   loadFolder,
   MAX_FOLDER_FILE_CHARS,
   TOOL_KEY,

@@ -155,6 +155,11 @@ function checkRateLimitTools(
   }
 }
 
+/** config.yaml alone, read as loadFolder reads it; undefined when it does not load. */
+export function loadConfig(files: FolderFiles): SvcConfig | undefined {
+  return loadYamlFile<SvcConfig>(files, CONFIG_FILE, 'config', []);
+}
+
 function loadYamlFile<T>(
   files: FolderFiles,
   path: string,

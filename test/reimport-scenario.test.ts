@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { readFolder } from '../folder/index.js';
 import type { FolderFiles } from '../folder/model.js';
-import { readHistory } from '../generator/history/index.js';
+import { readHistory, UNCHANGED_FILE } from '../generator/history/index.js';
 import { type ImportResult, importFolder } from '../generator/import/index.js';
 import { renderReportMarkdown } from '../generator/report/index.js';
 import type { SvcConfig, SvcTool } from '../schemas/types.js';
@@ -283,7 +283,7 @@ describe('re-import scenario: Petstore v1 → v2', () => {
     ]);
   });
 
-  it('importing the same source again changes no file but the history', async () => {
+  it('importing the same source again changes no file but the history (and records its inputs)', async () => {
     const again = await importFolder({
       dir,
       location: path.relative(dir, path.join(fixtures, 'petstore-v2.yaml')),
@@ -295,9 +295,12 @@ describe('re-import scenario: Petstore v1 → v2', () => {
     expect(again.report.endpoints).toEqual([]);
     expect(again.report.summary).toMatch(/^Nothing changed|skipped/);
     const files = await readFolder(dir);
-    expect(nonHistory(files)).toEqual(nonHistory(afterV2));
+    // A no-op import records the fingerprint of its inputs: the same import again is replayed.
+    const { [UNCHANGED_FILE]: fingerprint, ...rest } = nonHistory(files);
+    expect(fingerprint).toContain('inputsSha256');
+    expect(rest).toEqual(nonHistory(afterV2));
     const added = Object.keys(files).filter((p) => !(p in afterV2));
-    expect(added).toEqual(['.svc/history/000003.json']);
+    expect(added).toEqual(['.svc/history/000003.json', UNCHANGED_FILE]);
   });
 
   it('a failed import changes nothing but appends its record; the checklist marks the failed step', async () => {

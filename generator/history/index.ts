@@ -11,6 +11,7 @@ export {
   RETAINED_SPECS,
   SPECS_DIR,
   specPath,
+  UNCHANGED_FILE,
   WRITTEN_FILE,
 } from './paths.js';
 export { lastComplete, nextSeq, readHistory, readWritten } from './read-history.js';

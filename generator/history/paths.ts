@@ -10,11 +10,14 @@ import { BOOKKEEPING_DIR } from '../../folder/model.js';
  *   generated.json         the tool the last import generated for each tool file: the merge base
  *   written.json           a hash of what each content file said when the last import wrote it
  *                          (enabled and sortOrder left out): hand-edit detection
+ *   unchanged.json         after a no-op import: the fingerprint of its inputs, so the same
+ *                          import again is replayed without planning (plan-unchanged.ts)
  */
 export const HISTORY_DIR = `${BOOKKEEPING_DIR}/history`;
 export const ENDPOINTS_DIR = `${BOOKKEEPING_DIR}/endpoints`;
 export const SPECS_DIR = `${BOOKKEEPING_DIR}/specs`;
 export const WRITTEN_FILE = `${BOOKKEEPING_DIR}/written.json`;
+export const UNCHANGED_FILE = `${BOOKKEEPING_DIR}/unchanged.json`;
 /** The current document, outside .svc/: the raw documents of earlier imports join it in specs/. */
 export const FOLDER_DOCUMENT = 'Tools/openapi.json';
 /** Raw documents kept (spec 8). */

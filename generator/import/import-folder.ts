@@ -6,15 +6,20 @@
  * Fail closed: a failed import writes nothing but its history record (and a failed first
  * import writes nothing at all). Idempotent: the same source again changes no file but the
  * history. Deterministic: the clock is injected; everything else comes from the inputs.
+ * Unchanged: when the inputs match the fingerprint the last no-op import recorded, the result is
+ * known without planning (plan-unchanged.ts): only its history record is appended.
  */
 import { appendRecord, readFolder, writeFolder } from '../../folder/index.js';
 import type { FolderFiles } from '../../folder/model.js';
 import type { HistoryRecord } from '../../schemas/types.js';
 import { Checklist } from './checklist.js';
 import { asSvcError, type FailedImport, type FailureContext, failedImport } from './failed-import.js';
-import { importTarget } from './import-target.js';
+import { type ImportTarget, importTarget } from './import-target.js';
 import type { ImportOptions, ImportResult, PreviousFolder, SourceBundle } from './import-types.js';
+import { CONTENT_ROWS } from './plan-content.js';
 import { planImport, settleChecklist, startChecklist } from './plan-import.js';
+import { type UnchangedTry, tryUnchanged } from './import-unchanged.js';
+import type { Replayed } from './plan-unchanged.js';
 import { confineSource, openPrevious, readSourceBundle } from './read-source-bundle.js';
 
 export async function importFolder(opts: ImportOptions): Promise<ImportResult> {
@@ -27,10 +32,14 @@ export async function importFolder(opts: ImportOptions): Promise<ImportResult> {
     location: opts.location ?? '',
   };
   let previous: PreviousFolder | undefined;
+  let early: UnchangedTry | undefined;
   if (!opts.config) {
     let files: FolderFiles | undefined;
     try {
       files = await readFolder(opts.dir);
+      early = await tryUnchanged(files, opts, statusLog, now);
+      if (early?.replayed)
+        return await replay(early.target, early.replayed, { ...run, previousFiles: files }, opts);
       previous = openPrevious(files);
     } catch (error) {
       return ended(
@@ -51,14 +60,21 @@ export async function importFolder(opts: ImportOptions): Promise<ImportResult> {
   const failure = { ...run, location, ...(contentDir !== undefined ? { contentDir } : {}), checklist };
   let bundle: SourceBundle;
   try {
-    await confineSource(previous, opts);
+    // Read already (the same config, so the same target) when the shortcut did not match.
+    if (!early) await confineSource(previous, opts);
     statusLog.push({ status: 'processing', at: now().toISOString() });
     checklist.processing(['tools']);
-    bundle = await readSourceBundle(found.target, opts.dir);
+    bundle = early?.bundle ?? (await readSourceBundle(found.target, opts.dir));
   } catch (error) {
     return ended(failedImport(failure, asSvcError(error), 'tools'), opts);
   }
-  const plan = await planImport(previous, bundle, { ...opts, checklist, statusLog }, now);
+  const inputsSha256 = early?.inputsSha256;
+  const plan = await planImport(
+    previous,
+    bundle,
+    { ...opts, checklist, statusLog, ...(inputsSha256 ? { inputsSha256 } : {}) },
+    now,
+  );
   if (!plan.counts) return ended(plan, opts);
   try {
     if (!opts.dryRun) await writeFolder(opts.dir, plan.result.files);
@@ -67,6 +83,28 @@ export async function importFolder(opts: ImportOptions): Promise<ImportResult> {
   }
   settleChecklist(checklist, plan.counts);
   return { ...plan.result, checklist: checklist.snapshot() };
+}
+
+/** An unchanged import, known: the checklist goes as the full path's, and one record is appended. */
+async function replay(
+  target: ImportTarget,
+  replayed: Replayed,
+  run: FailureContext,
+  opts: ImportOptions,
+): Promise<ImportResult> {
+  const { location, contentDir, source } = target;
+  const checklist = startChecklist(source, opts.onProgress);
+  checklist.processing(['tools']);
+  // As the planner does on its way: the content rows are processing once it reaches them.
+  if (contentDir !== undefined) checklist.processing(CONTENT_ROWS);
+  try {
+    await appendRecord(opts.dir, replayed.append.path, replayed.append.text);
+  } catch (error) {
+    const failure = { ...run, location, ...(contentDir !== undefined ? { contentDir } : {}), checklist };
+    return ended(failedImport(failure, asSvcError(error), 'tools'), opts);
+  }
+  settleChecklist(checklist, replayed.counts);
+  return { ...replayed.result, checklist: checklist.snapshot() };
 }
 
 /** A failed import: its history record is appended (not on a dry run), nothing else is written. */

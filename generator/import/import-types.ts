@@ -46,6 +46,11 @@ export interface ImportOptions {
   confineTo?: string | false;
   /** Injectable clock for deterministic tests. */
   now?: () => Date;
+  /**
+   * Always plan in full, even when the inputs match the fingerprint of the last no-op import
+   * (plan-unchanged.ts); the result is the same, only slower (tests compare the two).
+   */
+  full?: boolean;
   onProgress?: (rows: ChecklistRow[]) => void;
 }
 

@@ -6,7 +6,7 @@ import { type Checklist, type ChecklistKind, checklistKindOfPath } from './check
 import { asSvcError, StepFailure } from './failed-import.js';
 import type { SourceBundle } from './import-types.js';
 
-const CONTENT_ROWS: ChecklistKind[] = ['resources', 'skills', 'prompts', 'widgets', 'docs'];
+export const CONTENT_ROWS: ChecklistKind[] = ['resources', 'skills', 'prompts', 'widgets', 'docs'];
 
 /** Undefined when the import has no content directory. */
 export function planContent(bundle: SourceBundle, checklist: Checklist): ContentItems | undefined {

@@ -19,12 +19,15 @@ import { planContent } from './plan-content.js';
 import { planFiles, planMerge } from './plan-files.js';
 import { planRecord, planReport } from './plan-record.js';
 import { planTools } from './plan-tools.js';
+import { markUnchanged, unchangedInputs } from './plan-unchanged.js';
 
 export interface PlanOptions extends ImportOptions {
   /** The checklist the shell shows progress on (else a new one). */
   checklist?: Checklist;
   /** The statuses the run went through so far (else pending and processing, now). */
   statusLog?: HistoryRecord['statusLog'];
+  /** The fingerprint of the inputs, when the shell computed it (else computed here). */
+  inputsSha256?: string;
 }
 
 /** How the checklist settles once the folder is written (the shell settles it after writing). */
@@ -129,6 +132,15 @@ async function plan(
       docs: items.docs.length,
     },
   };
+  if (previous && !dryRun) {
+    // Hashed only for a no-op plan (the only kind that records it).
+    const inputs = () => options.inputsSha256 ?? unchangedInputs(previous.files, bundle, options);
+    markUnchanged(previous.files, files, book.record, inputs, {
+      counts,
+      ...(result.warnings ? { warnings: result.warnings } : {}),
+      ...(result.authWarning ? { authWarning: result.authWarning } : {}),
+    });
+  }
   return { result, counts };
 }
 

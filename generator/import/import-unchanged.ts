@@ -1,0 +1,54 @@
+/**
+ * The shell's shortcut for an unchanged re-import (plan-unchanged.ts decides, this reads): with
+ * the fingerprint a no-op import left in `.svc/unchanged.json`, read config.yaml alone (not the
+ * whole folder's tools), the source bundle, and compare. A match is replayed; anything else (no
+ * fingerprint, a config that does not load, a source that cannot be read, other inputs) goes the
+ * full path, which reuses the bundle when it was read. Nothing here writes, reports progress or
+ * throws: the full path meets every problem itself, in its own order.
+ */
+import { loadConfig } from '../../folder/index.js';
+import type { FolderFiles, FolderModel } from '../../folder/model.js';
+import type { HistoryRecord } from '../../schemas/types.js';
+import { type ImportTarget, importTarget } from './import-target.js';
+import type { ImportOptions, SourceBundle } from './import-types.js';
+import { type Replayed, replayUnchanged, UNCHANGED_FILE, unchangedInputs } from './plan-unchanged.js';
+import { confineSource, readSourceBundle } from './read-source-bundle.js';
+
+export interface UnchangedTry {
+  target: ImportTarget;
+  bundle: SourceBundle;
+  inputsSha256?: string;
+  /** The inputs matched: the result, and the one record to append. */
+  replayed?: Replayed;
+}
+
+export async function tryUnchanged(
+  files: FolderFiles,
+  opts: ImportOptions,
+  statusLog: HistoryRecord['statusLog'],
+  now: () => Date,
+): Promise<UnchangedTry | undefined> {
+  if (opts.config || opts.full || opts.dryRun || opts.userFiles || files[UNCHANGED_FILE] === undefined)
+    return undefined;
+  const config = loadConfig(files);
+  if (!config) return undefined;
+  // importTarget and confineSource read only the folder's config.
+  const previous = { files, folder: { config } as FolderModel };
+  const found = importTarget(previous, opts);
+  if (!found.ok) return undefined;
+  let bundle: SourceBundle;
+  try {
+    await confineSource(previous, opts);
+    bundle = await readSourceBundle(found.target, opts.dir);
+  } catch {
+    return undefined;
+  }
+  const inputsSha256 = unchangedInputs(files, bundle, opts);
+  const tried = { target: found.target, bundle, ...(inputsSha256 ? { inputsSha256 } : {}) };
+  try {
+    const replayed = replayUnchanged(files, inputsSha256, statusLog, now);
+    return replayed ? { ...tried, replayed } : tried;
+  } catch {
+    return tried;
+  }
+}

@@ -1,0 +1,268 @@
+/**
+ * Issue 23: an unchanged re-import is replayed from the fingerprint the last no-op import
+ * recorded in .svc/unchanged.json (generator/import/plan-unchanged.ts). The replay's result is
+ * the full path's, byte for byte (files on disk, report, record, checklist, progress), for
+ * several folders; and every kind of change to an input defeats it.
+ */
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { UNCHANGED_FILE } from '../generator/history/index.js';
+import { importFolder } from '../generator/import/index.js';
+import type { ChecklistRow } from '../generator/import/checklist.js';
+import type { ImportOptions } from '../generator/import/import-types.js';
+import type { SvcConfig } from '../schemas/types.js';
+import { svc } from './helpers/run-cli.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixtures = path.join(here, '..', 'fixtures', 'reimport');
+const roots: string[] = [];
+let tick = 0;
+/** A clock that moves: both runs of a comparison start from the same instant. */
+const clockFrom = (start: number) => {
+  let t = start;
+  return () => new Date(Date.UTC(2026, 0, 1) + t++ * 1000);
+};
+
+afterAll(async () => {
+  for (const root of roots) await rm(root, { recursive: true, force: true });
+});
+
+interface Scenario {
+  name: string;
+  contentDir?: string;
+  /** After the first import: what the user changes. */
+  edit?: (
+    dir: string,
+  ) => Promise<void> /** Once the fingerprint is recorded: what happens before the compared imports. */;
+  later?: (dir: string) => Promise<void>;
+}
+
+/** A Petstore folder (a copy of the document beside it) imported until it records a fingerprint. */
+async function readyFolder(s: Scenario): Promise<{ root: string; dir: string }> {
+  const root = await mkdtemp(path.join(tmpdir(), 'svc-unchanged-'));
+  roots.push(root);
+  await cp(path.join(fixtures, 'petstore-v1.yaml'), path.join(root, 'api.yaml'));
+  if (s.contentDir)
+    await cp(path.join(fixtures, s.contentDir), path.join(root, 'content'), { recursive: true });
+  const dir = path.join(root, 'a', 'petstore');
+  const config: SvcConfig = {
+    schemaVersion: 1,
+    server: { id: 'petstore', name: 'Default', published: false },
+    app: { name: 'Petstore', provider: 'openapi' },
+    source: {
+      kind: 'openapi',
+      location: '../../api.yaml',
+      ...(s.contentDir ? { contentDir: '../../content' } : {}),
+    },
+    auth: { mode: 'none', hasAuthSecret: false },
+    apiBaseUrl: '',
+    requiredEnv: [],
+  };
+  const now = clockFrom(tick);
+  tick += 100;
+  expect((await importFolder({ dir, config, now })).status).toBe('complete');
+  await s.edit?.(dir);
+  expect((await importFolder({ dir, now })).status).toBe('complete');
+  // The first no-op import records the fingerprint.
+  expect((await importFolder({ dir, now, full: true })).changed).toBe(false);
+  expect(await readFile(path.join(dir, UNCHANGED_FILE), 'utf8')).toContain('inputsSha256');
+  return { root, dir };
+}
+
+async function tree(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    out[path.relative(dir, full)] = (await readFile(full)).toString('base64');
+  }
+  return out;
+}
+
+async function run(dir: string, opts: Partial<ImportOptions>, start: number) {
+  const progress: ChecklistRow[][] = [];
+  const result = await importFolder({
+    dir,
+    now: clockFrom(start),
+    onProgress: (rows) => progress.push(structuredClone(rows)),
+    ...opts,
+  });
+  return { result, progress, disk: await tree(dir) };
+}
+
+const scenarios: Scenario[] = [
+  { name: 'Petstore' },
+  { name: 'Petstore with a content directory', contentDir: 'content-v1' },
+  {
+    name: 'a tool the user enabled and edited',
+    edit: async (dir) => {
+      const tools = path.join(dir, 'Tools');
+      const file = (await readdir(tools)).find((f) => f.endsWith('.yaml'))!;
+      const text = await readFile(path.join(tools, file), 'utf8');
+      await writeFile(path.join(tools, file), `${text.replace('enabled: false', 'enabled: true')}# mine\n`);
+    },
+  },
+  {
+    name: 'a changed config.yaml',
+    edit: async (dir) => {
+      const file = path.join(dir, 'config.yaml');
+      const text = await readFile(file, 'utf8');
+      await writeFile(file, `${text}diff:\n  rules:\n    request-parameter-became-required: info\n`);
+    },
+  },
+  {
+    name: 'a failed import since (its record is not the last complete one)',
+    contentDir: 'content-v1',
+    later: async (dir) => {
+      const failed = await importFolder({ dir, location: 'missing.yaml', now: clockFrom(3000) });
+      expect(failed.status).toBe('failed');
+    },
+  },
+];
+
+describe('an unchanged re-import, replayed', () => {
+  for (const s of scenarios) {
+    it(`gives the full path's result byte for byte: ${s.name}`, async () => {
+      const { root, dir } = await readyFolder(s);
+      await s.later?.(dir);
+      const full = path.join(root, 'b', 'petstore');
+      await mkdir(path.dirname(full), { recursive: true });
+      await cp(dir, full, { recursive: true });
+      for (const start of [5000, 6000]) {
+        const replayed = await run(dir, {}, start);
+        const planned = await run(full, { full: true }, start);
+        expect(replayed.result.status).toBe('complete');
+        expect(replayed.result).toEqual(planned.result);
+        expect(replayed.progress).toEqual(planned.progress);
+        expect(replayed.disk).toEqual(planned.disk);
+      }
+    });
+  }
+});
+
+describe('svc import of an unchanged folder', () => {
+  it('prints, exits and writes what the full path does (a copy without the fingerprint)', async () => {
+    const { root, dir } = await readyFolder({ name: 'cli', contentDir: 'content-v1' });
+    const full = path.join(root, 'b', 'petstore');
+    await mkdir(path.dirname(full), { recursive: true });
+    await cp(dir, full, { recursive: true });
+    await rm(path.join(full, UNCHANGED_FILE));
+    const replayed = await svc(['import', 'a/petstore'], { cwd: root });
+    const planned = await svc(['import', 'b/petstore'], { cwd: root });
+    expect(replayed.code).toBe(0);
+    expect(replayed).toEqual({
+      ...planned,
+      stdout: planned.stdout.replaceAll('b/petstore', 'a/petstore'),
+      stderr: planned.stderr.replaceAll('b/petstore', 'a/petstore'),
+    });
+    // The same files; the new record differs only in the times of its statuses.
+    const untimed = (files: Record<string, string>) =>
+      Object.fromEntries(
+        Object.entries(files).map(([p, b64]) => [
+          p,
+          Buffer.from(b64, 'base64')
+            .toString('utf8')
+            .replace(/"at": "[^"]+"/g, '"at": "…"'),
+        ]),
+      );
+    expect(untimed(await tree(dir))).toEqual(untimed(await tree(full)));
+  });
+});
+
+/** A marker only a replay shows: the recorded tool count (the fingerprint does not cover it). */
+async function markReplay(dir: string): Promise<void> {
+  const file = path.join(dir, UNCHANGED_FILE);
+  const entry = JSON.parse(await readFile(file, 'utf8')) as { counts: { tools: number } };
+  entry.counts.tools = 999;
+  await writeFile(file, JSON.stringify(entry));
+}
+
+async function toolsRow(dir: string, opts: Partial<ImportOptions> = {}): Promise<number | undefined> {
+  const { result } = await run(dir, opts, 9000);
+  expect(result.status).toBe('complete');
+  return result.checklist.find((r) => r.kind === 'tools')?.count;
+}
+
+describe('the replay is defeated by', () => {
+  const changes: Record<string, (dir: string, root: string) => Promise<Partial<ImportOptions> | undefined>> =
+    {
+      'an edit to a tool file': async (dir) => {
+        const file = path.join(
+          dir,
+          'Tools',
+          (await readdir(path.join(dir, 'Tools'))).find((f) => f.endsWith('.yaml'))!,
+        );
+        await writeFile(file, `${await readFile(file, 'utf8')}# edited\n`);
+        return undefined;
+      },
+      'a change to config.yaml': async (dir) => {
+        const file = path.join(dir, 'config.yaml');
+        await writeFile(file, (await readFile(file, 'utf8')).replace('name: Petstore', 'name: Pets'));
+        return undefined;
+      },
+      'a changed document': async (_dir, root) => {
+        const file = path.join(root, 'api.yaml');
+        await writeFile(file, `${await readFile(file, 'utf8')}\n# a comment\n`);
+        return undefined;
+      },
+      'a changed content file': async (_dir, root) => {
+        const file = path.join(root, 'content', 'Docs', 'intro.md');
+        await writeFile(file, `${await readFile(file, 'utf8')}\nOne more line.\n`);
+        return undefined;
+      },
+      'a new content file': async (_dir, root) => {
+        await writeFile(path.join(root, 'content', 'Docs', 'more.md'), '# More\n\nText.\n');
+        return undefined;
+      },
+      'a bookkeeping file': async (dir) => {
+        await writeFile(path.join(dir, '.svc', 'written.json'), '{}\n');
+        return undefined;
+      },
+      'a different --openapi location': async (_dir, root) => ({ location: path.join(root, 'api.yaml') }),
+      'the option to plan in full': async () => ({ full: true }),
+    };
+
+  it('nothing: the same inputs replay', async () => {
+    const { dir } = await readyFolder({ name: 'marked', contentDir: 'content-v1' });
+    await markReplay(dir);
+    expect(await toolsRow(dir)).toBe(999);
+    expect(await toolsRow(dir)).toBe(999);
+  });
+
+  it('nor by a failed import since', async () => {
+    const { dir } = await readyFolder({ name: 'failed since', contentDir: 'content-v1' });
+    await markReplay(dir);
+    expect((await importFolder({ dir, location: 'missing.yaml', now: clockFrom(0) })).status).toBe('failed');
+    expect(await toolsRow(dir)).toBe(999);
+  });
+
+  it('not by a file svc does not manage: .env is no input of the plan, and never hashed', async () => {
+    const { dir } = await readyFolder({ name: 'env', contentDir: 'content-v1' });
+    await markReplay(dir);
+    await writeFile(path.join(dir, '.env'), 'API_KEY=secret\n');
+    expect(await toolsRow(dir)).toBe(999);
+  });
+
+  for (const [name, change] of Object.entries(changes)) {
+    it(name, async () => {
+      const { dir, root } = await readyFolder({ name, contentDir: 'content-v1' });
+      await markReplay(dir);
+      const opts = await change(dir, root);
+      const count = await toolsRow(dir, opts ?? {});
+      expect(count).not.toBe(999);
+      expect(count).toBeGreaterThan(0);
+    });
+  }
+
+  it('an import that changes the folder: its fingerprint is gone until a no-op import again', async () => {
+    const { dir } = await readyFolder({ name: 'changed', contentDir: 'content-v1' });
+    const file = path.join(dir, 'config.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('name: Petstore', 'name: Pets'));
+    const changed = await importFolder({ dir, now: clockFrom(0) });
+    expect(changed.changed).toBe(true);
+    await expect(readFile(path.join(dir, UNCHANGED_FILE), 'utf8')).rejects.toThrow();
+  });
+});
