@@ -248,7 +248,7 @@ export function compileConfig(
 
   const enabledWidgets = new Map<string, WidgetItem>();
   for (const w of folder.widgets) if (w.sidecar.enabled === true) enabledWidgets.set(w.name, w);
-  const { discovery, tools, toolList } = compileToolCatalog(folder, compileSchema);
+  const { discovery, tools, toolList } = compileToolCatalog(folder, { compileSchema });
 
   const prompts = new Map<string, CompiledPrompt>();
   const promptList: ListedPrompt[] = [];

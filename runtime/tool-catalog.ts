@@ -48,10 +48,16 @@ export function schemaValidator(
     : compiled;
 }
 
+export interface CatalogOptions {
+  compileSchema?: SchemaCompiler;
+  /** Build search mode's index (default true); `svc validate` only reports the mode and sizes. */
+  searchIndex?: boolean;
+}
+
 /** The served tools (enabled, not stale), listed and compiled on first call, and the discovery mode. */
 export function compileToolCatalog(
   folder: FolderModel,
-  compileSchema: SchemaCompiler = schemaValidator,
+  { compileSchema = schemaValidator, searchIndex = true }: CatalogOptions = {},
 ): { discovery: Discovery; tools: ReadonlyMap<string, CompiledTool>; toolList: readonly ListedTool[] } {
   const { config } = folder;
   const serverId = config.server.id;
@@ -87,7 +93,7 @@ export function compileToolCatalog(
     });
     catalogList.push(listed);
   }
-  return discoveryOf(config.discovery, catalog, catalogList);
+  return discoveryOf(config.discovery, catalog, catalogList, searchIndex);
 }
 
 /**
@@ -99,6 +105,7 @@ function discoveryOf(
   setting: FolderModel['config']['discovery'],
   catalog: ReadonlyMap<string, CompiledTool>,
   catalogList: readonly ListedTool[],
+  searchIndex: boolean,
 ): { discovery: Discovery; tools: ReadonlyMap<string, CompiledTool>; toolList: readonly ListedTool[] } {
   const allBytes = listBytes(catalogList);
   const decision = decideMode(setting, catalogList.length, allBytes);
@@ -115,22 +122,30 @@ function discoveryOf(
     const compiled = catalog.get(listed.name);
     if (compiled) tools.set(listed.name, compiled);
   }
-  const index = buildToolIndex(
-    catalogList.map((listed) => {
-      const t = catalog.get(listed.name)!.item.tool;
-      return {
-        name: listed.name,
-        ...(listed.title ? { title: listed.title } : {}),
-        description: listed.description,
-        method: t.endpoint.method,
-        path: t.endpoint.path,
-        classification: t.classification,
-        parameters: Object.keys(t.locations),
-      };
-    }),
-  );
+  const index = searchIndex
+    ? buildToolIndex(
+        catalogList.map((listed) => {
+          const t = catalog.get(listed.name)!.item.tool;
+          return {
+            name: listed.name,
+            ...(listed.title ? { title: listed.title } : {}),
+            description: listed.description,
+            method: t.endpoint.method,
+            path: t.endpoint.path,
+            classification: t.classification,
+            parameters: Object.keys(t.locations),
+          };
+        }),
+      )
+    : undefined;
   return {
-    discovery: { ...decision, catalog, index, allBytes, listedBytes: listBytes(toolList) },
+    discovery: {
+      ...decision,
+      catalog,
+      ...(index ? { index } : {}),
+      allBytes,
+      listedBytes: listBytes(toolList),
+    },
     tools,
     toolList,
   };

@@ -70,7 +70,9 @@ mode clients get search_tools, call_tool and the tools marked \`pinned: true\`.`
       // What a client receives from tools/list, as the runtime builds it: the enabled tools only,
       // or in search mode the meta-tools and the pinned tools.
       const discovery =
-        loaded.ok && errors.length === 0 ? compileToolCatalog(loaded.folder).discovery : undefined;
+        loaded.ok && errors.length === 0
+          ? compileToolCatalog(loaded.folder, { searchIndex: false }).discovery
+          : undefined;
       const listBytes = discovery?.listedBytes ?? 0;
       if (values.json) {
         const warnings = checked.warnings.map((w) => w.toJSON());
