@@ -5,9 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { describeAjvErrors, type SchemaName, validatorFor } from '../validate.js';
 // @ts-expect-error: a plain .mjs script without types
-import { createContractAjv, contractSchemas } from './generate-validators.mjs';
+import { createContractAjv, createMetaAjv, contractSchemas, META_SCHEMA } from './generate-validators.mjs';
+import type { ValidateFunction } from 'ajv';
+import { metaSchemaValidator as generatedMeta } from './meta-schema-validator.js';
 
 const root = join(import.meta.dirname, '..', '..');
+const metaSchemaValidator = generatedMeta as unknown as ValidateFunction;
 const NAMES = Object.keys(contractSchemas() as object) as SchemaName[];
 
 function filesUnder(dir: string): string[] {
@@ -89,5 +92,30 @@ describe('precompiled contract validators', () => {
     // Both sides are exercised: fixture files pass their own schema, and fail the others.
     expect(valid).toBeGreaterThan(40);
     expect(invalid).toBeGreaterThan(1000);
+  });
+
+  it('check tool schemas against the 2020-12 meta-schema exactly as a fresh compile does', () => {
+    const fresh = createMetaAjv().getSchema(META_SCHEMA);
+    const schemas: unknown[] = [
+      { type: 'obj' },
+      { type: 'object', properties: { a: { type: 'strin' }, b: { minimum: 'x' } } },
+      { required: 'a', items: [1], enum: 5, anyOf: [] },
+      { properties: { a: { $ref: 5 } }, $defs: { x: { multipleOf: 0 } } },
+      { unevaluatedProperties: 3, dependentRequired: { a: [1] } },
+    ];
+    for (const [label, value] of fixtureValues()) {
+      const tool = value as { inputSchema?: unknown; outputSchema?: unknown } | undefined;
+      if (label.endsWith('.yaml') && tool?.inputSchema)
+        schemas.push(tool.inputSchema, tool.outputSchema ?? {});
+    }
+    expect(schemas.length).toBeGreaterThan(30);
+    let invalid = 0;
+    for (const schema of schemas) {
+      const expected = fresh(schema);
+      expect(metaSchemaValidator(schema)).toBe(expected);
+      expect(metaSchemaValidator.errors ?? null).toEqual(fresh.errors ?? null);
+      if (!expected) invalid++;
+    }
+    expect(invalid).toBe(5);
   });
 });
