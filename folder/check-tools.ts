@@ -17,6 +17,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { isPlainObject } from '../core/is-plain-object.js';
+import { metaSchemaValidator as precompiledMeta } from '../schemas/compiled/meta-schema-validator.js';
 import { SvcError } from '../core/svc-error.js';
 import { definedOnly } from './error-place.js';
 import { linearPattern, linearRegExp } from './linear-pattern.js';
@@ -31,6 +32,8 @@ export interface ToolCheckResult {
 export type CompiledSchema = ValidateFunction | { error: string; field?: string };
 
 const MAX_SCHEMA_PROBLEMS = 5;
+/** The generated function, typed as what it is: an Ajv validate function. */
+const metaSchemaValidator = precompiledMeta as unknown as ValidateFunction;
 let ajv: Ajv2020 | undefined;
 let metaAjv: Ajv2020 | undefined;
 let checkAjv: Ajv2020 | undefined;
@@ -156,14 +159,23 @@ function ghostRequired(schema: unknown, pointer: string, out: [string, string][]
 }
 
 function metaProblem(schema: object): { error: string; field: string } | undefined {
-  // Formats off: checking every $ref as a URI reference made this 5x slower, and patterns are
-  // checked as regular expressions below, with the flag Ajv compiles them with.
-  metaAjv ??= new Ajv2020({ allErrors: true, strict: false, validateFormats: false, logger: false });
-  const a = metaAjv;
-  if (a.validateSchema(schema)) return undefined;
+  let errors: ErrorObject[] | null | undefined;
+  if ((schema as { $schema?: unknown }).$schema === undefined) {
+    // The 2020-12 meta-schema, precompiled (schemas/compiled/): compiling it cost ~30 ms of each command.
+    if (metaSchemaValidator(schema)) return undefined;
+    errors = metaSchemaValidator.errors;
+  } else {
+    // A schema that names its `$schema`: Ajv picks (or refuses) the meta-schema. Formats off:
+    // checking every $ref as a URI reference made this 5x slower, and patterns are checked as
+    // regular expressions below, with the flag Ajv compiles them with. The same options as the
+    // precompiled one (schemas/compiled/generate-validators.mjs createMetaAjv).
+    metaAjv ??= new Ajv2020({ allErrors: true, strict: false, validateFormats: false, logger: false });
+    if (metaAjv.validateSchema(schema)) return undefined;
+    errors = metaAjv.errors;
+  }
   // The anyOf wrappers only repeat the specific error beneath them.
-  const specific = (a.errors ?? []).filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
-  const first = specific[0] ?? a.errors?.[0];
+  const specific = (errors ?? []).filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
+  const first = specific[0] ?? errors?.[0];
   return {
     error: first ? describeMetaError(first, schema) : 'is not a valid JSON Schema',
     field: first?.instancePath ?? '',

@@ -6,29 +6,23 @@
  * stale tool (its endpoint is gone from the source) even when enabled.
  */
 import { UriTemplate } from '@modelcontextprotocol/server';
-import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { compileToolSchema, isServed } from '../folder/check-tools.js';
-import { decideMode, listBytes, type ModeDecision } from '../folder/discovery-mode.js';
-import type { FolderModel, ToolItem, WidgetItem } from '../folder/model.js';
+import type { FolderModel, WidgetItem } from '../folder/model.js';
 import { serverTitle } from '../folder/server-title.js';
-import { type ListedTool, listedTool, widgetUri } from '../folder/listed-tool.js';
-import { searchModeList } from '../folder/tools-list-cost.js';
+import { type ListedTool, widgetUri } from '../folder/listed-tool.js';
 import { folderDigest } from './sync/snapshot-folder.js';
-import { buildToolIndex, type ToolIndex } from './discovery/tool-index.js';
+import {
+  type CompiledTool,
+  compileToolCatalog,
+  type Discovery,
+  type SchemaCompiler,
+  schemaValidator,
+} from './tool-catalog.js';
 import { isTextMediaType, mediaTypeEssence } from './media-type.js';
 
 export const WIDGET_MIME = 'text/html;profile=mcp-app';
 
 export type { ListedTool } from '../folder/listed-tool.js';
-
-export interface CompiledTool {
-  item: ToolItem;
-  listed: ListedTool;
-  /** Ajv validator of the input schema, compiled on first use and kept for this version. */
-  validator(): ValidateFunction | { error: string };
-  /** Ajv validator of the output schema (undefined without one), compiled once, on first use. */
-  outputValidator(): ValidateFunction | { error: string } | undefined;
-}
+export type { CompiledTool, Discovery, SchemaCompiler } from './tool-catalog.js';
 
 export interface ResourceContents {
   uri: string;
@@ -78,17 +72,6 @@ export interface CompiledPrompt {
   listed: ListedPrompt;
   body: string;
   resources: string[];
-}
-
-/** How the served tools reach clients (contracts/discovery.md). */
-export interface Discovery extends ModeDecision {
-  /** Every served tool (enabled, not stale): what search finds and call_tool reaches. */
-  catalog: ReadonlyMap<string, CompiledTool>;
-  /** Search mode only: the full-text index over the catalog, built once per version. */
-  index?: ToolIndex;
-  /** Bytes of tools/list with every served tool listed, and as actually listed. */
-  allBytes: number;
-  listedBytes: number;
 }
 
 export interface LoadedConfig {
@@ -175,17 +158,6 @@ function skillDocument(
   return `${head}${body}${tail}`;
 }
 
-function schemaValidator(
-  schema: object,
-  file: string,
-  which: 'input' | 'output',
-): ValidateFunction | { error: string } {
-  const compiled = compileToolSchema(schema);
-  return 'error' in compiled
-    ? { error: `the ${which} schema of ${file} cannot be compiled: ${compiled.error}` }
-    : compiled;
-}
-
 /**
  * The resources a version serves: Resources/ (static, or templates when the URI has variables),
  * Docs/ pages, skills and enabled widgets, first of each URI only.
@@ -264,12 +236,6 @@ function compileResources(
  * Turns a tool's input or output schema into its validator, called once per schema on first use.
  * The default compiles with Ajv; a Workers bundle (runtime/workers/) passes its precompiled ones.
  */
-export type SchemaCompiler = (
-  schema: object,
-  file: string,
-  which: 'input' | 'output',
-) => ValidateFunction | { error: string };
-
 /** Compiles a folder model into a served config. Throws nothing: unusable items are left out. */
 export function compileConfig(
   folder: FolderModel,
@@ -282,37 +248,7 @@ export function compileConfig(
 
   const enabledWidgets = new Map<string, WidgetItem>();
   for (const w of folder.widgets) if (w.sidecar.enabled === true) enabledWidgets.set(w.name, w);
-
-  const catalog = new Map<string, CompiledTool>();
-  const catalogList: ListedTool[] = [];
-  for (const item of folder.tools) {
-    const t = item.tool;
-    if (!isServed(item) || catalog.has(t.name)) continue;
-    // config.yaml `outputSchemas: false` leaves them out of tools/list (and so out of validation).
-    const outputSchema = config.outputSchemas === false ? undefined : t.outputSchema;
-    const listed = listedTool(
-      t,
-      t.widget && enabledWidgets.has(t.widget) ? widgetUri(serverId, t.widget) : undefined,
-      { outputSchemas: config.outputSchemas !== false },
-    );
-    let compiled: ValidateFunction | { error: string } | undefined;
-    let compiledOutput: ValidateFunction | { error: string } | undefined;
-    catalog.set(t.name, {
-      item,
-      listed,
-      validator() {
-        compiled ??= compileSchema(t.inputSchema, item.file, 'input');
-        return compiled;
-      },
-      outputValidator() {
-        if (!outputSchema) return undefined;
-        compiledOutput ??= compileSchema(outputSchema, item.file, 'output');
-        return compiledOutput;
-      },
-    });
-    catalogList.push(listed);
-  }
-  const { discovery, tools, toolList } = discoveryOf(config.discovery, catalog, catalogList);
+  const { discovery, tools, toolList } = compileToolCatalog(folder, { compileSchema });
 
   const prompts = new Map<string, CompiledPrompt>();
   const promptList: ListedPrompt[] = [];
@@ -385,52 +321,6 @@ export function compileConfig(
     loaded.forwardHeaders = config.forwardHeaders.map((h) => h.toLowerCase());
   }
   return loaded;
-}
-
-/**
- * In search mode the list holds the meta-tools and the pinned tools, and only those are
- * callable by name: every other tool is reached through call_tool, which asks the person
- * before a write. A pinned tool named like a meta-tool stays reachable through call_tool.
- */
-function discoveryOf(
-  setting: LoadedConfig['folder']['config']['discovery'],
-  catalog: ReadonlyMap<string, CompiledTool>,
-  catalogList: readonly ListedTool[],
-): { discovery: Discovery; tools: ReadonlyMap<string, CompiledTool>; toolList: readonly ListedTool[] } {
-  const allBytes = listBytes(catalogList);
-  const decision = decideMode(setting, catalogList.length, allBytes);
-  if (decision.mode === 'all') {
-    return {
-      discovery: { ...decision, catalog, allBytes, listedBytes: allBytes },
-      tools: catalog,
-      toolList: catalogList,
-    };
-  }
-  const toolList = searchModeList(catalogList, (name) => catalog.get(name)?.item.tool.pinned === true);
-  const tools = new Map<string, CompiledTool>();
-  for (const listed of toolList) {
-    const compiled = catalog.get(listed.name);
-    if (compiled) tools.set(listed.name, compiled);
-  }
-  const index = buildToolIndex(
-    catalogList.map((listed) => {
-      const t = catalog.get(listed.name)!.item.tool;
-      return {
-        name: listed.name,
-        ...(listed.title ? { title: listed.title } : {}),
-        description: listed.description,
-        method: t.endpoint.method,
-        path: t.endpoint.path,
-        classification: t.classification,
-        parameters: Object.keys(t.locations),
-      };
-    }),
-  );
-  return {
-    discovery: { ...decision, catalog, index, allBytes, listedBytes: listBytes(toolList) },
-    tools,
-    toolList,
-  };
 }
 
 /** Replaces {{name}} with the argument's value (unknown names stay empty). */

@@ -5,7 +5,7 @@
  * the unit, the window opening at a key's first call), so each replica counts on its own.
  * A folder without `rateLimits` costs nothing: `check` answers undefined at once, no promise.
  */
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { SvcConfig } from '../schemas/types.js';
 
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600 } as const;
@@ -39,14 +39,26 @@ export interface RateLimitRefusal {
   retryAfterSeconds: number;
 }
 
+interface LimiterEntry {
+  limiter: Promise<RateLimiterMemory>;
+  spec: RateSpec;
+}
+
 export interface RateLimits {
   /** undefined: within the limits (or none configured), synchronously when none is. */
   check(config: SvcConfig, tool: string, caller: string): undefined | Promise<RateLimitRefusal | undefined>;
 }
 
+// rate-limiter-flexible loads with the first limit a folder sets: most never set one (~30 ms of a boot).
+let limiterModule: Promise<typeof import('rate-limiter-flexible')> | undefined;
+const loadLimiterModule = () => {
+  limiterModule ??= import('rate-limiter-flexible');
+  return limiterModule;
+};
+
 /** One store of counters per runtime app; a limit's counters outlive config swaps while its text stays the same. */
 export function createRateLimits(): RateLimits {
-  const limiters = new Map<string, { limiter: RateLimiterMemory; spec: RateSpec }>();
+  const limiters = new Map<string, LimiterEntry>();
   const limiterFor = (scope: string, text: string) => {
     const id = `${scope}\u0000${text}`;
     let entry = limiters.get(id);
@@ -54,21 +66,26 @@ export function createRateLimits(): RateLimits {
       const spec = parseRate(text);
       // The schema refuses any other text; a folder that got here anyway is not limited by it.
       if (!spec) return undefined;
-      entry = { spec, limiter: new RateLimiterMemory({ points: spec.points, duration: spec.seconds }) };
+      const limiter = loadLimiterModule().then(
+        ({ RateLimiterMemory }) => new RateLimiterMemory({ points: spec.points, duration: spec.seconds }),
+      );
+      entry = { spec, limiter };
       limiters.set(id, entry);
     }
     return entry;
   };
 
   const consume = async (
-    entry: { limiter: RateLimiterMemory; spec: RateSpec },
+    entry: LimiterEntry,
     key: string,
     limit: string,
   ): Promise<RateLimitRefusal | undefined> => {
+    const limiter = await entry.limiter;
     try {
-      await entry.limiter.consume(key, 1);
+      await limiter.consume(key, 1);
       return undefined;
     } catch (error) {
+      const { RateLimiterRes } = await loadLimiterModule();
       if (!(error instanceof RateLimiterRes)) throw error;
       return {
         limit,
@@ -94,7 +111,7 @@ export function createRateLimits(): RateLimits {
         if (perTool) {
           const refused = await consume(perTool, tool, `perTool.${tool}`);
           // The call does not happen: the caller's point is given back.
-          if (refused && perCaller) await perCaller.limiter.reward(caller, 1);
+          if (refused && perCaller) await (await perCaller.limiter).reward(caller, 1);
           if (refused) return refused;
         }
         return undefined;

@@ -1,11 +1,11 @@
 /**
- * One compiled ajv validator per schema $id, built once and cached. A validation returns
+ * One ajv validator per contract schema, precompiled (schemas/compiled/). A validation returns
  * a value, never throws: `{ ok: true, value }` or `{ ok: false, errors }` where each error
  * names the field (a JSON pointer) and what is wrong with it.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { closest } from '../core/closest-words.js';
+import * as compiled from './compiled/contract-validators.js';
 import configSchema from './config.schema.json' with { type: 'json' };
 import docSchema from './doc.schema.json' with { type: 'json' };
 import endpointSchema from './endpoint.schema.json' with { type: 'json' };
@@ -73,44 +73,29 @@ export interface SchemaViolation {
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; errors: SchemaViolation[] };
 
-let ajv: Ajv2020 | undefined;
-const compiled = new Map<SchemaName, ValidateFunction>();
-
-function contractAjv(): Ajv2020 {
-  if (!ajv) {
-    // ownProperties: `required` and `additionalProperties` see own keys only, so an object whose prototype
-    // carries `enabled` (a `__proto__:` key assigned on a plain object) is missing it, not enabled.
-    // validateSchema: false: checking our own schemas against the meta-schema compiled that
-    // meta-schema on every start (about 60 ms of each command and each runtime boot); a test
-    // (validate.test.ts) checks them once instead.
-    // verbose: an error carries its schema, so an unknown key or value can name the close known one.
-    // optimize: false: the optimization pass only drops unused names from the generated code; it
-    // doubled the compile time of these schemas (the report's: ~70 ms of every import) and saves
-    // microseconds per validation.
-    ajv = new Ajv2020({
-      allErrors: true,
-      verbose: true,
-      strict: false,
-      ownProperties: true,
-      validateSchema: false,
-      code: { optimize: false },
-      schemas: Object.values(schemas),
-    });
-    const addFormats = addFormatsModule as unknown as (a: Ajv2020) => void;
-    addFormats(ajv);
-  }
-  return ajv;
-}
+/**
+ * The validators, compiled at build time (`npm run schemas:compile`) with the options of
+ * schemas/compiled/generate-validators.mjs: no command compiles the contract at run time.
+ * compiled/validators.test.ts checks they are fresh and answer exactly as a fresh compile does.
+ */
+const validators: Record<SchemaName, unknown> = {
+  config: compiled.configValidator,
+  tool: compiled.toolValidator,
+  endpoint: compiled.endpointValidator,
+  skill: compiled.skillValidator,
+  prompt: compiled.promptValidator,
+  resource: compiled.resourceValidator,
+  doc: compiled.docValidator,
+  widget: compiled.widgetValidator,
+  export: compiled.exportValidator,
+  report: compiled.reportValidator,
+  history: compiled.historyValidator,
+};
 
 export function validatorFor(name: SchemaName): ValidateFunction {
-  let fn = compiled.get(name);
-  if (!fn) {
-    const found = contractAjv().getSchema(schemas[name].$id);
-    if (!found) throw new Error(`schema ${name} is not registered`);
-    fn = found;
-    compiled.set(name, fn);
-  }
-  return fn;
+  const fn = validators[name];
+  if (!fn) throw new Error(`schema ${name} is not registered`);
+  return fn as ValidateFunction;
 }
 
 export function validate<N extends SchemaName>(name: N, value: unknown): Validation<SchemaTypes[N]> {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { checkTools, loadFolder, readFolder } from '../../folder/index.js';
 import type { FolderModel } from '../../folder/model.js';
-import { compileConfig, type Discovery } from '../../runtime/loaded-config.js';
+import { compileToolCatalog, type Discovery } from '../../runtime/tool-catalog.js';
 import type { Command } from '../../core/command.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { fail } from '../../core/fail.js';
@@ -70,7 +70,9 @@ mode clients get search_tools, call_tool and the tools marked \`pinned: true\`.`
       // What a client receives from tools/list, as the runtime builds it: the enabled tools only,
       // or in search mode the meta-tools and the pinned tools.
       const discovery =
-        loaded.ok && errors.length === 0 ? compileConfig(loaded.folder, 1).discovery : undefined;
+        loaded.ok && errors.length === 0
+          ? compileToolCatalog(loaded.folder, { searchIndex: false }).discovery
+          : undefined;
       const listBytes = discovery?.listedBytes ?? 0;
       if (values.json) {
         const warnings = checked.warnings.map((w) => w.toJSON());

@@ -4,7 +4,14 @@
  * code or client can never pass for an access token. Claims are bound to the issuer, and to the
  * client and resource where the kind has them; `exp` is always set.
  */
-import { EncryptJWT, jwtDecrypt } from 'jose';
+
+// jose loads on the first seal or open: a runtime without the OAuth facade never needs it
+// (~40 ms of every `svc serve` start).
+let jose: Promise<typeof import('jose')> | undefined;
+const loadJose = () => {
+  jose ??= import('jose');
+  return jose;
+};
 
 export type SealKind = 'at' | 'rt' | 'code' | 'txn' | 'client';
 
@@ -24,6 +31,7 @@ export function createSealer(key: Uint8Array, issuer: string, now: () => number)
   return {
     async seal(kind, claims, ttlSeconds) {
       const iat = seconds();
+      const { EncryptJWT } = await loadJose();
       return new EncryptJWT(claims)
         .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', typ: `svc-${kind}` })
         .setIssuer(issuer)
@@ -33,6 +41,7 @@ export function createSealer(key: Uint8Array, issuer: string, now: () => number)
     },
     async open(kind, sealed) {
       if (sealed.length > 16_384) return undefined;
+      const { jwtDecrypt } = await loadJose();
       try {
         const { payload } = await jwtDecrypt(sealed, await cryptoKey, {
           issuer,
