@@ -61,8 +61,8 @@ function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-/** A Swagger 2.0 header, items or parameter carries its schema keywords on itself. */
-function inlineSchema(raw: Obj): Obj {
+/** A Swagger 2.0 header, items or non-body parameter carries its schema keywords on itself. */
+export function inlineSchema(raw: Obj): Obj {
   const {
     name: _n,
     in: _i,

@@ -8,7 +8,7 @@ import { isPlainObject } from '../../core/is-plain-object.js';
 import type { Endpoint } from '../../schemas/types.js';
 import type { ParsedDocument } from '../parse/index.js';
 import { resolvePointer } from '../parse/index.js';
-import { endpointContract } from './endpoint-contract.js';
+import { endpointContract, inlineSchema } from './endpoint-contract.js';
 import { type JsonSchema, SchemaConverter } from './schema-convert.js';
 
 export const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
@@ -188,7 +188,7 @@ function swaggerEndpoint(
     for (const p of form) {
       const name = String(p.name);
       if (p.type === 'array') encoding[name] = collectionEncoding(p.collectionFormat);
-      const schema = converter.convert(swaggerParamSchema(p));
+      const schema = converter.convert(inlineSchema(p));
       if (isPlainObject(schema) && typeof p.description === 'string' && p.description.trim())
         schema.description = p.description.trim();
       properties[name] = schema;
@@ -241,7 +241,7 @@ function swaggerParameter(converter: SchemaConverter, raw: Record<string, unknow
     name: raw.name,
     in: raw.in as Parameter['in'],
     required: raw.in === 'path' ? true : raw.required === true,
-    schema: converter.convert(swaggerParamSchema(raw)),
+    schema: converter.convert(inlineSchema(raw)),
   };
   if (typeof raw.description === 'string' && raw.description.trim())
     param.description = raw.description.trim();
@@ -298,20 +298,6 @@ function collectionEncoding(format: unknown): PropertyEncoding {
   if (format === 'ssv') return { style: 'spaceDelimited', explode: false };
   if (format === 'pipes') return { style: 'pipeDelimited', explode: false };
   return { style: 'form', explode: false };
-}
-
-/** A Swagger 2.0 non-body parameter carries its schema keywords on itself. */
-function swaggerParamSchema(raw: Record<string, unknown>): Record<string, unknown> {
-  const {
-    name: _n,
-    in: _i,
-    required: _r,
-    description: _d,
-    collectionFormat: _c,
-    allowEmptyValue: _a,
-    ...rest
-  } = raw;
-  return rest;
 }
 
 /** Path-level then operation-level parameters, the operation's winning on the same (in, name). */
