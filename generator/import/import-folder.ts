@@ -20,9 +20,12 @@ import { CONTENT_ROWS } from './plan-content.js';
 import { planImport, settleChecklist, startChecklist } from './plan-import.js';
 import { type UnchangedTry, tryUnchanged } from './import-unchanged.js';
 import type { Replayed } from './plan-unchanged.js';
+import { packageVersion } from '../../core/package-root.js';
 import { confineSource, openPrevious, readSourceBundle } from './read-source-bundle.js';
 
-export async function importFolder(opts: ImportOptions): Promise<ImportResult> {
+export async function importFolder(given: ImportOptions): Promise<ImportResult> {
+  // The planner stays pure: svc's version, which the unchanged fingerprint names, is read here.
+  const opts = { ...given, ...installedVersion() };
   const now = opts.now ?? (() => new Date());
   const statusLog: HistoryRecord['statusLog'] = [{ status: 'pending', at: now().toISOString() }];
   const run: FailureContext = {
@@ -108,6 +111,20 @@ async function replay(
 }
 
 /** A failed import: its history record is appended (not on a dry run), nothing else is written. */
+let version: { svcVersion?: string } | undefined;
+
+/** svc's version, once per process; none where it cannot be known (a bundle without its package.json). */
+function installedVersion(): { svcVersion?: string } {
+  if (version) return version;
+  try {
+    const found = packageVersion();
+    version = found === 'unknown' ? {} : { svcVersion: found };
+  } catch {
+    version = {};
+  }
+  return version;
+}
+
 async function ended(failed: FailedImport, opts: ImportOptions): Promise<ImportResult> {
   if (failed.append && !opts.dryRun) {
     try {

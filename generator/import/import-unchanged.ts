@@ -10,8 +10,14 @@ import { loadConfig } from '../../folder/index.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import type { HistoryRecord } from '../../schemas/types.js';
 import { type ImportTarget, importTarget } from './import-target.js';
-import type { ImportOptions, SourceBundle } from './import-types.js';
-import { type Replayed, replayUnchanged, UNCHANGED_FILE, unchangedInputs } from './plan-unchanged.js';
+import type { SourceBundle } from './import-types.js';
+import {
+  type FingerprintOptions,
+  type Replayed,
+  replayUnchanged,
+  UNCHANGED_FILE,
+  unchangedInputs,
+} from './plan-unchanged.js';
 import { confineSource, readSourceBundle } from './read-source-bundle.js';
 
 export interface UnchangedTry {
@@ -24,7 +30,7 @@ export interface UnchangedTry {
 
 export async function tryUnchanged(
   files: FolderFiles,
-  opts: ImportOptions,
+  opts: FingerprintOptions,
   statusLog: HistoryRecord['statusLog'],
   now: () => Date,
 ): Promise<UnchangedTry | undefined> {

@@ -14,14 +14,14 @@ import { keepUserFiles } from '../init/keep-user-files.js';
 import { Checklist, type ChecklistKind, type ChecklistRow } from './checklist.js';
 import { asSvcError, type FailedImport, failedImport, failedStep } from './failed-import.js';
 import { importTarget, type ImportTarget } from './import-target.js';
-import type { ImportOptions, ImportResult, PreviousFolder, SourceBundle } from './import-types.js';
+import type { ImportResult, PreviousFolder, SourceBundle } from './import-types.js';
 import { planContent } from './plan-content.js';
 import { planFiles, planMerge } from './plan-files.js';
 import { planRecord, planReport } from './plan-record.js';
 import { planTools } from './plan-tools.js';
-import { markUnchanged, unchangedInputs } from './plan-unchanged.js';
+import { type FingerprintOptions, markUnchanged, unchangedInputs } from './plan-unchanged.js';
 
-export interface PlanOptions extends ImportOptions {
+export interface PlanOptions extends FingerprintOptions {
   /** The checklist the shell shows progress on (else a new one). */
   checklist?: Checklist;
   /** The statuses the run went through so far (else pending and processing, now). */

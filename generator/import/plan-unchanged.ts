@@ -14,7 +14,6 @@
  */
 import { createHash } from 'node:crypto';
 import { prettyCanonicalJson } from '../../core/canonical-json.js';
-import { packageVersion } from '../../core/package-root.js';
 import { isManagedPath } from '../../folder/index.js';
 import type { FolderFiles } from '../../folder/model.js';
 import type { HistoryRecord } from '../../schemas/types.js';
@@ -39,17 +38,11 @@ interface UnchangedEntry {
   authWarning?: string;
 }
 
-let version: string | undefined | null;
-
-/** svc's version, or undefined where it cannot be known (a bundle without its package.json). */
-function svcVersion(): string | undefined {
-  try {
-    const found = packageVersion();
-    return found === 'unknown' ? undefined : found;
-  } catch {
-    return undefined;
-  }
-}
+/** What the fingerprint is taken of, besides the bundle: the import's options and svc's version. */
+export type FingerprintOptions = ImportOptions & {
+  /** svc's version, read by the shell; without it (a bundle without its package.json) no fingerprint. */
+  svcVersion?: string;
+};
 
 /**
  * The fingerprint of a re-import's inputs, or undefined when the import cannot be replayed
@@ -58,13 +51,13 @@ function svcVersion(): string | undefined {
 export function unchangedInputs(
   files: FolderFiles | undefined,
   bundle: SourceBundle,
-  opts: ImportOptions,
+  opts: FingerprintOptions,
 ): string | undefined {
   if (!files || opts.config || opts.dryRun || opts.userFiles) return undefined;
   if (bundle.externalRefs && !(bundle.externalRefs instanceof Map)) return undefined;
   if (bundle.content && !Array.isArray(bundle.content)) return undefined;
-  if (version === undefined) version = svcVersion() ?? null;
-  if (version === null) return undefined;
+  const version = opts.svcVersion;
+  if (version === undefined) return undefined;
   const hash = createHash('sha256');
   const add = (label: string, text: string) => {
     // The length in UTF-16 units delimits the text as well as its byte length (and costs nothing).
