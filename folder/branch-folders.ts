@@ -83,30 +83,26 @@ async function landsInside(appDir: string, target: string): Promise<boolean> {
   return parent === root || parent.startsWith(`${root}${path.sep}`);
 }
 
-/** What retiring needs of a layout: each branch folder's files as they are on disk now. */
+/** What retiring needs of a layout: each branch folder's files as they are on disk now, and which svc wrote. */
 export interface RetiringLayout {
   appDir: string;
-  branches: readonly { dir: string; files: FolderFiles }[];
+  branches: readonly { dir: string; files: FolderFiles; svcFiles: ReadonlySet<string> }[];
   /** The branch folder whose own files move to the app folder. */
   primaryDir: string;
 }
 
-/** Of a branch folder's files, those of the user's that a provider change keeps (generator/init: keptFiles). */
-export type KeptFiles = (files: FolderFiles) => FolderFiles;
-
 /**
  * Retires the branch folders after a successful import into the app folder; `carried` names the
- * files the import already wrote there from the primary branch folder, `keptFiles` tells the
- * user's files from svc's. Returns the branch folders that stay, with the user's files still in them.
+ * files the import already wrote there from the primary branch folder; each branch's `svcFiles`
+ * tell the user's files from svc's (a file not named there is the user's). Returns the branch folders that stay, with the user's files still in them.
  */
 export async function retireBranchFolders(
   layout: RetiringLayout,
   carried: ReadonlySet<string>,
-  keptFiles: KeptFiles,
 ): Promise<BranchLeft[]> {
   const left: BranchLeft[] = [];
   for (const b of layout.branches) {
-    const kept = keptFiles(b.files);
+    const kept = Object.fromEntries(Object.entries(b.files).filter(([p]) => !b.svcFiles.has(p)));
     const at = (p: string) => path.join(b.dir, ...p.split('/'));
     const gone: string[] = [];
     for (const p of Object.keys(b.files)) {

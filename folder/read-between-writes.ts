@@ -10,7 +10,7 @@ import { stat } from 'node:fs/promises';
 import type { FolderFiles } from './model.js';
 import { type ReadFolderOptions, readFolder } from './read-folder.js';
 import { folderTarget } from './settle-folder.js';
-import { hasSwapLeftovers } from './swap-journal.js';
+import { hasSwapLeftovers } from './crash-journal.js';
 
 /** The folder's files, or undefined while a write is under way (or ran during the read). */
 export async function readFolderBetweenWrites(

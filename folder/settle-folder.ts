@@ -1,6 +1,6 @@
 /**
  * Before a folder is read, whatever an interrupted write left beside it is finished (see
- * swap-journal.ts), so a reader sees the folder wholly old or wholly new, never half a swap.
+ * crash-journal.ts), so a reader sees the folder wholly old or wholly new, never half a swap.
  * When nothing is beside the folder this costs one readdir of its parent.
  */
 import { realpath } from 'node:fs/promises';
@@ -8,7 +8,8 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SvcError } from '../core/svc-error.js';
 import { type LockAttempt, tryLockFolder } from './folder-lock.js';
-import { hasSwapLeftovers, recoverLocked, swapUnfinished } from './swap-journal.js';
+import { hasSwapLeftovers, swapUnfinished } from './crash-journal.js';
+import { recoverLocked } from './journal-replay.js';
 
 /** How long a reader waits for a live writer's swap (a few renames) before giving up. */
 const SWAP_WAIT_MS = 30_000;
@@ -41,7 +42,7 @@ export async function settleFolder(dir: string, notice: (message: string) => voi
     }
     if (attempt.ok) {
       try {
-        const done = await recoverLocked(target);
+        const { notice: done } = await recoverLocked(target);
         if (done) notice(`${dir}: ${done}`);
       } catch (e) {
         if (e instanceof SvcError) throw e;

@@ -1,7 +1,7 @@
 /**
  * FolderFiles → disk, atomically. The complete new set of files is built in a temporary
  * sibling directory (same parent, so renames stay on one filesystem) and fsynced; only then is
- * it swapped in by renames under a journal (swap-journal.ts), so that a failure puts every old
+ * it swapped in by renames under a journal (crash-journal.ts), so that a failure puts every old
  * entry back, and a crash (kill -9, power loss) at any step is finished by the next command
  * that opens the folder: the folder is seen wholly old or wholly new.
  *
@@ -23,18 +23,16 @@ import { isManagedPath, MANAGED_TOP, unsafePathReason } from './folder-paths.js'
 import type { FolderFiles } from './model.js';
 import { folderTarget, warnOnStderr } from './settle-folder.js';
 import {
-  finishSwap,
+  type CrashJournal,
   journalPathOf,
   NEW_PREFIX,
   OLD_PREFIX,
-  recoverLocked,
+  type Retirement,
   removeJournal,
-  rollBack,
-  rollForward,
   type SwapEntry,
-  type SwapJournal,
   writeJournal,
-} from './swap-journal.js';
+} from './crash-journal.js';
+import { finishSwap, type Recovery, recoverLocked, rollBack, rollForward } from './journal-replay.js';
 
 export interface WriteFolderOptions {
   /**
@@ -44,6 +42,11 @@ export interface WriteFolderOptions {
   beforeStep?: (step: string) => void | Promise<void>;
   /** Told what the writer did besides writing (a stale lock taken over). Default: stderr. */
   onNotice?: (message: string) => void;
+  /**
+   * Branch folders of this app folder to retire once the swap is in: journaled with the swap and
+   * left in the journal, for `recoverFolder` (or whichever command comes next) to retire.
+   */
+  retire?: Retirement;
 }
 
 type Step = (name: string) => Promise<void>;
@@ -81,7 +84,34 @@ export async function writeFolder(
   await mkdir(parent, { recursive: true }).catch((e) => {
     throw failed(`cannot create ${parent}`, dir, e);
   });
-  await withFolderLock(dir, (target) => writeUnlocked(target, dir, files, step), opts);
+  await withFolderLock(dir, (target) => writeUnlocked(target, dir, files, step, opts.retire), opts);
+}
+
+/**
+ * Finishes, under the folder's lock, whatever an interrupted write left (crash-journal.ts), and
+ * says what it did, for a caller that reports it itself.
+ */
+export async function recoverFolder(dir: string, opts: Pick<WriteFolderOptions, 'onNotice'> = {}) {
+  let recovery: Recovery = { notice: '' };
+  await withFolderLock(dir, async () => undefined, {
+    ...opts,
+    onRecovery: (r) => {
+      recovery = r;
+    },
+  });
+  return recovery;
+}
+
+/**
+ * Journals branch folders to retire for a provider change whose swap is in (one recorded in an
+ * older format, read by the caller), then removes that older record, `replaced` ('/' path in the
+ * folder). `recoverFolder` or the next command retires them.
+ */
+export async function journalRetirement(dir: string, retire: Retirement, replaced: string): Promise<void> {
+  await withFolderLock(dir, async (target) => {
+    await writeJournal(target, { version: 2, state: 'done', retire });
+    await rm(join(target, ...replaced.split('/')), { force: true });
+  });
 }
 
 /**
@@ -92,7 +122,7 @@ export async function writeFolder(
 export async function withFolderLock<T>(
   dir: string,
   write: (target: string) => Promise<T>,
-  opts: Pick<WriteFolderOptions, 'onNotice'> = {},
+  opts: Pick<WriteFolderOptions, 'onNotice'> & { onRecovery?: (r: Recovery) => void } = {},
 ): Promise<T> {
   const target = await folderTarget(dir);
   const notice = opts.onNotice ?? warnOnStderr;
@@ -110,14 +140,21 @@ export async function withFolderLock<T>(
       if (e instanceof SvcError) throw e;
       throw failed('could not finish the write interrupted before this one; nothing was changed', dir, e);
     });
-    if (recovered) notice(`${dir}: ${recovered}`);
+    if (opts.onRecovery) opts.onRecovery(recovered);
+    else if (recovered.notice) notice(`${dir}: ${recovered.notice}`);
     return await write(target);
   } finally {
     await attempt.lock.release();
   }
 }
 
-async function writeUnlocked(target: string, dir: string, files: FolderFiles, step: Step): Promise<void> {
+async function writeUnlocked(
+  target: string,
+  dir: string,
+  files: FolderFiles,
+  step: Step,
+  retire: Retirement | undefined,
+): Promise<void> {
   const parent = dirname(target);
   const exists = await stat(target).then(
     (s) => {
@@ -178,7 +215,7 @@ async function writeUnlocked(target: string, dir: string, files: FolderFiles, st
     throw failed(`could not write ${current ?? 'the new folder'}; nothing was changed`, dir, e, current);
   }
 
-  if (!exists) {
+  if (!exists && retire === undefined) {
     try {
       await step('rename new folder');
       // One rename, durable once the parent is fsynced: the folder appears whole or not at all.
@@ -189,27 +226,41 @@ async function writeUnlocked(target: string, dir: string, files: FolderFiles, st
       throw failed('could not move the new folder into place; nothing was changed', dir, e);
     }
   }
-  await swap(target, temp, unmanaged, step, dir);
+  // A transaction with branch folders to retire always goes through the journal.
+  if (!exists) await mkdir(target);
+  await swap({ target, temp, unmanaged, dir, retire }, step);
+}
+
+interface SwapInput {
+  target: string;
+  temp: string;
+  unmanaged: readonly string[];
+  dir: string;
+  retire: Retirement | undefined;
 }
 
 /**
- * Swaps the entries of `temp` into `target` under a journal (see swap-journal.ts). A failure
+ * Swaps the entries of `temp` into `target` under a journal (see crash-journal.ts). A failure
  * undoes the moves made so far; what cannot be undone now stays journaled, and the next
  * command that opens the folder finishes undoing it.
  */
-async function swap(target: string, temp: string, unmanaged: readonly string[], step: Step, dir: string) {
+async function swap({ target, temp, unmanaged, dir, retire }: SwapInput, step: Step) {
   const old = await mkdtemp(join(dirname(target), `.${basename(target)}.${OLD_PREFIX}`)).catch(async (e) => {
     await rm(temp, { recursive: true, force: true });
     throw failed(`cannot create a temporary folder beside ${dir}`, dir, e);
   });
-  const journal: SwapJournal = {
-    version: 1,
+  const journal: CrashJournal = {
+    version: 2,
     state: 'forward',
-    newDir: basename(temp),
-    oldDir: basename(old),
-    entries: await plannedEntries(target, temp, unmanaged),
-    dirs: await missingDirs(target, unmanaged),
+    swap: {
+      newDir: basename(temp),
+      oldDir: basename(old),
+      entries: await plannedEntries(target, temp, unmanaged),
+      dirs: await missingDirs(target, unmanaged),
+    },
+    ...(retire ? { retire } : {}),
   };
+  const { swap } = journal as Required<Pick<CrashJournal, 'swap'>>;
   try {
     await step('journal');
     await writeJournal(target, journal);
@@ -231,13 +282,13 @@ async function swap(target: string, temp: string, unmanaged: readonly string[], 
     throw failed('could not record the swap; nothing was changed', dir, e);
   }
   try {
-    await rollForward(target, journal, step);
+    await rollForward(target, swap, step);
     await step('commit');
   } catch (e) {
-    const back: SwapJournal = { ...journal, state: 'back' };
+    const back: CrashJournal = { ...journal, state: 'back' };
     try {
       await writeJournal(target, back);
-      await rollBack(target, back);
+      await rollBack(target, swap);
       await finishSwap(target, back);
     } catch (undo) {
       throw failed(
@@ -249,7 +300,8 @@ async function swap(target: string, temp: string, unmanaged: readonly string[], 
     throw failed('could not swap the new files in; the folder was restored unchanged', dir, e);
   }
   // Committed: the folder is wholly new. A failure while removing the temporary directories
-  // leaves them (and a "done" journal) for the next command to remove.
+  // leaves them (and a "done" journal) for the next command to remove; branch folders to
+  // retire stay in the journal (journal-replay.ts: finishSwap).
   await finishSwap(target, journal, step).catch(() => undefined);
 }
 

@@ -251,7 +251,7 @@ async function replaceApp(
   git: boolean,
 ): Promise<number> {
   let code: number = EXIT.ok;
-  const { journal, left } = await changeAppProvider({
+  const { retirement, left } = await changeAppProvider({
     layout,
     config,
     ...(git ? { git: gitAccess(io) } : {}),
@@ -261,7 +261,7 @@ async function replaceApp(
     beforeRetire: () => appChangeSteps.beforeStep?.('retire'),
   });
   if (left === undefined) return code;
-  io.stdout(`${describeRetired(appLabel, journal, left).join('\n')}\n`);
+  io.stdout(`${describeRetired(appLabel, retirement, left).join('\n')}\n`);
   return code;
 }
 

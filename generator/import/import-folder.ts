@@ -80,7 +80,8 @@ export async function importFolder(given: ImportOptions): Promise<ImportResult> 
   );
   if (!plan.counts) return ended(plan, opts);
   try {
-    if (!opts.dryRun) await writeFolder(opts.dir, plan.result.files);
+    if (!opts.dryRun)
+      await writeFolder(opts.dir, plan.result.files, opts.retire ? { retire: opts.retire } : {});
   } catch (error) {
     return ended(failedImport(failure, asSvcError(error), 'tools'), opts);
   }

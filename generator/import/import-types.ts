@@ -3,6 +3,7 @@
  * (plan-import.ts): what a caller asks for, what the source readers hand over, what comes back.
  */
 import type { SvcError } from '../../core/svc-error.js';
+import type { Retirement } from '../../folder/crash-journal.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import type { HistoryRecord, ImportReport, SvcConfig } from '../../schemas/types.js';
 import type { ExternalFiles } from '../parse/external-refs.js';
@@ -26,6 +27,8 @@ export interface ImportOptions {
    * is and wins over a generated file of the same path (`keptUserFiles` in the result names those).
    */
   userFiles?: FolderFiles;
+  /** A provider change of an app: the branch folders to retire once the write is in (crash-journal.ts). */
+  retire?: Retirement;
   /** --compact: short descriptions from now on (recorded in config.yaml, so later imports keep it). */
   compact?: boolean;
   /** svc diff: compute everything, write nothing. */
