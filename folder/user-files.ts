@@ -5,6 +5,7 @@
  */
 import { chmod, lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
+import { SvcError } from '../core/svc-error.js';
 import { MANAGED_TOP } from './folder-paths.js';
 import type { FolderFiles } from './model.js';
 import { readFolder } from './read-folder.js';
@@ -27,6 +28,41 @@ export async function someFilesIn(dir: string, limit: number): Promise<string[]>
   }
   await walk(dir, '');
   return found;
+}
+
+/** How many of the files found a refusal names. */
+const NAMED_FILES = 5;
+
+/**
+ * What `svc init` may write into: refuses an existing server folder, and a directory with files
+ * unless `force` (then reads them, to be written back as they are); undefined when it is empty.
+ */
+export async function userFilesBeforeInit(dir: string, force: boolean): Promise<UserFiles | undefined> {
+  const config = join(dir, 'config.yaml');
+  if (
+    await stat(config).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    throw new SvcError(
+      'FOLDER_EXISTS',
+      'a server folder already exists here; re-import it with `svc import`',
+      {
+        place: { file: config },
+      },
+    );
+  }
+  const found = await someFilesIn(dir, NAMED_FILES + 1);
+  if (found.length > 0 && !force) {
+    const named = found.slice(0, NAMED_FILES).join(', ') + (found.length > NAMED_FILES ? ', …' : '');
+    throw new SvcError(
+      'USAGE',
+      `${dir} is not empty (${named}); give --force to create the server folder there anyway (every file already there is kept as it is)`,
+      { place: { file: dir } },
+    );
+  }
+  return found.length > 0 ? await readUserFiles(dir) : undefined;
 }
 
 export interface UserFiles {

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import { type ImportResult, importFolder, writeManualFolder } from '../../generator/import/index.js';
@@ -14,7 +13,7 @@ import { gitAccess } from '../git-access.js';
 import { connectionProvider, gitSourceOf } from '../git-source-args.js';
 import { formatChecklist } from '../print-checklist.js';
 
-import { readUserFiles, restoreModes, someFilesIn, type UserFiles } from '../../folder/user-files.js';
+import { restoreModes, userFilesBeforeInit } from '../../folder/user-files.js';
 
 const usage = `Usage:
   svc init <dir> --name <app name> --openapi <url|file> [options]
@@ -65,9 +64,6 @@ Options:
 
 The upstream secret is never written: set SVC_UPSTREAM_SECRET where the runtime runs (for
 basic auth also SVC_UPSTREAM_USER, or put user:password in SVC_UPSTREAM_SECRET).`;
-
-/** How many of the files found a refusal names. */
-const NAMED_FILES = 5;
 
 /** init --force: the generated files left out because the user's file was kept at that path. */
 function keptNote(kept: readonly string[] | undefined): string {
@@ -121,7 +117,7 @@ export const initCommand: Command = {
       if (values.manual && values.content) {
         throw new SvcError('USAGE', 'svc init: --content needs --openapi (a manual app imports nothing)');
       }
-      const user = await userFilesIn(dir, values.force === true);
+      const user = await userFilesBeforeInit(dir, values.force === true);
       const auth = authOf(values);
       if (values['app-builder']) {
         return await initAppBuilder(
@@ -237,29 +233,6 @@ function authOf(values: InitValues): Auth {
     ...(apiKeyIn ? { apiKeyIn } : {}),
     ...(values['api-key-name'] ? { apiKeyName: values['api-key-name'] } : {}),
   } as Auth;
-}
-
-/** Refuses an existing server folder, and a directory with files unless --force (then reads them). */
-async function userFilesIn(dir: string, force: boolean): Promise<UserFiles | undefined> {
-  if (existsSync(path.join(dir, 'config.yaml'))) {
-    throw new SvcError(
-      'FOLDER_EXISTS',
-      'a server folder already exists here; re-import it with `svc import`',
-      {
-        place: { file: path.join(dir, 'config.yaml') },
-      },
-    );
-  }
-  const found = await someFilesIn(dir, NAMED_FILES + 1);
-  if (found.length > 0 && !force) {
-    const named = found.slice(0, NAMED_FILES).join(', ') + (found.length > NAMED_FILES ? ', …' : '');
-    throw new SvcError(
-      'USAGE',
-      `${dir} is not empty (${named}); give --force to create the server folder there anyway (every file already there is kept as it is)`,
-      { place: { file: dir } },
-    );
-  }
-  return found.length > 0 ? await readUserFiles(dir) : undefined;
 }
 
 function printManual(
