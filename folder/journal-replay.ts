@@ -107,7 +107,7 @@ export interface Recovery {
  * Finishes whatever an interrupted writer left beside the folder: the swap, then the retiring of
  * branch folders. The caller holds the lock.
  */
-export async function recoverLocked(target: string): Promise<Recovery> {
+export async function recoverLocked(target: string, step: StepHook = noStep): Promise<Recovery> {
   const notices: string[] = [];
   let retired: Recovery['retired'];
   const journal = await readJournal(target);
@@ -128,7 +128,7 @@ export async function recoverLocked(target: string): Promise<Recovery> {
       }
       await finishSwap(target, journal);
       if (journal.retire && journal.state !== 'back') {
-        retired = { retirement: journal.retire, left: await retire(target, journal.retire) };
+        retired = { retirement: journal.retire, left: await retire(target, journal.retire, step) };
         notices.push(retiredNotice(retired.retirement, retired.left));
       }
     }
@@ -147,7 +147,7 @@ const NOTICES = {
 function retiredNotice(retirement: Retirement, left: BranchLeft[]): string {
   const names = retirement.branches.map((b) => `${b.name}/`).join(', ');
   const kept = left.map((l) => `${l.name}/`).join(', ');
-  return `finished an interrupted provider change: the branch folders ${names} are retired${kept ? ` (${kept} keeps files of yours)` : ''}`;
+  return `finished an interrupted provider change: the branch folders ${names} are retired${kept ? ` (${kept} ${left.length === 1 ? 'keeps' : 'keep'} files of yours)` : ''}`;
 }
 
 /**
@@ -155,21 +155,25 @@ function retiredNotice(retirement: Retirement, left: BranchLeft[]): string {
  * primary's own files move to the app folder, the user's files in the app folder get their modes
  * back; the journal goes last, so a run killed on the way is finished by the next.
  */
-async function retire(appDir: string, retirement: Retirement): Promise<BranchLeft[]> {
+async function retire(appDir: string, retirement: Retirement, step: StepHook): Promise<BranchLeft[]> {
   const modes = new Map<string, number>();
   for (const [p, mode] of Object.entries(retirement.modes))
     if (await present(join(appDir, ...p.split('/')))) modes.set(p, mode);
   await restoreModes(appDir, modes);
-  const branches = [];
-  for (const b of retirement.branches) {
-    const dir = await realBranchDir(appDir, b.name);
-    if (dir !== undefined)
-      branches.push({ dir, files: await readFolder(dir), svcFiles: new Set(b.svcFiles) });
+  // Every branch folder is checked before any is touched (a symbolic link refuses them all).
+  const dirs = [];
+  for (const b of retirement.branches) dirs.push(await realBranchDir(appDir, b.name));
+  const left: BranchLeft[] = [];
+  for (const [i, b] of retirement.branches.entries()) {
+    // One at a time, each read just before it goes: a replay after a crash between two of them
+    // finds the first one retired already.
+    await step(`retire ${b.name}`);
+    const dir = dirs[i];
+    if (dir === undefined) continue;
+    const branch = { dir, files: await readFolder(dir), svcFiles: new Set(b.svcFiles) };
+    const layout = { appDir, branches: [branch], primaryDir: join(appDir, retirement.primary) };
+    left.push(...(await retireBranchFolders(layout, new Set(retirement.carried))));
   }
-  const left = await retireBranchFolders(
-    { appDir, branches, primaryDir: join(appDir, retirement.primary) },
-    new Set(retirement.carried),
-  );
   await removeJournal(appDir);
   return left;
 }

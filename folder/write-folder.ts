@@ -29,6 +29,7 @@ import {
   OLD_PREFIX,
   type Retirement,
   removeJournal,
+  type StepHook,
   type SwapEntry,
   writeJournal,
 } from './crash-journal.js';
@@ -91,10 +92,15 @@ export async function writeFolder(
  * Finishes, under the folder's lock, whatever an interrupted write left (crash-journal.ts), and
  * says what it did, for a caller that reports it itself.
  */
-export async function recoverFolder(dir: string, opts: Pick<WriteFolderOptions, 'onNotice'> = {}) {
+export async function recoverFolder(
+  dir: string,
+  opts: Pick<WriteFolderOptions, 'onNotice' | 'beforeStep'> = {},
+) {
   let recovery: Recovery = { notice: '' };
+  const { beforeStep, ...rest } = opts;
   await withFolderLock(dir, async () => undefined, {
-    ...opts,
+    ...rest,
+    ...(beforeStep ? { recoveryStep: async (name: string) => beforeStep(name) } : {}),
     onRecovery: (r) => {
       recovery = r;
     },
@@ -122,7 +128,12 @@ export async function journalRetirement(dir: string, retire: Retirement, replace
 export async function withFolderLock<T>(
   dir: string,
   write: (target: string) => Promise<T>,
-  opts: Pick<WriteFolderOptions, 'onNotice'> & { onRecovery?: (r: Recovery) => void } = {},
+  opts: Pick<WriteFolderOptions, 'onNotice'> & {
+    /** Told what the recovery did, instead of a notice. */
+    onRecovery?: (r: Recovery) => void;
+    /** Called before each step of the recovery (a test's hook). */
+    recoveryStep?: StepHook;
+  } = {},
 ): Promise<T> {
   const target = await folderTarget(dir);
   const notice = opts.onNotice ?? warnOnStderr;
@@ -136,7 +147,7 @@ export async function withFolderLock<T>(
     );
   }
   try {
-    const recovered = await recoverLocked(target).catch((e) => {
+    const recovered = await recoverLocked(target, opts.recoveryStep).catch((e) => {
       if (e instanceof SvcError) throw e;
       throw failed('could not finish the write interrupted before this one; nothing was changed', dir, e);
     });

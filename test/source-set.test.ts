@@ -443,6 +443,36 @@ describe('svc source set', () => {
     expect(later.stdout).not.toContain('interrupted');
   });
 
+  it('an app change killed between retiring its first and its second branch folder is finished by any next command', async () => {
+    const app = await appWithUserFiles('halfway');
+    const reference = path.join(root, 'reference', 'halfway');
+    await cp(app, reference, { recursive: true });
+    const whole = await svc(['source', 'set', 'halfway', '--openapi', 'v1.yaml', '--yes'], {
+      cwd: path.dirname(reference),
+      env,
+    });
+    expect(whole.code).toBe(0);
+
+    const killed = await killedRun(
+      root,
+      ['source', 'set', 'halfway', '--openapi', 'v1.yaml', '--yes'],
+      'retire main',
+    );
+    expect(killed.exit).toBe('SIGKILL');
+    expect(killed.stdout).toContain('step retire live\nstep retire main');
+    // Folder 1 (the app folder) and branch folder live are done, branch folder main is whole.
+    expect(existsSync(path.join(app, 'live'))).toBe(false);
+    expect(existsSync(path.join(app, 'main', 'config.yaml'))).toBe(true);
+    expect(existsSync(path.join(root, '.halfway.svc-swap'))).toBe(true);
+
+    // Not only svc source set: any command that opens the app folder finishes the change (its
+    // notice goes to the process's stderr, as every repair's: folder/crash-journal.test.ts).
+    const check = await svc(['validate', 'halfway'], { cwd: root, env });
+    expect(check.code).toBe(0);
+    expect(timeless(await treeSnapshot(app))).toEqual(timeless(await treeSnapshot(reference)));
+    expect(existsSync(path.join(root, '.halfway.svc-swap'))).toBe(false);
+  });
+
   it("a provider change refuses to rewrite a file of the user's under a managed path that is not text", async () => {
     const dir = await petsFolder('binary-kept');
     await mkdir(path.join(dir, 'Resources'), { recursive: true });

@@ -258,7 +258,7 @@ async function replaceApp(
     onImported: (result) => {
       code = printImport(io, appLabel, result);
     },
-    beforeRetire: () => appChangeSteps.beforeStep?.('retire'),
+    beforeRetire: (step) => appChangeSteps.beforeStep?.(step),
   });
   if (left === undefined) return code;
   io.stdout(`${describeRetired(appLabel, retirement, left).join('\n')}\n`);
@@ -392,7 +392,7 @@ async function changeProvider(io: CliIo, change: ProviderChange): Promise<number
 }
 
 /** A test's hook into a provider change of an app, to kill the process at a named step. */
-export const appChangeSteps: { beforeStep?: (step: 'retire') => void | Promise<void> } = {};
+export const appChangeSteps: { beforeStep?: (step: string) => void | Promise<void> } = {};
 
 export const sourceSetCommand: Command = {
   name: 'source set',

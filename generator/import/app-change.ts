@@ -52,8 +52,11 @@ export interface AppChangeInput {
   git?: GitAccess | undefined;
   /** The import's result, once it is written and before anything is retired (the caller prints it). */
   onImported?: (result: ImportResult) => void;
-  /** Called between the import and the retiring (a test kills the process there). */
-  beforeRetire?: () => void | Promise<void>;
+  /**
+   * Called between the import and the retiring ("retire"), and before each branch folder is
+   * retired ("retire <name>"): a test kills the process there.
+   */
+  beforeRetire?: (step: string) => void | Promise<void>;
 }
 
 export interface AppChangeResult {
@@ -92,9 +95,12 @@ export async function changeAppProvider(input: AppChangeInput): Promise<AppChang
   });
   input.onImported?.(result);
   if (result.status === 'failed') return { result, retirement };
-  await input.beforeRetire?.();
+  await input.beforeRetire?.('retire');
   // Another svc command may have retired them since: then nothing is left here to retire.
-  const recovery = await recoverFolder(layout.appDir);
+  const recovery = await recoverFolder(
+    layout.appDir,
+    input.beforeRetire ? { beforeStep: input.beforeRetire } : {},
+  );
   return { result, retirement, left: recovery.retired?.left ?? [] };
 }
 
