@@ -75,8 +75,8 @@ folder itself; once it is imported, svc deletes the files it wrote in every bran
 files in the branch folder you named (else live/) move to the app folder (unless one of that name is
 there already); those in the other branch folders stay where they are. A folder left empty goes.
 Should the import fail, nothing at all has changed. Should svc be stopped after the import, before
-the branch folders are retired, run \`svc source set\` on the app folder again: it finishes the
-retiring (recorded in .svc/app-change.json) and changes nothing else.`;
+the branch folders are retired, the next svc command that opens the app folder finishes the retiring
+(journaled beside it in .<app folder>.svc-swap); \`svc source set\` then changes nothing else.`;
 
 type Provider = SvcConfig['app']['provider'];
 
