@@ -236,10 +236,17 @@ function isRetirement(value: unknown): value is Retirement {
   );
 }
 
-function damaged(path: string, cause?: unknown): SvcError {
+/** What a person can do about a damaged journal, by what it records. */
+const BY_HAND = {
+  swap: 'the old entries are in the .svc-old-* directory beside the folder and the new ones in .svc-new-*',
+  retire: "delete the branch folders' config.yaml, Tools/ and .svc/ by hand, then this file",
+};
+
+/** The one wording of a journal that cannot be replayed. */
+function damaged(path: string, cause?: unknown, byHand: string = BY_HAND.swap): SvcError {
   return new SvcError(
     'FOLDER_INVALID',
-    `the crash journal ${path} is damaged, so an interrupted write cannot be finished; the old entries are in the .svc-old-* directory beside the folder and the new ones in .svc-new-*`,
+    `the crash journal ${path} is damaged, so an interrupted write cannot be finished; ${byHand}`,
     { place: { file: path }, cause },
   );
 }
@@ -275,7 +282,8 @@ export function parseLegacyAppChange(text: string, file: string): LegacyAppChang
     ...j,
     branches: strings(j.branches) ? j.branches.map((name) => ({ name, svcFiles: [] })) : j.branches,
   };
-  if (asRetirement === undefined || !isRetirement(asRetirement)) throw damaged(file);
+  if (asRetirement === undefined || !isRetirement(asRetirement))
+    throw damaged(file, undefined, BY_HAND.retire);
   return j as LegacyAppChange;
 }
 

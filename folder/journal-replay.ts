@@ -80,7 +80,7 @@ async function removeIfEmpty(dir: string): Promise<void> {
  */
 export async function finishSwap(target: string, journal: CrashJournal, step: StepHook = noStep) {
   const retire = journal.state === 'back' ? undefined : journal.retire;
-  if (journal.state !== 'done' || retire !== journal.retire)
+  if (journal.state !== 'done')
     await writeJournal(target, {
       version: 2,
       state: 'done',

@@ -24,6 +24,7 @@ import type { FolderFiles } from './model.js';
 import { folderTarget, warnOnStderr } from './settle-folder.js';
 import {
   type CrashJournal,
+  type FolderSwap,
   journalPathOf,
   NEW_PREFIX,
   OLD_PREFIX,
@@ -260,18 +261,13 @@ async function swap({ target, temp, unmanaged, dir, retire }: SwapInput, step: S
     await rm(temp, { recursive: true, force: true });
     throw failed(`cannot create a temporary folder beside ${dir}`, dir, e);
   });
-  const journal: CrashJournal = {
-    version: 2,
-    state: 'forward',
-    swap: {
-      newDir: basename(temp),
-      oldDir: basename(old),
-      entries: await plannedEntries(target, temp, unmanaged),
-      dirs: await missingDirs(target, unmanaged),
-    },
-    ...(retire ? { retire } : {}),
+  const swap: FolderSwap = {
+    newDir: basename(temp),
+    oldDir: basename(old),
+    entries: await plannedEntries(target, temp, unmanaged),
+    dirs: await missingDirs(target, unmanaged),
   };
-  const { swap } = journal as Required<Pick<CrashJournal, 'swap'>>;
+  const journal: CrashJournal = { version: 2, state: 'forward', swap, ...(retire ? { retire } : {}) };
   try {
     await step('journal');
     await writeJournal(target, journal);
