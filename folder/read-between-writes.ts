@@ -7,10 +7,11 @@
  * again later. Such a reader never takes the lock, so it never makes a writer fail.
  */
 import { stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import type { FolderFiles } from './model.js';
 import { type ReadFolderOptions, readFolder } from './read-folder.js';
 import { folderTarget } from './settle-folder.js';
-import { hasSwapLeftovers } from './crash-journal.js';
+import { hasSwapLeftovers, isBranchName } from './crash-journal.js';
 
 /** The folder's files, or undefined while a write is under way (or ran during the read). */
 export async function readFolderBetweenWrites(
@@ -20,6 +21,8 @@ export async function readFolderBetweenWrites(
   const target = await folderTarget(dir);
   const mark = async (): Promise<string | undefined> => {
     if (await hasSwapLeftovers(target)) return undefined;
+    // A branch folder is also written by a write of its app folder (crash-journal.ts).
+    if (isBranchName(basename(target)) && (await hasSwapLeftovers(dirname(target)))) return undefined;
     return stat(target, { bigint: true }).then(
       (s) => `${s.ino}:${s.ctimeNs}:${s.mtimeNs}`,
       () => 'absent',

@@ -1,14 +1,14 @@
 /**
  * Before a folder is read, whatever an interrupted write left beside it is finished (see
  * crash-journal.ts), so a reader sees the folder wholly old or wholly new, never half a swap.
- * When nothing is beside the folder this costs one readdir of its parent.
+ * When nothing is beside the folder this costs one readdir of its parent (two for a branch folder).
  */
 import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SvcError } from '../core/svc-error.js';
 import { type LockAttempt, tryLockFolder } from './folder-lock.js';
-import { hasSwapLeftovers, swapUnfinished } from './crash-journal.js';
+import { hasSwapLeftovers, isBranchName, swapUnfinished } from './crash-journal.js';
 import { recoverLocked } from './journal-replay.js';
 
 /** How long a reader waits for a live writer's swap (a few renames) before giving up. */
@@ -26,6 +26,13 @@ export function warnOnStderr(message: string): void {
 
 export async function settleFolder(dir: string, notice: (message: string) => void = warnOnStderr) {
   const target = await folderTarget(dir);
+  // A branch folder of an app is written with its app folder too (svc init --app-builder, a
+  // provider change): that transaction is journaled beside the app folder, and finished first.
+  if (isBranchName(basename(target))) await settleTarget(dirname(target), dirname(dir), notice);
+  await settleTarget(target, dir, notice);
+}
+
+async function settleTarget(target: string, dir: string, notice: (message: string) => void) {
   if (!(await hasSwapLeftovers(target))) return;
   const deadline = Date.now() + SWAP_WAIT_MS;
   for (;;) {

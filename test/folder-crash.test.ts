@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openFolder } from '../folder/open-folder.js';
+import { settleFolder } from '../folder/settle-folder.js';
 import { type FolderFiles, readFolder, writeFolder } from '../folder/index.js';
 import { sampleFolderModel, sampleTool } from '../folder/testing/sample-folder.js';
 import { type TreeSnapshot, treeSnapshot } from '../folder/testing/tree-snapshot.js';
@@ -170,6 +171,45 @@ describe('kill -9 during a folder write', () => {
     const tree = await treeSnapshot(dir);
     expect({ ...tree, 'notes.md': newTree['notes.md'] }).toEqual(newTree);
     expect(await readdir(join(dir, '..'))).toEqual(['server']);
+  });
+});
+
+describe('kill -9 during a write of several folders at once (svc init --app-builder: an app folder and its branch folders)', () => {
+  const branch = (name: string): FolderFiles => ({
+    [`${name}/config.yaml`]: `schemaVersion: 1\nserver: ${name}\n`,
+    [`${name}/Tools/.gitkeep`]: '',
+    [`${name}/README.md`]: `# ${name}\n`,
+  });
+  const files = { ...branch('live'), ...branch('main') };
+
+  test('killed between folder 1 and folder 2, opening folder 2 finds both whole', async () => {
+    const parent = join(base, 'app-kill');
+    const app = join(parent, 'app');
+    await mkdir(app, { recursive: true });
+    await writeFile(join(app, 'notes.md'), "the app folder is the user's");
+    const { exit, lines } = run({ dir: app, files, at: 'swap main/config.yaml', mode: 'kill' });
+    expect(await exit).toBe('SIGKILL');
+    // Folder 1 is in, folder 2 is not yet.
+    expect(lines).toContain('swap live/config.yaml');
+    expect(existsSync(join(app, 'live', 'config.yaml'))).toBe(true);
+    expect(existsSync(join(app, 'main', 'config.yaml'))).toBe(false);
+
+    const notices: string[] = [];
+    await settleFolder(join(app, 'main'), (m) => notices.push(m));
+    expect(notices.join('\n')).toMatch(/took over the stale lock .*no longer running/);
+    expect(notices).toContain(`${app}: finished an interrupted swap: the folder now holds the new version`);
+    expect(await readFolder(join(app, 'main'))).toEqual({
+      'config.yaml': 'schemaVersion: 1\nserver: main\n',
+      'Tools/.gitkeep': '',
+      'README.md': '# main\n',
+    });
+    expect(Object.keys(await readFolder(join(app, 'live'))).sort()).toEqual([
+      'README.md',
+      'Tools/.gitkeep',
+      'config.yaml',
+    ]);
+    expect((await readdir(app)).sort()).toEqual(['live', 'main', 'notes.md']);
+    expect(await readdir(parent)).toEqual(['app']);
   });
 });
 

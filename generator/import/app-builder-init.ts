@@ -7,9 +7,10 @@
  * Neither branch reachable: the setup instructions, and nothing is written.
  */
 import path from 'node:path';
-import { SvcError } from '../../core/svc-error.js';
+import { isSvcError, SvcError } from '../../core/svc-error.js';
 import { isServerFolder } from '../../folder/branch-folders.js';
-import { writeFolder } from '../../folder/index.js';
+import { type FolderFiles, writeFolder } from '../../folder/index.js';
+import { readUserFiles } from '../../folder/user-files.js';
 import type { Auth } from '../../schemas/types.js';
 import { appBuilderConfig } from '../init/index.js';
 import { renderEmptyFolder } from '../render/index.js';
@@ -110,11 +111,21 @@ export async function createAppBuilderFolders(
       ...(input.compact ? { compact: true } : {}),
     }),
   }));
+  // One write of the app folder, so one transaction of the crash journal: the branch folders appear
+  // together or not at all. What the app folder already holds under the paths svc manages is
+  // written back as it is (the writer would replace those entries as a whole).
+  const files: FolderFiles = { ...(await readUserFiles(input.dir).catch(notFound))?.files };
   for (const { check, config } of configs) {
-    const files = renderEmptyFolder(config);
-    await writeFolder(path.join(input.dir, check.folder), files);
+    for (const [p, text] of Object.entries(renderEmptyFolder(config))) files[`${check.folder}/${p}`] = text;
     written.push({ branch: check.branch, folder: check.folder, serverId: config.server.id, url: check.url });
   }
+  await writeFolder(input.dir, files);
 
   return { appId, customDomain, note: detected.note, checks, verificationToken: token, written };
+}
+
+/** Undefined for a directory that is not there yet; any other error is thrown. */
+function notFound(error: unknown): undefined {
+  if (isSvcError(error) && error.code === 'FOLDER_NOT_FOUND') return undefined;
+  throw error;
 }
