@@ -6,8 +6,7 @@
  * is sacred: a file svc did not write is moved (by rename, so its bytes and mode stay) or left
  * where it is, never deleted.
  */
-import { existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, realpath, rename, rm, rmdir } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../core/svc-error.js';
 import { isManagedPath } from './folder-paths.js';
@@ -22,17 +21,26 @@ export interface BranchLeft {
   files: string[];
 }
 
+/** Whether something is at `p`, following a symbolic link (as `existsSync` does). */
+function exists(p: string): Promise<boolean> {
+  return stat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** Whether `dir` is a server folder (it has a config.yaml). */
-export function isServerFolder(dir: string): boolean {
-  return existsSync(path.join(dir, 'config.yaml'));
+export function isServerFolder(dir: string): Promise<boolean> {
+  return exists(path.join(dir, 'config.yaml'));
 }
 
 /** The server folders directly inside `dir`, sorted; [] when it is missing. */
 export async function serverFoldersIn(dir: string): Promise<string[]> {
-  return (await readdir(dir, { withFileTypes: true }).catch(() => []))
-    .filter((e) => e.isDirectory() && isServerFolder(path.join(dir, e.name)))
-    .map((e) => path.join(dir, e.name))
-    .sort();
+  const dirs = (await readdir(dir, { withFileTypes: true }).catch(() => []))
+    .filter((e) => e.isDirectory())
+    .map((e) => path.join(dir, e.name));
+  const servers = await Promise.all(dirs.map(isServerFolder));
+  return dirs.filter((_, i) => servers[i]).sort();
 }
 
 /**
@@ -41,10 +49,10 @@ export async function serverFoldersIn(dir: string): Promise<string[]> {
  * user's), which the folder writer replaces as a whole, when the app folder has no file of that
  * name. The rest of the user's files are moved by rename afterwards (`retireBranchFolders`).
  */
-export function carriedInto(appDir: string, kept: FolderFiles): FolderFiles {
+export async function carriedInto(appDir: string, kept: FolderFiles): Promise<FolderFiles> {
   const carried: Record<string, string> = {};
   for (const [p, text] of Object.entries(kept))
-    if (isManagedPath(p) && !existsSync(path.join(appDir, ...p.split('/')))) carried[p] = text;
+    if (isManagedPath(p) && !(await exists(path.join(appDir, ...p.split('/'))))) carried[p] = text;
   return carried;
 }
 
@@ -114,7 +122,7 @@ export async function retireBranchFolders(
       for (const p of Object.keys(kept)) {
         const target = path.join(layout.appDir, ...p.split('/'));
         if (carried.has(p)) await rm(at(p), { force: true });
-        else if (isManagedPath(p) || existsSync(target)) continue;
+        else if (isManagedPath(p) || (await exists(target))) continue;
         else {
           await mkdir(path.dirname(target), { recursive: true });
           if (!(await landsInside(layout.appDir, target))) continue;
@@ -125,7 +133,7 @@ export async function retireBranchFolders(
     }
     // Only the directories those files leave empty go: an empty directory of the user's stays.
     for (const p of gone.sort().reverse()) await pruneUp(at(p), b.dir);
-    if (existsSync(b.dir)) left.push({ name: path.basename(b.dir), files: await someFilesIn(b.dir, 20) });
+    if (await exists(b.dir)) left.push({ name: path.basename(b.dir), files: await someFilesIn(b.dir, 20) });
   }
   return left;
 }

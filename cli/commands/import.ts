@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
+import { isServerFolder } from '../../folder/branch-folders.js';
 import { loadFolder, readFolder } from '../../folder/index.js';
 import { importFolder } from '../../generator/import/index.js';
 import { renderReportText } from '../../generator/report/index.js';
@@ -25,7 +25,7 @@ async function appBuilderBranchDirs(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const sub = path.join(dir, entry.name);
-    if (!entry.isDirectory() || !existsSync(path.join(sub, 'config.yaml'))) continue;
+    if (!entry.isDirectory() || !(await isServerFolder(sub))) continue;
     const loaded = loadFolder(await readFolder(sub));
     if (loaded.ok && loaded.folder.config.source.kind === 'app_builder') found.push(sub);
   }
@@ -78,7 +78,7 @@ export const importCommand: Command = {
       const dirArg = requirePositional('import', positionals, 0, 'the server folder (svc import <dir>)');
       const dir = path.resolve(io.cwd, dirArg);
       // An app-builder app's folder holds one server folder per branch: each imports on its own.
-      const branches = existsSync(path.join(dir, 'config.yaml')) ? [] : await appBuilderBranchDirs(dir);
+      const branches = (await isServerFolder(dir)) ? [] : await appBuilderBranchDirs(dir);
       if (branches.length > 0) {
         if (json || values.openapi || values.content) {
           throw new SvcError(

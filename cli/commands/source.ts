@@ -355,7 +355,7 @@ async function changeProvider(io: CliIo, change: ProviderChange): Promise<number
   await refuseMangling(
     layout
       ? [
-          { dir: layout.primary.dir, files: carriedFiles(layout) },
+          { dir: layout.primary.dir, files: await carriedFiles(layout) },
           { dir: layout.appDir, files: (await readUserFiles(layout.appDir)).files },
         ]
       : [

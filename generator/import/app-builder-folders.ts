@@ -21,7 +21,7 @@ export interface BranchFolder extends OpenFolder {
 
 export async function openAppBuilderFolders(cwd: string, dirArg: string): Promise<BranchFolder[]> {
   const dir = path.resolve(cwd, dirArg);
-  const candidates = isServerFolder(dir) ? [dir] : await serverFoldersIn(dir);
+  const candidates = (await isServerFolder(dir)) ? [dir] : await serverFoldersIn(dir);
   const folders: BranchFolder[] = [];
   for (const candidate of candidates) {
     const open = await openFolder(cwd, candidate);
@@ -88,12 +88,12 @@ export function appServerId(f: BranchFolder): string {
 export async function appLayoutOf(cwd: string, dirArg: string): Promise<AppLayout | undefined> {
   const dir = path.resolve(cwd, dirArg);
   let appDir = dir;
-  if (isServerFolder(dir)) {
+  if (await isServerFolder(dir)) {
     const open = await openFolder(cwd, dir);
     const source = open.folder.config.source;
     const parent = path.dirname(dir);
     if (source.kind !== 'app_builder' || !isBranchFolder({ ...open, source })) return undefined;
-    if (isServerFolder(parent)) return undefined;
+    if (await isServerFolder(parent)) return undefined;
     appDir = parent;
   }
   const all = await openAppBuilderFolders(cwd, appDir).catch((error: unknown) => {

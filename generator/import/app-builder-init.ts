@@ -84,7 +84,7 @@ export async function createAppBuilderFolders(
 
   for (const check of reachable) {
     const existing = path.join(input.dir, check.folder, 'config.yaml');
-    if (isServerFolder(path.join(input.dir, check.folder))) {
+    if (await isServerFolder(path.join(input.dir, check.folder))) {
       throw new SvcError(
         'FOLDER_EXISTS',
         'a server folder already exists here; re-import it with `svc import`',

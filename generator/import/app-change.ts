@@ -34,7 +34,7 @@ import type { GitAccess } from './source-reader.js';
  * as a whole, when the app folder has no file of that name. The rest of the user's files are
  * moved by rename afterwards, when the branch folders are retired.
  */
-export function carriedFiles(layout: AppLayout): FolderFiles {
+export function carriedFiles(layout: AppLayout): Promise<FolderFiles> {
   return carriedInto(layout.appDir, keptFiles(layout.primary.files));
 }
 
@@ -76,7 +76,7 @@ export interface AppChangeResult {
 export async function changeAppProvider(input: AppChangeInput): Promise<AppChangeResult> {
   const { layout } = input;
   const own = await readUserFiles(layout.appDir);
-  const carried = carriedFiles(layout);
+  const carried = await carriedFiles(layout);
   const modes = new Map([...own.modes, ...(await fileModes(layout.primary.dir, Object.keys(carried)))]);
   const retirement: Retirement = {
     branches: layout.branches.map((b) => retiredBranch(path.basename(b.dir), b.files)),
