@@ -153,7 +153,7 @@ describe('planImport', () => {
     expect(failed.append).toBeUndefined();
   });
 
-  it('a dry run plans the record but stores no endpoints', async () => {
+  it('a dry run plans the record but stores no endpoints and renders no merge bases', async () => {
     const before = await firstImport();
     const plan = await planImport(
       openPrevious(before),
@@ -164,5 +164,15 @@ describe('planImport', () => {
     expect(plan.result).toMatchObject({ status: 'complete', changed: true, record: { seq: 2 } });
     const stored = (files: FolderFiles) => Object.keys(files).filter((p) => p.startsWith('.svc/endpoints/'));
     expect(stored(plan.result.files)).toEqual(stored(before));
+    // Nor renders the merge bases: .svc/generated.json stays the previous import's.
+    expect(before['.svc/generated.json']).toContain('listPets');
+    expect(plan.result.files['.svc/generated.json']).toBe(before['.svc/generated.json']);
+    const real = await planImport(
+      openPrevious(before),
+      bundle(spec({ ...listPets, ...getPet })),
+      options,
+      clock,
+    );
+    expect(real.result.files['.svc/generated.json']).not.toBe(before['.svc/generated.json']);
   });
 });

@@ -106,12 +106,14 @@ export function planRecord(
       summary: report.summary,
       report: last ? report : firstImportRecordReport(report),
     },
-    // A dry run shows the record it would append but spends no time storing endpoints.
-    ...(input.dryRun ? {} : { endpoints: planned.endpoints }),
+    // A dry run shows the record it would append but spends no time storing endpoints, nor
+    // rendering the merge bases (.svc/generated.json, 2.5 MB for GitHub) that nobody reads from it.
+    ...(input.dryRun
+      ? {}
+      : { endpoints: planned.endpoints, generated: renderGenerated(merged.generatedByKey) }),
     // Kept as the same bytes as Tools/openapi.json, so git stores the document once for both.
     document: { text: files[OPENAPI_FILE] ?? planned.text, sha256: documentSha256 },
     written,
-    generated: renderGenerated(merged.generatedByKey),
   });
 }
 
