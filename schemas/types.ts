@@ -458,6 +458,15 @@ export interface ImportReport {
        */
       breaking: number;
     };
+    /**
+     * Webhook changes (OpenAPI 3.1 `webhooks`, `x-webhooks`), counted apart from the endpoints; present only when a webhook changed.
+     */
+    webhooks?: {
+      added: number;
+      removed: number;
+      changed: number;
+      breaking: number;
+    };
     tools: {
       total: number;
       enabled: number;

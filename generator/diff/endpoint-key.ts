@@ -8,6 +8,16 @@ export function endpointMatchKey(method: string, path: string): string {
   return `${method.toUpperCase()} ${path.replace(/\{[^}/]*\}/g, '{}')}`;
 }
 
+/** "POST webhook push": the key of a webhook's change (webhooks are named, not pathed). */
+export function webhookKey(method: string, name: string): string {
+  return `${method} webhook ${name}`;
+}
+
+/** Whether a change in the report is a webhook's (its key names no path). */
+export function isWebhookKey(key: string): boolean {
+  return / webhook /.test(key) && !key.includes(' /');
+}
+
 /** "GET /pets/{id}": how people (and the report) name an endpoint. */
 export function endpointLabel(endpoint: Pick<Endpoint, 'method' | 'path'>): string {
   return `${endpoint.method} ${endpoint.path}`;

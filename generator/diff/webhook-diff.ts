@@ -9,6 +9,7 @@
  */
 import type { Endpoint, EndpointChange } from '../../schemas/types.js';
 import { aggregated, Changes, type DiffOptions } from './diff-endpoints.js';
+import { webhookKey } from './endpoint-key.js';
 import { SchemaDiffer } from './schema-diff.js';
 
 type Defs = Record<string, unknown> | undefined;
@@ -18,7 +19,7 @@ function webhookName(e: Endpoint): string {
 }
 
 function key(e: Endpoint): string {
-  return `${e.method} webhook ${webhookName(e)}`;
+  return webhookKey(e.method, webhookName(e));
 }
 
 /** The payload's schema per media type (an endpoint stored without a contract knows one). */

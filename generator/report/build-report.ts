@@ -9,7 +9,7 @@ import type {
   ToolRef,
 } from '../../schemas/types.js';
 import { formatViolations, validate } from '../../schemas/validate.js';
-import { endpointMatchKey } from '../diff/endpoint-key.js';
+import { endpointMatchKey, isWebhookKey } from '../diff/endpoint-key.js';
 import type { MergeNote } from '../merge/merge-notes.js';
 
 export interface ReportInput {
@@ -44,6 +44,12 @@ function summaryLine(r: Omit<ImportReport, 'summary'>, first: boolean): string {
   if (e.added || e.removed || e.changed) {
     parts.push(
       `endpoints: ${e.added} added, ${e.removed} removed, ${e.changed} changed${e.breaking ? ` (${e.breaking} breaking)` : ''}`,
+    );
+  }
+  const w = r.counts.webhooks;
+  if (w) {
+    parts.push(
+      `webhooks: ${w.added} added, ${w.removed} removed, ${w.changed} changed${w.breaking ? ` (${w.breaking} breaking)` : ''}`,
     );
   }
   const c = r.counts.content;
@@ -190,7 +196,12 @@ export function buildReport(input: ReportInput): ImportReport {
   warnings.sort((a, b) => (a.id === b.id ? (a.text < b.text ? -1 : 1) : a.id < b.id ? -1 : 1));
 
   const endpoints = withTools(input.endpoints, input.tools, removed, stale, added);
-  const count = (kind: EndpointChange['kind']) => input.endpoints.filter((c) => c.kind === kind).length;
+  // Webhooks are counted apart: the endpoint totals (before, after) name operations only.
+  const webhookChanges = input.endpoints.filter((c) => isWebhookKey(c.key));
+  const endpointChanges = input.endpoints.filter((c) => !isWebhookKey(c.key));
+  const countIn = (changes: EndpointChange[], kind: EndpointChange['kind']) =>
+    changes.filter((c) => c.kind === kind).length;
+  const count = (kind: EndpointChange['kind']) => countIn(endpointChanges, kind);
   const contentCount = (action: ContentChange['action']) => content.filter((c) => c.action === action).length;
   const byKey = (a: ToolRef, b: ToolRef) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
   const body: Omit<ImportReport, 'summary'> = {
@@ -206,8 +217,18 @@ export function buildReport(input: ReportInput): ImportReport {
         removed: count('removed'),
         changed: count('changed'),
         unchanged: input.endpointsAfter - count('added') - count('changed'),
-        breaking: input.endpoints.filter((c) => c.breaking).length,
+        breaking: endpointChanges.filter((c) => c.breaking).length,
       },
+      ...(webhookChanges.length > 0
+        ? {
+            webhooks: {
+              added: countIn(webhookChanges, 'added'),
+              removed: countIn(webhookChanges, 'removed'),
+              changed: countIn(webhookChanges, 'changed'),
+              breaking: webhookChanges.filter((c) => c.breaking).length,
+            },
+          }
+        : {}),
       tools: {
         total: input.tools.length,
         enabled: input.tools.filter((t) => t.tool.enabled).length,
@@ -315,8 +336,12 @@ export function reportHits(report: ImportReport, failOn: FailOn): boolean {
     return hitsEnabled || warned || report.counts.warnings > 0;
   }
   const e = report.counts.endpoints;
+  const w = report.counts.webhooks;
   const c = report.counts.content;
+  const webhooks = w ? w.added + w.removed + w.changed : 0;
   return (
-    report.changed || e.added + e.removed + e.changed > 0 || c.added + c.updated + c.removed + c.skipped > 0
+    report.changed ||
+    e.added + e.removed + e.changed + webhooks > 0 ||
+    c.added + c.updated + c.removed + c.skipped > 0
   );
 }

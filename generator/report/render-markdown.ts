@@ -327,6 +327,11 @@ function toolsListLine(report: ImportReport): string[] {
   return [`**tools/list:** ${describeCost(before)} → ${describeCost(after)}`, ''];
 }
 
+function webhooksRow(report: ImportReport): string[] {
+  const w = report.counts.webhooks;
+  return w ? [`| Webhooks | ${w.added} | ${w.removed} | ${w.changed} | ${w.breaking} | |`] : [];
+}
+
 export function renderReportMarkdown(report: ImportReport): string {
   const e = report.counts.endpoints;
   const t = report.counts.tools;
@@ -337,6 +342,7 @@ export function renderReportMarkdown(report: ImportReport): string {
     '| | added | removed | changed | breaking | total |',
     '|---|---:|---:|---:|---:|---:|',
     `| Endpoints | ${e.added} | ${e.removed} | ${e.changed} | ${e.breaking} | ${e.after} |`,
+    ...webhooksRow(report),
     `| Tools | ${t.added} | ${t.removed} | ${t.customizationsReset} reset, ${t.stale} stale | | ${t.total} (${t.enabled} enabled) |`,
   ];
   if (c.added + c.updated + c.skipped + c.removed > 0) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolItem } from '../../folder/model.js';
 import type { Endpoint, SvcTool } from '../../schemas/types.js';
 import { validate } from '../../schemas/validate.js';
-import { diffEndpoints } from '../diff/index.js';
+import { diffEndpoints, diffWebhooks } from '../diff/index.js';
 import { buildReport, reportHits } from './build-report.js';
 import { renderReportMarkdown } from './render-markdown.js';
 import { renderReportText } from './render-text.js';
@@ -119,6 +119,45 @@ describe('buildReport', () => {
     expect(report.summary).toMatch(/^Nothing changed/);
     expect(reportHits(report, 'any')).toBe(false);
     expect(reportHits(report, 'warning')).toBe(false);
+  });
+
+  it('counts webhook changes apart from the endpoints, even when more webhooks than endpoints change', () => {
+    const hook = (name: string, required: boolean) =>
+      ep('POST', `/${name}`, {
+        requestBody: {
+          required: true,
+          contentType: 'application/json',
+          schema: {
+            type: 'object',
+            properties: { id: { type: 'string' } },
+            ...(required ? { required: ['id'] } : {}),
+          },
+        },
+      });
+    const hooksBefore = ['a', 'b', 'c'].map((n) => hook(n, true));
+    const hooksAfter = [...['a', 'b'].map((n) => hook(n, false)), hook('d', true)];
+    const report = buildReport({
+      source: { location: 'v2.json' },
+      previous: { seq: 1 },
+      endpointsBefore: 1,
+      endpointsAfter: 1,
+      endpoints: diffWebhooks(hooksBefore, hooksAfter),
+      notes: [],
+      tools: [],
+      changed: true,
+    });
+    expect(validate('report', report).ok).toBe(true);
+    expect(report.counts.endpoints).toMatchObject({
+      after: 1,
+      added: 0,
+      removed: 0,
+      changed: 0,
+      unchanged: 1,
+    });
+    expect(report.counts.webhooks).toEqual({ added: 1, removed: 1, changed: 2, breaking: 3 });
+    expect(report.summary).toMatch(/^Webhooks: 1 added, 1 removed, 2 changed \(3 breaking\)\.$/);
+    expect(renderReportMarkdown(report)).toContain('| Webhooks | 1 | 1 | 2 | 3 | |');
+    expect(reportHits(report, 'any')).toBe(true);
   });
 
   it('keeps a 1,000-endpoint report within a pull-request comment, grouped and folded', () => {
