@@ -16,6 +16,7 @@ import {
   folderInvalid,
   loadFolder,
   readFolder,
+  skipUnloaded,
 } from '../folder/index.js';
 import { validate } from '../schemas/validate.js';
 
@@ -33,7 +34,8 @@ export function modelFromFiles(files: FolderFiles, what: string): FolderModel {
 }
 
 export async function loadFolderDir(dir: string): Promise<LoadedSource> {
-  const files = await readFolder(dir);
+  // Only what loadFolder reads: not .svc/ nor Tools/openapi.json (19 MB of GitHub's 24).
+  const files = await readFolder(dir, { skip: skipUnloaded });
   return { folder: modelFromFiles(files, `the folder ${dir}`), origin: dir, kind: 'folder' };
 }
 

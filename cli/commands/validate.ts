@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { cacheDir, checkTools, loadFolder, openSchemaCheckCache, readFolder } from '../../folder/index.js';
+import {
+  cacheDir,
+  checkTools,
+  loadFolder,
+  openSchemaCheckCache,
+  readFolder,
+  skipUnloaded,
+} from '../../folder/index.js';
 import type { FolderModel } from '../../folder/model.js';
 import { compileToolCatalog, type Discovery } from '../../runtime/tool-catalog.js';
 import type { Command } from '../../core/command.js';
@@ -61,7 +68,8 @@ mode clients get search_tools, call_tool and the tools marked \`pinned: true\`.`
     const { values, positionals } = parseCommandArgs('validate', argv, { json: { type: 'boolean' } });
     try {
       const dirArg = requirePositional('validate', positionals, 0, 'the folder to check');
-      const files = await readFolder(path.resolve(io.cwd, dirArg));
+      // What loadFolder checks: .svc/ and Tools/openapi.json are not part of the check.
+      const files = await readFolder(path.resolve(io.cwd, dirArg), { skip: skipUnloaded });
       const loaded = loadFolder(files);
       // Schemas this machine found clean before are not compiled again (a problem is never cached).
       const cleanSchemas = openSchemaCheckCache(cacheDir(io.env));
