@@ -24,7 +24,7 @@ export interface CompiledTool {
 export interface Discovery extends ModeDecision {
   /** Every served tool (enabled, not stale): what search finds and call_tool reaches. */
   catalog: ReadonlyMap<string, CompiledTool>;
-  /** Search mode only: the full-text index over the catalog, built once per version. */
+  /** Search mode only: the full-text index over the catalog, built on first use, once per version. */
   index?: ToolIndex;
   /** Bytes of tools/list with every served tool listed, and as actually listed. */
   allBytes: number;
@@ -122,30 +122,35 @@ function discoveryOf(
     const compiled = catalog.get(listed.name);
     if (compiled) tools.set(listed.name, compiled);
   }
-  const index = searchIndex
-    ? buildToolIndex(
-        catalogList.map((listed) => {
-          const t = catalog.get(listed.name)!.item.tool;
-          return {
-            name: listed.name,
-            ...(listed.title ? { title: listed.title } : {}),
-            description: listed.description,
-            method: t.endpoint.method,
-            path: t.endpoint.path,
-            classification: t.classification,
-            parameters: Object.keys(t.locations),
-          };
-        }),
-      )
-    : undefined;
+  // Built on the first search, not at boot: tools/list in search mode lists only the meta-tools
+  // and the pinned tools, and indexing GitHub's 1,108 tools cost ~60 ms of every start.
+  let index: ToolIndex | undefined;
+  const buildIndex = () => {
+    index ??= buildToolIndex(
+      catalogList.map((listed) => {
+        const t = catalog.get(listed.name)!.item.tool;
+        return {
+          name: listed.name,
+          ...(listed.title ? { title: listed.title } : {}),
+          description: listed.description,
+          method: t.endpoint.method,
+          path: t.endpoint.path,
+          classification: t.classification,
+          parameters: Object.keys(t.locations),
+        };
+      }),
+    );
+    return index;
+  };
+  const discovery: Discovery = {
+    ...decision,
+    catalog,
+    allBytes,
+    listedBytes: listBytes(toolList),
+  };
+  if (searchIndex) Object.defineProperty(discovery, 'index', { get: buildIndex, enumerable: true });
   return {
-    discovery: {
-      ...decision,
-      catalog,
-      ...(index ? { index } : {}),
-      allBytes,
-      listedBytes: listBytes(toolList),
-    },
+    discovery,
     tools,
     toolList,
   };
