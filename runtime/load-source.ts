@@ -33,9 +33,10 @@ export function modelFromFiles(files: FolderFiles, what: string): FolderModel {
   return loaded.folder;
 }
 
-export async function loadFolderDir(dir: string): Promise<LoadedSource> {
+/** `blocking`: read with blocking calls, at boot (nothing is served yet), never on a --watch reload. */
+export async function loadFolderDir(dir: string, { blocking = false } = {}): Promise<LoadedSource> {
   // Only what loadFolder reads: not .svc/ nor Tools/openapi.json (19 MB of GitHub's 24).
-  const files = await readFolder(dir, { skip: skipUnloaded });
+  const files = await readFolder(dir, { skip: skipUnloaded, blocking });
   return { folder: modelFromFiles(files, `the folder ${dir}`), origin: dir, kind: 'folder' };
 }
 

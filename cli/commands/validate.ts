@@ -69,7 +69,10 @@ mode clients get search_tools, call_tool and the tools marked \`pinned: true\`.`
     try {
       const dirArg = requirePositional('validate', positionals, 0, 'the folder to check');
       // What loadFolder checks: .svc/ and Tools/openapi.json are not part of the check.
-      const files = await readFolder(path.resolve(io.cwd, dirArg), { skip: skipUnloaded });
+      const files = await readFolder(path.resolve(io.cwd, dirArg), {
+        skip: skipUnloaded,
+        blocking: true,
+      });
       const loaded = loadFolder(files);
       // Schemas this machine found clean before are not compiled again (a problem is never cached).
       const cleanSchemas = openSchemaCheckCache(cacheDir(io.env));
