@@ -23,7 +23,7 @@ import { definedOnly } from './error-place.js';
 import { linearPattern, linearRegExp } from './linear-pattern.js';
 import type { FolderFiles, FolderModel, ToolItem } from './model.js';
 import { lineOfPointer, parseYaml } from './yaml-file.js';
-import { type SchemaCheckCache, schemaKey } from './schema-check-cache.js';
+import type { SchemaCheckCache } from './schema-check-cache.js';
 
 export interface ToolCheckResult {
   errors: SvcError[];
@@ -386,11 +386,10 @@ export function checkTools(folder: FolderModel, options: CheckToolsOptions = {})
     const key = `${which}\u0000${json}`;
     let found = findings.get(key);
     if (!found) {
-      const cacheKey = cleanSchemas ? schemaKey(json) : undefined;
-      if (cacheKey !== undefined && cleanSchemas?.has(cacheKey)) found = [];
+      if (cleanSchemas?.has(json)) found = [];
       else {
         found = schemaFindings(which, schema, compile);
-        if (cacheKey !== undefined && compile && found.length === 0) cleanSchemas?.add(cacheKey);
+        if (compile && found.length === 0) cleanSchemas?.add(json);
       }
       findings.set(key, found);
     }

@@ -40,7 +40,6 @@ export { type LocatedViolation, validateLocated } from './locate-violations.js';
 export * from './model.js';
 export { type ReadFolderOptions, readFolder } from './read-folder.js';
 export { readFolderBetweenWrites } from './read-between-writes.js';
-export { cacheDir, openSchemaCheckCache, type SchemaCheckCache } from './schema-check-cache.js';
 export { DEFAULT_SERVER_NAME, serverTitle } from './server-title.js';
 export { type WriteFolderOptions, withFolderLock, writeFolder } from './write-folder.js';
 export { lineOfPointer, MAX_ALIAS_COUNT, parseYaml } from './yaml-file.js';

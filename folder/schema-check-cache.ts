@@ -31,10 +31,10 @@ const MAX_ENTRIES = 100_000;
 const HASH = /^[0-9a-f]{32}$/;
 
 export interface SchemaCheckCache {
-  /** Whether the schema of this key (schemaKey of its JSON) was found clean by this very checker. */
-  has(key: string): boolean;
-  /** Records the key of a schema found clean with every check, compiling included. */
-  add(key: string): void;
+  /** Whether a schema of this content (its JSON text) was found clean by this very checker. */
+  has(json: string): boolean;
+  /** Records a schema (its JSON text) found clean with every check, compiling included. */
+  add(json: string): void;
   /** Writes the new entries, if any (errors are ignored: a cache is an optimization). */
   save(): void;
 }
@@ -137,9 +137,16 @@ export function openSchemaCheckCache(dir: string | undefined): SchemaCheckCache 
     for (const line of text.split('\n')) if (HASH.test(line)) known.add(line);
   }
   const added: string[] = [];
+  // add() follows has() for the same schema: its key is hashed once.
+  let last: { json: string; key: string } | undefined;
+  const keyOf = (json: string) => {
+    if (last?.json !== json) last = { json, key: schemaKey(json) };
+    return last.key;
+  };
   return {
-    has: (key) => known.has(key),
-    add(key) {
+    has: (json) => known.has(keyOf(json)),
+    add(json) {
+      const key = keyOf(json);
       if (known.has(key)) return;
       known.add(key);
       added.push(key);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { SvcError } from '../core/svc-error.js';
-import { openSchemaCheckCache } from '../folder/index.js';
+import { openSchemaCheckCache } from '../folder/schema-check-cache.js';
 import { createConfigStore, loadFolderDir } from '../runtime/index.js';
 import { copyFixtureFolder, type TempFolder } from '../runtime/testing/index.js';
 import { svc } from './helpers/run-cli.js';

@@ -1,12 +1,6 @@
 import path from 'node:path';
-import {
-  cacheDir,
-  checkTools,
-  loadFolder,
-  openSchemaCheckCache,
-  readFolder,
-  skipUnloaded,
-} from '../../folder/index.js';
+import { checkTools, loadFolder, readFolder, skipUnloaded } from '../../folder/index.js';
+import { cacheDir, openSchemaCheckCache } from '../../folder/schema-check-cache.js';
 import type { FolderModel } from '../../folder/model.js';
 import { compileToolCatalog, type Discovery } from '../../runtime/tool-catalog.js';
 import type { Command } from '../../core/command.js';
