@@ -107,11 +107,26 @@ function discoveryOf(
   catalogList: readonly ListedTool[],
   searchIndex: boolean,
 ): { discovery: Discovery; tools: ReadonlyMap<string, CompiledTool>; toolList: readonly ListedTool[] } {
-  const allBytes = listBytes(catalogList);
+  // Measuring every tool's listing (~20 ms for GitHub's 1,108) only when asked: the runtime never
+  // asks for a folder whose tool count decides its mode (svc validate prints the sizes).
+  let measured: number | undefined;
+  const allBytes = () => {
+    measured ??= listBytes(catalogList);
+    return measured;
+  };
   const decision = decideMode(setting, catalogList.length, allBytes);
   if (decision.mode === 'all') {
     return {
-      discovery: { ...decision, catalog, allBytes, listedBytes: allBytes },
+      discovery: {
+        ...decision,
+        catalog,
+        get allBytes() {
+          return allBytes();
+        },
+        get listedBytes() {
+          return allBytes();
+        },
+      },
       tools: catalog,
       toolList: catalogList,
     };
@@ -145,7 +160,9 @@ function discoveryOf(
   const discovery: Discovery = {
     ...decision,
     catalog,
-    allBytes,
+    get allBytes() {
+      return allBytes();
+    },
     listedBytes: listBytes(toolList),
   };
   if (searchIndex) Object.defineProperty(discovery, 'index', { get: buildIndex, enumerable: true });
