@@ -222,7 +222,9 @@ describe('loadFolder', () => {
         .slice(0, -1)
         .map((_, i, parts) => parts.slice(0, i + 1).join('/'));
     const kept = Object.fromEntries(
-      Object.entries(files).filter(([p]) => dirsOf(p).every((d) => loadsPath(d, true)) && loadsPath(p, false)),
+      Object.entries(files).filter(
+        ([p]) => dirsOf(p).every((d) => loadsPath(d, true)) && loadsPath(p, false),
+      ),
     );
     expect(Object.keys(kept)).not.toContain('Tools/openapi.json');
     expect(Object.keys(kept).some((p) => p.startsWith('.svc/'))).toBe(false);
