@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { CliIo } from '../core/command.js';
 import { type CommandEntry, commands, commandsUnder, findCommand } from './commands/index.js';
 import { didYouMean } from '../core/closest-words.js';
+import { enableCompileCache } from '../core/compile-cache.js';
 import { EXIT } from '../core/exit-codes.js';
 import { fail } from '../core/fail.js';
 import { quietEpipe } from './quiet-epipe.js';
@@ -116,6 +117,8 @@ function isEntry(): boolean {
 }
 
 if (isEntry()) {
+  // Before the command's module (and with it the generator or the runtime) is imported.
+  enableCompileCache();
   quietEpipe(process.stdout, process.stderr);
   const io: CliIo = {
     stdout: (t) => process.stdout.write(t),

@@ -23,6 +23,7 @@ import { definedOnly } from './error-place.js';
 import { linearPattern, linearRegExp } from './linear-pattern.js';
 import type { FolderFiles, FolderModel, ToolItem } from './model.js';
 import { lineOfPointer, parseYaml } from './yaml-file.js';
+import type { SchemaCheckCache } from './schema-check-cache.js';
 
 export interface ToolCheckResult {
   errors: SvcError[];
@@ -364,21 +365,32 @@ export interface CheckToolsOptions {
    * served can only warn, so the errors are the same and the others' checks are skipped.
    */
   servedOnly?: boolean;
+  /**
+   * Schemas found clean before, by content (schema-check-cache.ts): one it holds is not checked
+   * again, and with `compile` each schema found clean is added. A schema with a problem is never
+   * held, so its problem is found and reported every time.
+   */
+  cleanSchemas?: Pick<SchemaCheckCache, 'has' | 'add'>;
 }
 
 /** Checks every tool of a loaded folder: errors for the tools it serves, warnings for the others. */
 export function checkTools(folder: FolderModel, options: CheckToolsOptions = {}): ToolCheckResult {
-  const { files, compile = false, servedOnly = false } = options;
+  const { files, compile = false, servedOnly = false, cleanSchemas } = options;
   const errors: SvcError[] = [];
   const warnings: SvcError[] = [];
   const parsed = new Map<string, ReturnType<typeof parseYaml>>();
   // Tools of one API repeat schemas (an empty input, a shared output): each content is checked once.
   const findings = new Map<string, SchemaFinding[]>();
   const findingsOf = (which: 'inputSchema' | 'outputSchema', schema: object) => {
-    const key = `${which}\u0000${JSON.stringify(schema)}`;
+    const json = JSON.stringify(schema);
+    const key = `${which}\u0000${json}`;
     let found = findings.get(key);
     if (!found) {
-      found = schemaFindings(which, schema, compile);
+      if (cleanSchemas?.has(json)) found = [];
+      else {
+        found = schemaFindings(which, schema, compile);
+        if (compile && found.length === 0) cleanSchemas?.add(json);
+      }
       findings.set(key, found);
     }
     return found;

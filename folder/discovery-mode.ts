@@ -73,11 +73,14 @@ export interface ModeDecision {
   reason?: string;
 }
 
-/** `listBytes`: the UTF-8 size of `{"tools":[…]}` with every served tool listed. */
+/**
+ * `listBytes`: the UTF-8 size of `{"tools":[…]}` with every served tool listed, or a function that
+ * measures it, called only when the decision depends on it (auto with few enough tools).
+ */
 export function decideMode(
   setting: DiscoverySetting | undefined,
   servedTools: number,
-  listBytes: number,
+  listBytesOrMeasure: number | (() => number),
 ): ModeDecision {
   const s = setting ?? 'auto';
   if (s !== 'auto') return { setting: s, mode: s };
@@ -87,6 +90,7 @@ export function decideMode(
       mode: 'search',
       reason: `${servedTools} enabled tools (more than ${AUTO_MAX_TOOLS})`,
     };
+  const listBytes = typeof listBytesOrMeasure === 'number' ? listBytesOrMeasure : listBytesOrMeasure();
   if (listBytes > AUTO_MAX_BYTES)
     return {
       setting: s,

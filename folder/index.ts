@@ -31,7 +31,9 @@ export {
   type LoadFolderResult,
   loadConfig,
   loadFolder,
+  loadsPath,
   MAX_FOLDER_FILE_CHARS,
+  skipUnloaded,
   TOOL_KEY,
 } from './load-folder.js';
 export { type LocatedViolation, validateLocated } from './locate-violations.js';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { renderFolder } from '../generator/render/index.js';
-import { loadFolder } from './load-folder.js';
+import { loadFolder, loadsPath } from './load-folder.js';
 import type { FolderFiles } from './model.js';
 import { sampleFolderModel } from './testing/sample-folder.js';
 
@@ -200,5 +200,38 @@ describe('loadFolder', () => {
     expect(loadFolder(files).ok).toBe(true);
     files['Docs/a/b/c/d/deep.md'] = '# Deep\n';
     expect(errorsOf(files)).toEqual([expect.objectContaining({ file: 'Docs/a/b/c/d/deep.md' })]);
+  });
+
+  test('loadsPath: a read that skips what it refuses loads the same folder, problems included', () => {
+    const files = sampleFiles();
+    Object.assign(files, {
+      '.svc/generated.json': '{}',
+      '.svc/history/000001.json': '{}',
+      'Tools/openapi.json': '{"openapi":"3.1.0"}',
+      'Tools/bad name.yaml': 'name: x\n',
+      'Tools/sub/nested.yaml': 'name: y\n',
+      'Docs/a/b/c/d/deep.md': '# Deep\n',
+      'Widgets/sub/w.html': '<p>',
+      'README.md': '# r\n',
+      'scripts/x.yaml': 'a: 1\n',
+    });
+    // readFolder's walk: a file is read when no directory above it is skipped and it is not.
+    const dirsOf = (path: string) =>
+      path
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join('/'));
+    const kept = Object.fromEntries(
+      Object.entries(files).filter(
+        ([p]) => dirsOf(p).every((d) => loadsPath(d, true)) && loadsPath(p, false),
+      ),
+    );
+    expect(Object.keys(kept)).not.toContain('Tools/openapi.json');
+    expect(Object.keys(kept).some((p) => p.startsWith('.svc/'))).toBe(false);
+    const describe = (r: ReturnType<typeof loadFolder>) =>
+      r.ok ? r : { ...r, errors: r.errors.map((e) => e.describe()) };
+    const full = describe(loadFolder(files));
+    expect(full.ok).toBe(false);
+    expect(describe(loadFolder(kept))).toEqual(full);
   });
 });

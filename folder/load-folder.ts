@@ -8,7 +8,12 @@ import { SvcError } from '../core/svc-error.js';
 import type { SvcConfig, SvcTool } from '../schemas/types.js';
 import { definedOnly } from './error-place.js';
 import { forbiddenForwardHeader } from './forward-headers.js';
-import { type ContentEntry, classifyContentPath, parseContentEntries } from './content-items.js';
+import {
+  CONTENT_DIRS,
+  type ContentEntry,
+  classifyContentPath,
+  parseContentEntries,
+} from './content-items.js';
 import { validateLocated } from './locate-violations.js';
 import { BOOKKEEPING_DIR, type FolderFiles, type FolderModel, type ToolItem } from './model.js';
 import { FALLBACK, readYamlFast } from './yaml-fast.js';
@@ -19,6 +24,22 @@ export const MAX_FOLDER_FILE_CHARS = 8 * 1024 * 1024;
 export const TOOL_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 export const CONFIG_FILE = 'config.yaml';
 const TOOL_FILE = /^Tools\/([^/]+)\.yaml$/;
+
+/**
+ * Whether loadFolder reads a path of the folder (a directory: whether anything below it can be):
+ * config.yaml, the tool files and the content. Given to readFolder as `skip` (negated), the
+ * runtime and `svc validate` leave out what they never look at: `.svc/` (raw specs, history,
+ * the merge base), Tools/openapi.json (GitHub's is 12 MB), the README.
+ */
+export function loadsPath(path: string, isDirectory: boolean): boolean {
+  const slash = path.indexOf('/');
+  const top = slash === -1 ? path : path.slice(0, slash);
+  if (isDirectory) return top === 'Tools' ? slash === -1 : (CONTENT_DIRS as readonly string[]).includes(top);
+  return path === CONFIG_FILE || TOOL_FILE.test(path) || classifyContentPath(path) !== undefined;
+}
+
+/** readFolder's `skip` for a reader that only loads the folder (loadsPath). */
+export const skipUnloaded = (path: string, isDirectory: boolean): boolean => !loadsPath(path, isDirectory);
 
 export type LoadFolderResult =
   | { ok: true; folder: FolderModel }

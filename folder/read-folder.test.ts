@@ -91,4 +91,22 @@ describe('readFolder', () => {
       code: 'FOLDER_INVALID',
     });
   });
+
+  test('blocking reads give the same files and the same refusals', async () => {
+    await put('config.yaml', 'a');
+    await put('Tools/x.yaml', 'b');
+    await put('Docs/real.md', 'inside');
+    await put('.svc/h.json', 'd');
+    await symlink('real.md', join(base, 'f', 'Docs', 'alias.md'));
+    const dir = join(base, 'f');
+    const skip = (path: string) => path === '.svc';
+    expect(await readFolder(dir, { blocking: true })).toEqual(await readFolder(dir));
+    expect(await readFolder(dir, { blocking: true, skip })).toEqual(await readFolder(dir, { skip }));
+    await symlink('nowhere.md', join(base, 'f', 'Docs', 'dangling.md'));
+    for (const blocking of [true, false])
+      await expect(readFolder(dir, { blocking })).rejects.toMatchObject({
+        code: 'FOLDER_INVALID',
+        place: { file: 'Docs/dangling.md' },
+      });
+  });
 });

@@ -4,6 +4,7 @@
  * it stays inside the folder. A write that was interrupted (a crash mid-swap) is finished
  * first, so every command that opens a folder sees it wholly old or wholly new.
  */
+import { lstatSync, readFileSync } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { SvcError } from '../core/svc-error.js';
@@ -25,6 +26,12 @@ export interface ReadFolderOptions {
    * that must never get in a writer's way and checks for writes itself (read-between-writes.ts).
    */
   settle?: boolean;
+  /**
+   * Read each file with blocking calls: a third of the CPU of the thread-pool round trip and
+   * promise per call (GitHub's 1,108 tool files: ~50 ms against ~120 ms), and no slower on a warm
+   * disk. For a process with nothing else to serve meanwhile (a CLI command, a runtime's boot).
+   */
+  blocking?: boolean;
 }
 
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
@@ -95,6 +102,10 @@ async function readOnce(dir: string, opts: ReadFolderOptions): Promise<FolderFil
   const planned: { rel: string; target: string }[] = [];
   let count = 0;
   const visited = new Set<string>([root]);
+  // The calls made once per entry; blocking or not, a failure is a rejection met in the same place.
+  const perEntry = opts.blocking
+    ? { lstat: async (p: string) => lstatSync(p), readText: async (p: string) => readFileSync(p, 'utf8') }
+    : { lstat, readText: (p: string) => readFile(p, 'utf8') };
 
   async function walk(realDir: string, relDir: string): Promise<void> {
     const entries = await readdir(realDir, { withFileTypes: true });
@@ -102,7 +113,7 @@ async function readOnce(dir: string, opts: ReadFolderOptions): Promise<FolderFil
     for (const entry of entries) {
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       let target = join(realDir, entry.name);
-      let info = await lstat(target);
+      let info = await perEntry.lstat(target);
       if (info.isSymbolicLink()) {
         const resolved = await realpath(target).catch(() => undefined);
         if (resolved === undefined || !isInside(root, resolved)) {
@@ -147,7 +158,7 @@ async function readOnce(dir: string, opts: ReadFolderOptions): Promise<FolderFil
   const reader = async () => {
     while (next < planned.length) {
       const i = next++;
-      texts[i] = await settle(readFile((planned[i] as { target: string }).target, 'utf8'));
+      texts[i] = await settle(perEntry.readText((planned[i] as { target: string }).target));
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, planned.length) }, reader));

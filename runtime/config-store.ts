@@ -7,7 +7,7 @@
  * tools cannot work (folder/check-tools.ts, the same checks as `svc validate`) is refused with
  * an SvcError naming the file and field, and the store keeps what it had.
  */
-import { checkTools } from '../folder/check-tools.js';
+import { type CheckToolsOptions, checkTools } from '../folder/check-tools.js';
 import type { FolderModel } from '../folder/model.js';
 import { compileConfig, type LoadedConfig } from './loaded-config.js';
 import { folderInvalid } from '../folder/index.js';
@@ -26,9 +26,9 @@ export interface ConfigStore {
   onSwap(cb: (config: LoadedConfig, previous: LoadedConfig) => void): () => void;
 }
 
-function assertServable(folder: FolderModel): void {
+function assertServable(folder: FolderModel, cleanSchemas: CheckToolsOptions['cleanSchemas']): void {
   // Only errors gate a config, and only served tools have errors: the others are not checked.
-  const { errors } = checkTools(folder, { servedOnly: true });
+  const { errors } = checkTools(folder, { servedOnly: true, ...(cleanSchemas ? { cleanSchemas } : {}) });
   if (errors.length > 0) throw folderInvalid(errors, 'the folder');
 }
 
@@ -40,6 +40,11 @@ export interface ConfigOrigin {
 export interface ConfigStoreOptions extends ConfigOrigin {
   /** Configs kept for sessions opened on them (SVC_CONFIG_VERSIONS, default 3). */
   keep?: number;
+  /**
+   * Schemas found clean before by `svc validate` on this machine (folder/schema-check-cache.ts):
+   * not checked again. `svc serve` passes the user's cache; a runtime given none checks them all.
+   */
+  cleanSchemas?: CheckToolsOptions['cleanSchemas'];
 }
 
 function compile(folder: FolderModel, version: number, origin: ConfigOrigin | undefined): LoadedConfig {
@@ -52,7 +57,7 @@ function compile(folder: FolderModel, version: number, origin: ConfigOrigin | un
 
 /** Throws an SvcError (FOLDER_INVALID) when a tool of the folder cannot work. */
 export function createConfigStore(folder: FolderModel, opts: ConfigStoreOptions = {}): ConfigStore {
-  assertServable(folder);
+  assertServable(folder, opts.cleanSchemas);
   const keep = Math.max(1, opts.keep ?? 3);
   let current = compile(folder, 1, opts);
   /** Newest first; current is recent[0]. */
@@ -66,7 +71,7 @@ export function createConfigStore(folder: FolderModel, opts: ConfigStoreOptions 
       return recent.find((config) => config.digest.startsWith(prefix));
     },
     swap(next, origin) {
-      assertServable(next);
+      assertServable(next, opts.cleanSchemas);
       const previous = current;
       current = compile(next, previous.version + 1, origin);
       recent = [current, ...recent.filter((c) => c.digest !== current.digest)].slice(0, keep);

@@ -16,6 +16,7 @@ import {
   folderInvalid,
   loadFolder,
   readFolder,
+  skipUnloaded,
 } from '../folder/index.js';
 import { validate } from '../schemas/validate.js';
 
@@ -32,8 +33,10 @@ export function modelFromFiles(files: FolderFiles, what: string): FolderModel {
   return loaded.folder;
 }
 
-export async function loadFolderDir(dir: string): Promise<LoadedSource> {
-  const files = await readFolder(dir);
+/** `blocking`: read with blocking calls, at boot (nothing is served yet), never on a --watch reload. */
+export async function loadFolderDir(dir: string, { blocking = false } = {}): Promise<LoadedSource> {
+  // Only what loadFolder reads: not .svc/ nor Tools/openapi.json (19 MB of GitHub's 24).
+  const files = await readFolder(dir, { skip: skipUnloaded, blocking });
   return { folder: modelFromFiles(files, `the folder ${dir}`), origin: dir, kind: 'folder' };
 }
 

@@ -6,6 +6,7 @@
 // First, and the runtime itself loaded only after it: the boot hold (boot-heap.ts) must run before any of the
 // SDK's modules (CommonJS ones run as soon as the import graph is loaded, before this file).
 import './hold-boot-heap.js';
+import { enableCompileCache } from '../core/compile-cache.js';
 import { isSvcError } from '../core/svc-error.js';
 import { parseRuntimeEnv } from './env.js';
 
@@ -24,6 +25,7 @@ function bootFailure(error: unknown): never {
 }
 
 async function main(): Promise<void> {
+  enableCompileCache();
   const { startRuntime } = await import('./start-runtime.js');
   let running: Awaited<ReturnType<typeof startRuntime>>;
   try {

@@ -17,7 +17,7 @@ import { loadServedFolder } from './boot/load-folder.js';
 import { startServices } from './boot/services.js';
 import { createSyncStep } from './boot/start-sync.js';
 import { watchFolder } from './boot/watch-folder.js';
-import { type ConfigStore, createConfigStore } from './config-store.js';
+import { type ConfigStore, type ConfigStoreOptions, createConfigStore } from './config-store.js';
 import type { RuntimeEnv } from './env.js';
 import type { Logger } from './logger.js';
 import type { SnapshotPoller } from './sync/index.js';
@@ -33,6 +33,8 @@ export interface StartRuntimeOptions {
   watch?: boolean;
   logger?: Logger;
   fetch?: typeof fetch;
+  /** Schemas known clean (svc serve: the user's cache that svc validate fills); see ConfigStoreOptions. */
+  cleanSchemas?: ConfigStoreOptions['cleanSchemas'];
   /** Serve this model instead of reading a folder (tests, benchmarks). */
   folder?: FolderModel;
   sessionIdleMs?: number;
@@ -82,7 +84,8 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   const source = await loadServedFolder(opts, logger);
   checkBootConfig(source.folder, env, logger);
   const commit = source.commit ? { commit: source.commit } : {};
-  const store = createConfigStore(source.folder, { keep: env.configVersions, ...commit });
+  const cleanSchemas = opts.cleanSchemas ? { cleanSchemas: opts.cleanSchemas } : {};
+  const store = createConfigStore(source.folder, { keep: env.configVersions, ...commit, ...cleanSchemas });
   const services = await startServices(env, redact, opts.executionLogWrite);
   let runtime: RuntimeApp | undefined;
   // A snapshot key or state directory that cannot be read refuses the boot, before anything listens.

@@ -115,7 +115,7 @@ async function loadFolders(opts: StartRuntimesOptions): Promise<LoadedFolder[]> 
   if (several) refuseSharedCredential(env);
   const loaded: LoadedFolder[] = [];
   for (const dir of opts.folderDirs) {
-    const { folder } = await loadFolderDir(dir);
+    const { folder } = await loadFolderDir(dir, { blocking: true });
     const serverId = folder.config.server.id;
     const other = loaded.find((f) => f.serverId === serverId);
     if (other) {

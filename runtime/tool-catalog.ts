@@ -24,7 +24,7 @@ export interface CompiledTool {
 export interface Discovery extends ModeDecision {
   /** Every served tool (enabled, not stale): what search finds and call_tool reaches. */
   catalog: ReadonlyMap<string, CompiledTool>;
-  /** Search mode only: the full-text index over the catalog, built once per version. */
+  /** Search mode only: the full-text index over the catalog, built on first use, once per version. */
   index?: ToolIndex;
   /** Bytes of tools/list with every served tool listed, and as actually listed. */
   allBytes: number;
@@ -65,22 +65,26 @@ export function compileToolCatalog(
   for (const w of folder.widgets) if (w.sidecar.enabled === true) enabledWidgets.add(w.name);
 
   const catalog = new Map<string, CompiledTool>();
-  const catalogList: ListedTool[] = [];
   for (const item of folder.tools) {
     const t = item.tool;
     if (!isServed(item) || catalog.has(t.name)) continue;
     // config.yaml `outputSchemas: false` leaves them out of tools/list (and so out of validation).
     const outputSchema = config.outputSchemas === false ? undefined : t.outputSchema;
-    const listed = listedTool(
-      t,
-      t.widget && enabledWidgets.has(t.widget) ? widgetUri(serverId, t.widget) : undefined,
-      { outputSchemas: config.outputSchemas !== false },
-    );
+    // Listed on first use: in search mode tools/list holds only the pinned tools, and listing
+    // (the advertised output schema above all) GitHub's 1,108 cost ~25 ms of every boot.
+    let listed: ListedTool | undefined;
     let compiled: ValidateFunction | { error: string } | undefined;
     let compiledOutput: ValidateFunction | { error: string } | undefined;
     catalog.set(t.name, {
       item,
-      listed,
+      get listed() {
+        listed ??= listedTool(
+          t,
+          t.widget && enabledWidgets.has(t.widget) ? widgetUri(serverId, t.widget) : undefined,
+          { outputSchemas: config.outputSchemas !== false },
+        );
+        return listed;
+      },
       validator() {
         compiled ??= compileSchema(t.inputSchema, item.file, 'input');
         return compiled;
@@ -91,9 +95,8 @@ export function compileToolCatalog(
         return compiledOutput;
       },
     });
-    catalogList.push(listed);
   }
-  return discoveryOf(config.discovery, catalog, catalogList, searchIndex);
+  return discoveryOf(config.discovery, catalog, searchIndex);
 }
 
 /**
@@ -104,48 +107,76 @@ export function compileToolCatalog(
 function discoveryOf(
   setting: FolderModel['config']['discovery'],
   catalog: ReadonlyMap<string, CompiledTool>,
-  catalogList: readonly ListedTool[],
   searchIndex: boolean,
 ): { discovery: Discovery; tools: ReadonlyMap<string, CompiledTool>; toolList: readonly ListedTool[] } {
-  const allBytes = listBytes(catalogList);
-  const decision = decideMode(setting, catalogList.length, allBytes);
+  let listedAll: ListedTool[] | undefined;
+  const catalogList = () => {
+    listedAll ??= [...catalog.values()].map((c) => c.listed);
+    return listedAll;
+  };
+  // Measuring every tool's listing (~20 ms for GitHub's 1,108) only when asked: the runtime never
+  // asks for a folder whose tool count decides its mode (svc validate prints the sizes).
+  let measured: number | undefined;
+  const allBytes = () => {
+    measured ??= listBytes(catalogList());
+    return measured;
+  };
+  const decision = decideMode(setting, catalog.size, allBytes);
   if (decision.mode === 'all') {
     return {
-      discovery: { ...decision, catalog, allBytes, listedBytes: allBytes },
+      discovery: {
+        ...decision,
+        catalog,
+        get allBytes() {
+          return allBytes();
+        },
+        get listedBytes() {
+          return allBytes();
+        },
+      },
       tools: catalog,
-      toolList: catalogList,
+      toolList: catalogList(),
     };
   }
-  const toolList = searchModeList(catalogList, (name) => catalog.get(name)?.item.tool.pinned === true);
+  // Only the pinned tools are listed here (in catalog order, as searchModeList keeps it).
+  const pinned = [...catalog.values()].filter((c) => c.item.tool.pinned === true).map((c) => c.listed);
+  const toolList = searchModeList(pinned, (name) => catalog.get(name)?.item.tool.pinned === true);
   const tools = new Map<string, CompiledTool>();
   for (const listed of toolList) {
     const compiled = catalog.get(listed.name);
     if (compiled) tools.set(listed.name, compiled);
   }
-  const index = searchIndex
-    ? buildToolIndex(
-        catalogList.map((listed) => {
-          const t = catalog.get(listed.name)!.item.tool;
-          return {
-            name: listed.name,
-            ...(listed.title ? { title: listed.title } : {}),
-            description: listed.description,
-            method: t.endpoint.method,
-            path: t.endpoint.path,
-            classification: t.classification,
-            parameters: Object.keys(t.locations),
-          };
-        }),
-      )
-    : undefined;
-  return {
-    discovery: {
-      ...decision,
-      catalog,
-      ...(index ? { index } : {}),
-      allBytes,
-      listedBytes: listBytes(toolList),
+  // Built on the first search, not at boot: tools/list in search mode lists only the meta-tools
+  // and the pinned tools, and indexing GitHub's 1,108 tools cost ~60 ms of every start.
+  let index: ToolIndex | undefined;
+  const buildIndex = () => {
+    index ??= buildToolIndex(
+      catalogList().map((listed) => {
+        const t = catalog.get(listed.name)!.item.tool;
+        return {
+          name: listed.name,
+          ...(listed.title ? { title: listed.title } : {}),
+          description: listed.description,
+          method: t.endpoint.method,
+          path: t.endpoint.path,
+          classification: t.classification,
+          parameters: Object.keys(t.locations),
+        };
+      }),
+    );
+    return index;
+  };
+  const discovery: Discovery = {
+    ...decision,
+    catalog,
+    get allBytes() {
+      return allBytes();
     },
+    listedBytes: listBytes(toolList),
+  };
+  if (searchIndex) Object.defineProperty(discovery, 'index', { get: buildIndex, enumerable: true });
+  return {
+    discovery,
     tools,
     toolList,
   };

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { isSvcError, SvcError } from '../../core/svc-error.js';
+import { cacheDir, openSchemaCheckCache } from '../../folder/schema-check-cache.js';
 import {
   holdBootHeap,
   parseRuntimeEnv,
@@ -149,6 +150,8 @@ ${environmentHelp()}`,
         env,
         ...(dirArg ? { folderDir: path.resolve(io.cwd, dirArg) } : {}),
         watch: values.watch ?? false,
+        // What svc validate found clean on this machine is not checked again (never trusted across versions).
+        cleanSchemas: openSchemaCheckCache(cacheDir(io.env)),
       });
       io.stdout(`MCP server listening on ${running.url}  (Ctrl-C to stop)\n`);
       await waitForSignal();

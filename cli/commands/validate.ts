@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { checkTools, loadFolder, readFolder } from '../../folder/index.js';
+import { checkTools, loadFolder, readFolder, skipUnloaded } from '../../folder/index.js';
+import { cacheDir, openSchemaCheckCache } from '../../folder/schema-check-cache.js';
 import type { FolderModel } from '../../folder/model.js';
 import { compileToolCatalog, type Discovery } from '../../runtime/tool-catalog.js';
 import type { Command } from '../../core/command.js';
@@ -49,6 +50,8 @@ the rules between files (unique tool names, widgets that exist), then what makes
 its input and output schemas compile, every required name is a declared property, every
 {var} of the endpoint path has a path location. The same checks gate what \`svc serve\` loads.
 Exit 1 when a problem is found; each problem names the file, the line and the field.
+Schemas found clean are remembered by content in SVC_CACHE_DIR (default $XDG_CACHE_HOME/svc or
+~/.cache/svc; \`off\` to disable) and not compiled again by the same svc; problems are never cached.
 Warnings (a stale tool; a problem in a tool that is not served, until it is enabled; a pattern
 with a backreference or lookaround, which svc does not check since patterns are matched in linear
 time) do not fail the check. Also reports the size of
@@ -59,13 +62,21 @@ mode clients get search_tools, call_tool and the tools marked \`pinned: true\`.`
     const { values, positionals } = parseCommandArgs('validate', argv, { json: { type: 'boolean' } });
     try {
       const dirArg = requirePositional('validate', positionals, 0, 'the folder to check');
-      const files = await readFolder(path.resolve(io.cwd, dirArg));
+      // What loadFolder checks: .svc/ and Tools/openapi.json are not part of the check.
+      const files = await readFolder(path.resolve(io.cwd, dirArg), {
+        skip: skipUnloaded,
+        blocking: true,
+      });
       const loaded = loadFolder(files);
+      // Schemas this machine found clean before are not compiled again (a problem is never cached).
+      const cleanSchemas = openSchemaCheckCache(cacheDir(io.env));
       // The tools that did load are checked even when other files did not: every problem at once.
       const checked = checkTools(loaded.ok ? loaded.folder : ({ ...loaded.partial } as FolderModel), {
         files,
         compile: true,
+        cleanSchemas,
       });
+      cleanSchemas.save();
       const errors = loaded.ok ? checked.errors : [...loaded.errors, ...checked.errors];
       // What a client receives from tools/list, as the runtime builds it: the enabled tools only,
       // or in search mode the meta-tools and the pinned tools.

@@ -28,7 +28,7 @@ export interface FolderChoice {
 async function readFolder(opts: FolderChoice, dir: string | undefined, logger: Logger): Promise<FolderModel> {
   const { env } = opts;
   if (opts.folder) return opts.folder;
-  if (dir) return (await loadFolderDir(dir)).folder;
+  if (dir) return (await loadFolderDir(dir, { blocking: true })).folder;
   if (env.bundlePath) {
     logger.log('warn', 'bundle_deprecated', {
       message:

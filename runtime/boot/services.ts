@@ -5,7 +5,6 @@
 import type { CreateAppOptions } from '../app.js';
 import type { RuntimeEnv } from '../env.js';
 import { createExecutionLog } from '../execution-log.js';
-import { createRuntimeMetrics } from '../metrics.js';
 import type { Redactor } from '../redact.js';
 
 export interface ProcessServices {
@@ -32,11 +31,13 @@ export async function startServices(
       : undefined;
   // Loaded only when asked for: the OpenTelemetry SDK costs boot time and memory.
   const tracing = env.otel ? (await import('../tracing.js')).createTracing(env.otel) : undefined;
+  // prom-client too, only with SVC_METRICS on (the default).
+  const metrics = env.metrics ? (await import('../metrics.js')).createRuntimeMetrics : undefined;
   return {
     app: {
       ...(executionLog ? { executionLog } : {}),
       ...(tracing ? { tracing } : {}),
-      ...(env.metrics ? { metrics: createRuntimeMetrics } : {}),
+      ...(metrics ? { metrics } : {}),
     },
     async close() {
       await executionLog?.close();

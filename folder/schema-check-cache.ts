@@ -1,0 +1,173 @@
+/**
+ * The tool schemas this machine has already checked and found clean, by content: `svc validate`
+ * compiles every input and output schema with Ajv (~0.5 ms each, half a second for GitHub's 930),
+ * and a folder re-checked after a re-import or in the next CI step repeats almost all of them.
+ *
+ * One file of hashes in the user's cache directory (SVC_CACHE_DIR, else $XDG_CACHE_HOME/svc, else
+ * ~/.cache/svc), never in the folder: it says nothing about the folder and is never committed.
+ * - Only clean schemas are recorded, so a schema with a problem is checked, and reported with
+ *   its file and field, every time.
+ * - Keyed by the schema's content (SHA-256 of its JSON) under a fingerprint of the checker: the
+ *   cache format, Node's version, the versions of Ajv, ajv-formats and re2js, svc's version and
+ *   the text of the checking code itself. A change to any of them starts a new, empty file, so an
+ *   entry from another checker is never trusted.
+ * - Safe when corrupted or shared: a line that is not a hash is ignored (a random one matches no
+ *   schema), a file that cannot be read is an empty cache, and a write goes to a temporary file
+ *   renamed over the old one, so concurrent writers leave one whole file (the loser's new entries
+ *   are checked again next time). A cache that cannot be written is no error.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { packageVersion } from '../core/package-root.js';
+
+/** Raised when what a line means changes. */
+const FORMAT = 'svc-schema-checks/1';
+/** Entries kept (the newest): 33 bytes each, so the file stays under 4 MB. */
+const MAX_ENTRIES = 100_000;
+const HASH = /^[0-9a-f]{32}$/;
+
+export interface SchemaCheckCache {
+  /** Whether a schema of this content (its JSON text) was found clean by this very checker. */
+  has(json: string): boolean;
+  /** Records a schema (its JSON text) found clean with every check, compiling included. */
+  add(json: string): void;
+  /** Writes the new entries, if any (errors are ignored: a cache is an optimization). */
+  save(): void;
+}
+
+/** The key of a schema: a hash of its JSON text. */
+export function schemaKey(json: string): string {
+  return createHash('sha256').update(json).digest('hex').slice(0, 32);
+}
+
+/** The cache directory, or undefined when caching is off (SVC_CACHE_DIR=off) or no home is known. */
+export function cacheDir(env: NodeJS.ProcessEnv): string | undefined {
+  const own = env.SVC_CACHE_DIR?.trim();
+  if (own === 'off') return undefined;
+  if (own) return path.resolve(own);
+  const xdg = env.XDG_CACHE_HOME?.trim();
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'svc');
+  let home: string;
+  try {
+    home = homedir();
+  } catch {
+    return undefined;
+  }
+  return home ? path.join(home, '.cache', 'svc') : undefined;
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '(missing)';
+  }
+}
+
+/** The manifest of a package (found upwards from its entry: not every package exports package.json). */
+function manifestOf(require: NodeJS.Require, name: string): string {
+  let dir: string;
+  try {
+    dir = path.dirname(require.resolve(name));
+  } catch {
+    return `${name}:(missing)`;
+  }
+  for (;;) {
+    const text = readText(path.join(dir, 'package.json'));
+    if (text.includes(`"name": "${name}"`) || text.includes(`"name":"${name}"`))
+      return `${name}:${text.match(/"version"\s*:\s*"([^"]*)"/)?.[1] ?? '(no version)'}`;
+    const parent = path.dirname(dir);
+    if (parent === dir) return `${name}:(missing)`;
+    dir = parent;
+  }
+}
+
+function versionOrNone(): string {
+  try {
+    return packageVersion();
+  } catch {
+    return '(no package)';
+  }
+}
+
+let fingerprintMemo: string | undefined;
+
+/** What the verdict of a check depends on besides the schema, as a short hash. */
+export function checkerFingerprint(): string {
+  if (fingerprintMemo) return fingerprintMemo;
+  const here = fileURLToPath(import.meta.url);
+  const ext = path.extname(here);
+  const require = createRequire(import.meta.url);
+  const parts = [
+    FORMAT,
+    process.version,
+    ...['ajv', 'ajv-formats', 're2js'].map((name) => manifestOf(require, name)),
+    // svc's version, and the checking code itself (a build between two releases changes it too).
+    versionOrNone(),
+    ...['check-tools', 'linear-pattern', '../schemas/compiled/meta-schema-validator'].map((name) =>
+      readText(path.join(path.dirname(here), `${name}${ext}`)),
+    ),
+  ];
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\u0000');
+  fingerprintMemo = hash.digest('hex').slice(0, 16);
+  return fingerprintMemo;
+}
+
+/** The cache file of this checker under `dir`. */
+export function cacheFile(dir: string): string {
+  return path.join(dir, `schema-checks-${checkerFingerprint()}.txt`);
+}
+
+/** Opens the cache under `dir` (see cacheDir); undefined `dir` gives a cache that keeps nothing. */
+export function openSchemaCheckCache(dir: string | undefined): SchemaCheckCache {
+  const file = dir === undefined ? undefined : cacheFile(dir);
+  const known = new Set<string>();
+  if (file !== undefined) {
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      // No cache yet, or not readable: every schema is checked.
+    }
+    for (const line of text.split('\n')) if (HASH.test(line)) known.add(line);
+  }
+  const added: string[] = [];
+  // add() follows has() for the same schema: its key is hashed once.
+  let last: { json: string; key: string } | undefined;
+  const keyOf = (json: string) => {
+    if (last?.json !== json) last = { json, key: schemaKey(json) };
+    return last.key;
+  };
+  return {
+    has: (json) => known.has(keyOf(json)),
+    add(json) {
+      const key = keyOf(json);
+      if (known.has(key)) return;
+      known.add(key);
+      added.push(key);
+    },
+    save() {
+      if (file === undefined || added.length === 0) return;
+      // Oldest first: a full cache drops the entries recorded longest ago.
+      const keys = [...known].slice(-MAX_ENTRIES);
+      const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+      try {
+        mkdirSync(path.dirname(file), { recursive: true });
+        writeFileSync(temp, `${keys.join('\n')}\n`);
+        renameSync(temp, file);
+        added.length = 0;
+      } catch {
+        try {
+          unlinkSync(temp);
+        } catch {
+          // Nothing was written.
+        }
+      }
+    },
+  };
+}
