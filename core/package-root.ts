@@ -30,3 +30,15 @@ export function packageRoot(): string {
 export function packageVersion(): string {
   return manifestAt(packageRoot())?.version ?? 'unknown';
 }
+
+/**
+ * The code that runs, named: the SHA-256 of the compiled files `npm run build` wrote beside
+ * dist/ (dist/build-id.json, scripts/build.mjs), or undefined where there is none (running the
+ * TypeScript sources, or a bundle such as the Action's).
+ */
+export function buildId(): string | undefined {
+  const file = fileURLToPath(new URL('../build-id.json', import.meta.url));
+  if (!existsSync(file)) return undefined;
+  const id = (JSON.parse(readFileSync(file, 'utf8')) as { sha256?: unknown }).sha256;
+  return typeof id === 'string' && /^[0-9a-f]{64}$/.test(id) ? id : undefined;
+}

@@ -20,7 +20,7 @@ import { CONTENT_ROWS } from './plan-content.js';
 import { planImport, settleChecklist, startChecklist } from './plan-import.js';
 import { type UnchangedTry, tryUnchanged } from './import-unchanged.js';
 import type { Replayed } from './plan-unchanged.js';
-import { packageVersion } from '../../core/package-root.js';
+import { buildId, packageVersion } from '../../core/package-root.js';
 import { confineSource, openPrevious, readSourceBundle } from './read-source-bundle.js';
 
 export async function importFolder(given: ImportOptions): Promise<ImportResult> {
@@ -111,21 +111,25 @@ async function replay(
   return { ...replayed.result, checklist: checklist.snapshot() };
 }
 
-/** A failed import: its history record is appended (not on a dry run), nothing else is written. */
 let version: { svcVersion?: string } | undefined;
 
-/** svc's version, once per process; none where it cannot be known (a bundle without its package.json). */
+/**
+ * svc's version and, when built, its code (the build id of dist/), once per process; none where it
+ * cannot be known (a bundle without its package.json).
+ */
 function installedVersion(): { svcVersion?: string } {
   if (version) return version;
   try {
     const found = packageVersion();
-    version = found === 'unknown' ? {} : { svcVersion: found };
+    const code = buildId();
+    version = found === 'unknown' ? {} : { svcVersion: code ? `${found}+${code}` : found };
   } catch {
     version = {};
   }
   return version;
 }
 
+/** A failed import: its history record is appended (not on a dry run), nothing else is written. */
 async function ended(failed: FailedImport, opts: ImportOptions): Promise<ImportResult> {
   if (failed.append && !opts.dryRun) {
     try {
