@@ -13,6 +13,7 @@ import { UNCHANGED_FILE } from '../generator/history/index.js';
 import { importFolder } from '../generator/import/index.js';
 import type { ChecklistRow } from '../generator/import/checklist.js';
 import type { ImportOptions } from '../generator/import/import-types.js';
+import { writtenInputs } from '../generator/import/plan-unchanged.js';
 import type { SvcConfig } from '../schemas/types.js';
 import { svc } from './helpers/run-cli.js';
 
@@ -257,12 +258,113 @@ describe('the replay is defeated by', () => {
     });
   }
 
-  it('an import that changes the folder: its fingerprint is gone until a no-op import again', async () => {
+  it("an import that changes the folder: its fingerprint is the next import's, not the old one", async () => {
     const { dir } = await readyFolder({ name: 'changed', contentDir: 'content-v1' });
+    const before = await readFile(path.join(dir, UNCHANGED_FILE), 'utf8');
     const file = path.join(dir, 'config.yaml');
     await writeFile(file, (await readFile(file, 'utf8')).replace('name: Petstore', 'name: Pets'));
     const changed = await importFolder({ dir, now: clockFrom(0) });
     expect(changed.changed).toBe(true);
-    await expect(readFile(path.join(dir, UNCHANGED_FILE), 'utf8')).rejects.toThrow();
+    expect(await readFile(path.join(dir, UNCHANGED_FILE), 'utf8')).not.toBe(before);
+  });
+});
+
+/** A copy of the folder beside it (the same relative paths reach the same document and content). */
+async function copyFolder(root: string, dir: string, name: string): Promise<{ dir: string }> {
+  const copy = path.join(root, name, 'petstore');
+  await mkdir(path.dirname(copy), { recursive: true });
+  await cp(dir, copy, { recursive: true });
+  return { dir: copy };
+}
+
+/**
+ * Issue 23: the import that writes the folder records the fingerprint of the next plain import's
+ * inputs, so the FIRST unchanged import after `svc init` or an upgrade is replayed, and gives what
+ * the full path does.
+ */
+describe('the first unchanged import after one that wrote the folder', () => {
+  const writes: Record<string, (dir: string, root: string) => Promise<void>> = {
+    'a first import (svc init)': async () => {},
+    'an upgrade with a tool enabled': async (dir, root) => {
+      const tools = path.join(dir, 'Tools');
+      const file = path.join(tools, (await readdir(tools)).find((f) => f.endsWith('.yaml'))!);
+      await writeFile(file, (await readFile(file, 'utf8')).replace('enabled: false', 'enabled: true'));
+      expect((await importFolder({ dir, now: clockFrom(200) })).changed).toBe(false);
+      await cp(path.join(fixtures, 'petstore-v2.yaml'), path.join(root, 'api.yaml'));
+      expect((await importFolder({ dir, now: clockFrom(300) })).changed).toBe(true);
+    },
+    'an upgrade through --openapi and --content': async (dir, root) => {
+      await cp(path.join(fixtures, 'petstore-v2.yaml'), path.join(root, 'api-v2.yaml'));
+      await cp(path.join(fixtures, 'content-v2'), path.join(root, 'content-2'), { recursive: true });
+      const moved = await importFolder({
+        dir,
+        location: '../../api-v2.yaml',
+        contentDir: '../../content-2',
+        now: clockFrom(300),
+      });
+      expect(moved.changed).toBe(true);
+    },
+  };
+  for (const [name, write] of Object.entries(writes)) {
+    it(`is replayed, byte for byte the full path: after ${name}`, async () => {
+      const root = await mkdtemp(path.join(tmpdir(), 'svc-unchanged-'));
+      roots.push(root);
+      await cp(path.join(fixtures, 'petstore-v1.yaml'), path.join(root, 'api.yaml'));
+      await cp(path.join(fixtures, 'content-v1'), path.join(root, 'content'), { recursive: true });
+      const dir = path.join(root, 'a', 'petstore');
+      const config: SvcConfig = {
+        schemaVersion: 1,
+        server: { id: 'petstore', name: 'Default', published: false },
+        app: { name: 'Petstore', provider: 'openapi' },
+        source: { kind: 'openapi', location: '../../api.yaml', contentDir: '../../content' },
+        auth: { mode: 'none', hasAuthSecret: false },
+        apiBaseUrl: '',
+        requiredEnv: [],
+      };
+      expect((await importFolder({ dir, config, now: clockFrom(100) })).status).toBe('complete');
+      await write(dir, root);
+      expect(await readFile(path.join(dir, UNCHANGED_FILE), 'utf8')).toContain('inputsSha256');
+      const full = await copyFolder(root, dir, 'b');
+      const marked = await copyFolder(root, dir, 'c');
+      await markReplay(marked.dir);
+      expect(await toolsRow(marked.dir)).toBe(999);
+      for (const start of [5000, 6000]) {
+        const replayed = await run(dir, {}, start);
+        const planned = await run(full.dir, { full: true }, start);
+        expect(replayed.result.changed).toBe(false);
+        expect(replayed.result).toEqual(planned.result);
+        expect(replayed.progress).toEqual(planned.progress);
+        expect(replayed.disk).toEqual(planned.disk);
+      }
+    });
+  }
+
+  it("is planned in full after a source change, and names svc's build", async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'svc-unchanged-'));
+    roots.push(root);
+    await cp(path.join(fixtures, 'petstore-v1.yaml'), path.join(root, 'api.yaml'));
+    const dir = path.join(root, 'a', 'petstore');
+    const config: SvcConfig = {
+      schemaVersion: 1,
+      server: { id: 'petstore', name: 'Default', published: false },
+      app: { name: 'Petstore', provider: 'openapi' },
+      source: { kind: 'openapi', location: '../../api.yaml' },
+      auth: { mode: 'none', hasAuthSecret: false },
+      apiBaseUrl: '',
+      requiredEnv: [],
+    };
+    expect((await importFolder({ dir, config, now: clockFrom(100) })).status).toBe('complete');
+    await markReplay(dir);
+    const files = Object.fromEntries(
+      Object.entries(await tree(dir)).map(([p, b64]) => [p, Buffer.from(b64, 'base64').toString('utf8')]),
+    );
+    const bundle = {
+      document: { text: await readFile(path.join(root, 'api.yaml'), 'utf8'), origin: 'api.yaml' },
+    };
+    const of = (svcVersion: string) => writtenInputs(files, bundle, { dir, svcVersion });
+    expect(of('0.1.0+aaaa')).not.toBe(of('0.1.0+bbbb'));
+    expect(of('0.1.0+aaaa')).toBe(of('0.1.0+aaaa'));
+    await writeFile(path.join(root, 'api.yaml'), `${bundle.document.text}\n# edited\n`);
+    expect(await toolsRow(dir)).not.toBe(999);
   });
 });

@@ -19,7 +19,7 @@ import { planContent } from './plan-content.js';
 import { planFiles, planMerge } from './plan-files.js';
 import { planRecord, planReport } from './plan-record.js';
 import { planTools } from './plan-tools.js';
-import { type FingerprintOptions, markUnchanged, unchangedInputs } from './plan-unchanged.js';
+import { type FingerprintOptions, markUnchanged, unchangedInputs, writtenInputs } from './plan-unchanged.js';
 
 export interface PlanOptions extends FingerprintOptions {
   /** The checklist the shell shows progress on (else a new one). */
@@ -132,14 +132,22 @@ async function plan(
       docs: items.docs.length,
     },
   };
-  if (previous && !dryRun) {
-    // Hashed only for a no-op plan (the only kind that records it).
-    const inputs = () => options.inputsSha256 ?? unchangedInputs(previous.files, bundle, options);
-    markUnchanged(previous.files, files, book.record, inputs, {
-      counts,
-      ...(result.warnings ? { warnings: result.warnings } : {}),
-      ...(result.authWarning ? { authWarning: result.authWarning } : {}),
-    });
+  if (!dryRun) {
+    // Hashed only when recorded: a no-op re-import, or a write whose merge leaves nothing to report again.
+    const noop = () =>
+      previous ? (options.inputsSha256 ?? unchangedInputs(previous.files, bundle, options)) : undefined;
+    markUnchanged(
+      previous?.files,
+      files,
+      book.record,
+      merge.merged.notes,
+      { noop, written: () => writtenInputs(files, bundle, options) },
+      {
+        counts,
+        ...(result.warnings ? { warnings: result.warnings } : {}),
+        ...(result.authWarning ? { authWarning: result.authWarning } : {}),
+      },
+    );
   }
   return { result, counts };
 }

@@ -1,22 +1,30 @@
 /**
- * The unchanged re-import, known without planning. A complete import that changed nothing on
- * disk but its history (a no-op) records in `.svc/unchanged.json` a fingerprint of every input
- * its plan read: svc's version, the options that steer a re-import, the document (its bytes and
- * origin), a git source's commit, the files of its external $refs, the content files, and every
- * file of the folder as read but the history and this file. The same inputs again give the same
- * plan, but for what the history adds (the record's number, the previous import it names, the
- * times of its statuses): `replayUnchanged` builds that result from the last record, and the
- * shell appends the record without planning or swapping the folder.
+ * The unchanged re-import, known without planning. A complete import records in
+ * `.svc/unchanged.json` a fingerprint of every input the next import's plan reads: svc's version
+ * and code (its build id), the options that steer a re-import, the document (its bytes and origin),
+ * a git source's commit, the files of its external $refs, the content files, and every file of the
+ * folder as read but the history and this file. Two kinds of import record it:
+ * - a no-op (nothing on disk changed but its history): the fingerprint of its own inputs;
+ * - an import that wrote the folder (`svc init`, an upgrade), when what it merged leaves nothing
+ *   for the next import to report (only tools and content added, updated or removed): the
+ *   fingerprint the next plain `svc import` of the folder it wrote will compute.
+ * The same inputs again give the same plan, but for what the history adds (the record's number,
+ * the previous import it names, the times of its statuses): `replayUnchanged` builds that result
+ * from the last record (after a write, the no-op report that record implies), and the shell
+ * appends the record without planning or swapping the folder.
  *
  * The contract: the replayed result is byte for byte the full path's (the files on disk, the
  * report, the checklist). Any other input (a user's edit, a changed config.yaml, content file,
- * document or svc version) misses the fingerprint and the import is planned in full.
+ * document, svc version or build) misses the fingerprint and the import is planned in full.
  */
 import { createHash } from 'node:crypto';
 import { prettyCanonicalJson } from '../../core/canonical-json.js';
 import { isManagedPath } from '../../folder/index.js';
 import type { FolderFiles } from '../../folder/model.js';
-import type { HistoryRecord } from '../../schemas/types.js';
+import type { ToolItem } from '../../folder/model.js';
+import type { HistoryRecord, ImportReport, SvcTool } from '../../schemas/types.js';
+import type { MergeNote } from '../merge/merge-notes.js';
+import { buildReport } from '../report/index.js';
 import {
   HISTORY_DIR,
   historyPath,
@@ -40,7 +48,10 @@ interface UnchangedEntry {
 
 /** What the fingerprint is taken of, besides the bundle: the import's options and svc's version. */
 export type FingerprintOptions = ImportOptions & {
-  /** svc's version, read by the shell; without it (a bundle without its package.json) no fingerprint. */
+  /**
+   * svc's version and build id, read by the shell; without it (a bundle without its package.json)
+   * no fingerprint.
+   */
   svcVersion?: string;
 };
 
@@ -102,30 +113,82 @@ function replayable(path: string): boolean {
   return isManagedPath(path) && path !== UNCHANGED_FILE && !path.startsWith(`${HISTORY_DIR}/`);
 }
 
+/** The fingerprints the planner's last step may record (each computed only when it is recorded). */
+export interface Fingerprints {
+  /** A no-op re-import: the fingerprint of its own inputs. */
+  noop: () => string | undefined;
+  /** An import that wrote the folder: the fingerprint of the next plain import's inputs. */
+  written: () => string | undefined;
+}
+
 /**
- * The planner's last step for a re-import: sets (or removes) `.svc/unchanged.json` in the
- * planned files. It is kept only when the plan is a no-op that a replay can repeat: no file but
- * the history changes, and the record shares the previous import's endpoints (so the next
- * import diffs the same endpoints against the same endpoints).
+ * The planner's last step: sets (or removes) `.svc/unchanged.json` in the planned files. A no-op
+ * re-import keeps it when a replay can repeat the plan: no file but the history changes, and the
+ * record shares the previous import's endpoints (so the next import diffs the same endpoints
+ * against the same endpoints). An import that changed the folder keeps it when its merge leaves
+ * nothing the next import reports again (`settledMerge`).
  */
 export function markUnchanged(
-  previous: FolderFiles,
+  previous: FolderFiles | undefined,
   files: FolderFiles,
   record: HistoryRecord,
-  inputs: () => string | undefined,
+  notes: readonly MergeNote[],
+  fingerprints: Fingerprints,
   entry: Omit<UnchangedEntry, 'inputsSha256'>,
 ): void {
   delete files[UNCHANGED_FILE];
-  const repeatable =
-    record.status === 'complete' &&
-    !record.changed &&
+  if (record.status !== 'complete') return;
+  let inputsSha256: string | undefined;
+  if (record.changed) {
+    if (settledMerge(notes)) inputsSha256 = fingerprints.written();
+  } else if (
+    previous &&
     record.endpoints === undefined &&
     record.endpointsOf !== undefined &&
     record.report?.previous !== undefined &&
     record.report.endpoints.length === 0 &&
-    sameReplayable(previous, files);
-  const inputsSha256 = repeatable ? inputs() : undefined;
+    sameReplayable(previous, files)
+  ) {
+    inputsSha256 = fingerprints.noop();
+  }
   if (inputsSha256) files[UNCHANGED_FILE] = prettyCanonicalJson({ ...entry, inputsSha256 });
+}
+
+/**
+ * The merge notes that do not come back when the same source is imported over the folder this
+ * import writes: tools added or removed, content added, updated or removed. Any other (a kept
+ * customization, a stale tool, a renamed one, skipped or kept content, a reset) makes the next
+ * import plan in full, which records its own fingerprint once it is a no-op.
+ */
+function settledMerge(notes: readonly MergeNote[]): boolean {
+  return notes.every(
+    (n) =>
+      n.kind === 'tool-added' ||
+      n.kind === 'tool-removed' ||
+      (n.kind === 'content' &&
+        (n.change.action === 'added' || n.change.action === 'updated' || n.change.action === 'removed')),
+  );
+}
+
+/**
+ * The fingerprint the next plain `svc import` of the folder this import writes computes: the same
+ * bundle, the written files, and the options of a plain import (svc's version; the platform
+ * origin, which comes from the environment). None when this import's options shape the result
+ * beyond what the folder records (--compact, --ref, external $refs) or it keeps user files.
+ */
+export function writtenInputs(
+  written: FolderFiles,
+  bundle: SourceBundle,
+  opts: FingerprintOptions,
+): string | undefined {
+  if (opts.dryRun || opts.userFiles || opts.compact !== undefined || opts.ref !== undefined) return undefined;
+  if (opts.allowExternalRefs || bundle.externalRefs !== undefined) return undefined;
+  const next: FingerprintOptions = {
+    dir: opts.dir,
+    ...(opts.svcVersion !== undefined ? { svcVersion: opts.svcVersion } : {}),
+    ...(opts.appBuilderOrigin !== undefined ? { appBuilderOrigin: opts.appBuilderOrigin } : {}),
+  };
+  return unchangedInputs(written, bundle, next);
 }
 
 /** The files the full path's plan lists: the managed ones. */
@@ -175,8 +238,9 @@ export function replayUnchanged(
   const lastText = last ? files[historyPath(last.seq)] : undefined;
   if (!last || lastText === undefined) return undefined;
   // As written (readHistory fills in `endpoints` from the record `endpointsOf` names).
-  const written = JSON.parse(lastText) as HistoryRecord;
-  if (!written.report || written.endpointsOf === undefined || written.endpoints !== undefined)
+  const lastRecord = JSON.parse(lastText) as HistoryRecord;
+  const written = lastRecord.changed ? settledRecord(lastRecord) : lastRecord;
+  if (!written?.report || written.endpointsOf === undefined || written.endpoints !== undefined)
     return undefined;
   // The clock as the full path reads it: processing, the diff's sunset rules, complete.
   statusLog.push({ status: 'processing', at: now().toISOString() });
@@ -205,5 +269,45 @@ export function replayUnchanged(
     },
     counts: entry.counts,
     append,
+  };
+}
+
+/**
+ * The no-op record an import that wrote the folder implies for the next import of the same
+ * inputs: the same endpoints (referred to), no change, and the report the diff of the same
+ * endpoints with nothing merged builds: the tool counts and tools/list cost of the folder written.
+ */
+function settledRecord(written: HistoryRecord): HistoryRecord | undefined {
+  const report = written.report;
+  if (!report) return undefined;
+  const { total, enabled } = report.counts.tools;
+  // Only the counts of the folder's tools reach a report without changes or notes.
+  const tools = Array.from(
+    { length: total },
+    (_, i): ToolItem => ({ key: '', file: '', tool: { enabled: i < enabled, origin: 'manual' } as SvcTool }),
+  );
+  const after = report.toolsList?.after;
+  const settled: ImportReport = buildReport({
+    source: report.source,
+    previous: { seq: written.seq },
+    endpointsBefore: report.counts.endpoints.after,
+    endpointsAfter: report.counts.endpoints.after,
+    endpoints: [],
+    notes: [],
+    tools,
+    changed: false,
+    ...(after ? { toolsList: { before: after, after } } : {}),
+  });
+  return {
+    schemaVersion: 1,
+    seq: written.seq,
+    status: 'complete',
+    statusLog: written.statusLog,
+    source: written.source,
+    ...(written.revision ? { revision: written.revision } : {}),
+    changed: false,
+    summary: settled.summary,
+    endpointsOf: written.endpointsOf ?? written.seq,
+    report: settled,
   };
 }
