@@ -4,9 +4,8 @@
  * files (unique tool names, widget references). Every problem is reported, each as a
  * FOLDER_INVALID error naming the file, the field (JSON pointer) and the line.
  */
-import { SvcError } from '../core/svc-error.js';
+import type { SvcError } from '../core/svc-error.js';
 import type { SvcConfig, SvcTool } from '../schemas/types.js';
-import { definedOnly } from './error-place.js';
 import { forbiddenForwardHeader } from './forward-headers.js';
 import {
   CONTENT_DIRS,
@@ -14,15 +13,11 @@ import {
   classifyContentPath,
   parseContentEntries,
 } from './content-items.js';
-import { validateLocated } from './locate-violations.js';
 import { BOOKKEEPING_DIR, type FolderFiles, type FolderModel, type ToolItem } from './model.js';
-import { FALLBACK, readYamlFast } from './yaml-fast.js';
-import { lineOfPointer, parseYaml } from './yaml-file.js';
+import { CONFIG_FILE, invalid, loadYamlFile, MAX_FOLDER_FILE_CHARS } from './load-yaml-file.js';
 
-/** Largest YAML or content file the loader reads (characters): well above any real tool file. */
-export const MAX_FOLDER_FILE_CHARS = 8 * 1024 * 1024;
 export const TOOL_KEY = /^[A-Za-z0-9_-]{1,64}$/;
-export const CONFIG_FILE = 'config.yaml';
+export { CONFIG_FILE, loadConfig, MAX_FOLDER_FILE_CHARS } from './load-yaml-file.js';
 const TOOL_FILE = /^Tools\/([^/]+)\.yaml$/;
 
 /**
@@ -174,65 +169,4 @@ function checkRateLimitTools(
       ),
     );
   }
-}
-
-/** config.yaml alone, read as loadFolder reads it; undefined when it does not load. */
-export function loadConfig(files: FolderFiles): SvcConfig | undefined {
-  return loadYamlFile<SvcConfig>(files, CONFIG_FILE, 'config', []);
-}
-
-function loadYamlFile<T>(
-  files: FolderFiles,
-  path: string,
-  schema: 'config' | 'tool',
-  errors: SvcError[],
-): T | undefined {
-  const text = files[path];
-  if (text === undefined) {
-    errors.push(invalid(path, 'file is missing'));
-    return undefined;
-  }
-  if (text.length > MAX_FOLDER_FILE_CHARS) {
-    errors.push(invalid(path, `file is larger than ${MAX_FOLDER_FILE_CHARS} characters`));
-    return undefined;
-  }
-  // Files as svc writes them take the fast path; only a file that needs it (a hand edit the fast
-  // reader does not take, or a schema violation to be located by line) goes through `yaml`.
-  const fast = readYamlFast(text);
-  if (fast !== FALLBACK) {
-    const quick = validateLocated(schema, fast);
-    if (quick.ok) return quick.value as T;
-  }
-  const parsed = parseYaml(text);
-  if (!parsed.ok) {
-    for (const p of parsed.problems) {
-      errors.push(
-        new SvcError('FOLDER_INVALID', p.message, {
-          place: definedOnly({ file: path, line: p.line, column: p.column }),
-        }),
-      );
-    }
-    return undefined;
-  }
-  const checked = validateLocated(schema, parsed.parsed.value, parsed.parsed);
-  if (!checked.ok) {
-    for (const v of checked.violations) {
-      errors.push(
-        new SvcError('FOLDER_INVALID', `${v.field || '(root)'} ${v.message}`, {
-          place: definedOnly({ file: path, field: v.field, line: v.line }),
-        }),
-      );
-    }
-    return undefined;
-  }
-  return checked.value as T;
-}
-
-function invalid(file: string, message: string, field?: string, text?: string): SvcError {
-  let line: number | undefined;
-  if (field && text !== undefined) {
-    const parsed = parseYaml(text);
-    if (parsed.ok) line = lineOfPointer(parsed.parsed, field);
-  }
-  return new SvcError('FOLDER_INVALID', message, { place: definedOnly({ file, field, line }) });
 }

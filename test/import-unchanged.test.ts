@@ -358,13 +358,12 @@ describe('the first unchanged import after one that wrote the folder', () => {
     const files = Object.fromEntries(
       Object.entries(await tree(dir)).map(([p, b64]) => [p, Buffer.from(b64, 'base64').toString('utf8')]),
     );
-    const bundle = {
-      document: { text: await readFile(path.join(root, 'api.yaml'), 'utf8'), origin: 'api.yaml' },
-    };
+    const text = await readFile(path.join(root, 'api.yaml'), 'utf8');
+    const bundle = { document: { text, origin: 'api.yaml', bytes: Buffer.byteLength(text) } };
     const of = (svcVersion: string) => writtenInputs(files, bundle, { dir, svcVersion });
     expect(of('0.1.0+aaaa')).not.toBe(of('0.1.0+bbbb'));
     expect(of('0.1.0+aaaa')).toBe(of('0.1.0+aaaa'));
-    await writeFile(path.join(root, 'api.yaml'), `${bundle.document.text}\n# edited\n`);
+    await writeFile(path.join(root, 'api.yaml'), `${text}\n# edited\n`);
     expect(await toolsRow(dir)).not.toBe(999);
   });
 });

@@ -2,16 +2,15 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import { isServerFolder } from '../../folder/branch-folders.js';
-import { loadFolder, readFolder } from '../../folder/index.js';
-import { importFolder } from '../../generator/import/index.js';
-import { renderReportText } from '../../generator/report/index.js';
+import { readFolder } from '../../folder/read-folder.js';
+import { importFolder } from '../../generator/import/import-folder.js';
+import { renderReportText } from '../../generator/report/render-text.js';
 import type { Command, CliIo } from '../../core/command.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { fail } from '../../core/fail.js';
 import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
 import { gitAccess } from '../git-access.js';
 import { formatChecklist } from '../print-checklist.js';
-import { importRemote } from '../remote-import.js';
 
 /** A path given on the command line, stored relative to the folder (as `svc init` does); URLs stay. */
 export function folderRelative(io: CliIo, dir: string, location: string | undefined): string | undefined {
@@ -22,6 +21,8 @@ export function folderRelative(io: CliIo, dir: string, location: string | undefi
 /** The app-builder branch folders directly inside `dir` (`live`, `main`, `version-<id>`), sorted. */
 async function appBuilderBranchDirs(dir: string): Promise<string[]> {
   const found: string[] = [];
+  // Loaded here: a plain import (replayed when unchanged) loads no content parser.
+  const { loadFolder } = await import('../../folder/load-folder.js');
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const sub = path.join(dir, entry.name);
@@ -71,6 +72,7 @@ export const importCommand: Command = {
       if (values.remote !== undefined) {
         const { openapi, content, compact, 'allow-external-refs': external, ...remote } = values;
         const local = positionals.length > 0 || [openapi, content, compact, external].some(Boolean);
+        const { importRemote } = await import('../remote-import.js');
         return await importRemote({ ...remote, remote: values.remote, json, local }, io);
       }
       if (values.control !== undefined || values.timeout !== undefined)

@@ -4,7 +4,7 @@
  * records it (the shell appends that file unless the run is dry; nothing else is written).
  */
 import { SvcError } from '../../core/svc-error.js';
-import { isManagedPath } from '../../folder/index.js';
+import { isManagedPath } from '../../folder/folder-paths.js';
 import type { FolderFiles } from '../../folder/model.js';
 import type { HistoryRecord, ImportReport } from '../../schemas/types.js';
 import { historyPath, isBookkeeping, nextBookkeeping, nextSeq, readHistory } from '../history/index.js';

@@ -9,19 +9,20 @@
  * Unchanged: when the inputs match the fingerprint the last no-op import recorded, the result is
  * known without planning (plan-unchanged.ts): only its history record is appended.
  */
-import { appendRecord, readFolder, writeFolder } from '../../folder/index.js';
+import { appendRecord } from '../../folder/append-record.js';
+import { readFolder } from '../../folder/read-folder.js';
+import { writeFolder } from '../../folder/write-folder.js';
 import type { FolderFiles } from '../../folder/model.js';
 import type { HistoryRecord } from '../../schemas/types.js';
 import { Checklist } from './checklist.js';
 import { asSvcError, type FailedImport, type FailureContext, failedImport } from './failed-import.js';
 import { type ImportTarget, importTarget } from './import-target.js';
 import type { ImportOptions, ImportResult, PreviousFolder, SourceBundle } from './import-types.js';
-import { CONTENT_ROWS } from './plan-content.js';
-import { planImport, settleChecklist, startChecklist } from './plan-import.js';
+import { CONTENT_ROWS, settleChecklist, startChecklist } from './checklist-settle.js';
 import { type UnchangedTry, tryUnchanged } from './import-unchanged.js';
 import type { Replayed } from './plan-unchanged.js';
 import { buildId, packageVersion } from '../../core/package-root.js';
-import { confineSource, openPrevious, readSourceBundle } from './read-source-bundle.js';
+import { confineSource, readSourceBundle } from './read-source-bundle.js';
 
 export async function importFolder(given: ImportOptions): Promise<ImportResult> {
   // The planner stays pure: svc's version, which the unchanged fingerprint names, is read here.
@@ -43,7 +44,7 @@ export async function importFolder(given: ImportOptions): Promise<ImportResult> 
       early = await tryUnchanged(files, opts, statusLog, now);
       if (early?.replayed)
         return await replay(early.target, early.replayed, { ...run, previousFiles: files }, opts);
-      previous = openPrevious(files);
+      previous = (await import('./open-previous.js')).openPrevious(files);
     } catch (error) {
       return ended(
         failedImport({ ...run, ...(files ? { previousFiles: files } : {}) }, asSvcError(error), 'tools'),
@@ -72,6 +73,8 @@ export async function importFolder(given: ImportOptions): Promise<ImportResult> 
     return ended(failedImport(failure, asSvcError(error), 'tools'), opts);
   }
   const inputsSha256 = early?.inputsSha256;
+  // Loaded here: an unchanged import that is replayed never loads the planner (parse, tools, render, diff).
+  const { planImport } = await import('./plan-import.js');
   const plan = await planImport(
     previous,
     bundle,

@@ -6,7 +6,7 @@
  * full path, which reuses the bundle when it was read. Nothing here writes, reports progress or
  * throws: the full path meets every problem itself, in its own order.
  */
-import { loadConfig } from '../../folder/index.js';
+import { loadConfig } from '../../folder/load-yaml-file.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import type { HistoryRecord } from '../../schemas/types.js';
 import { type ImportTarget, importTarget } from './import-target.js';

@@ -3,4 +3,4 @@ export { importFolder } from './import-folder.js';
 export { writeManualFolder } from './manual-folder.js';
 export type { ImportOptions, ImportResult, PreviousFolder, SourceBundle } from './import-types.js';
 export { type ImportPlan, type PlanOptions, planImport } from './plan-import.js';
-export { openPrevious } from './read-source-bundle.js';
+export { openPrevious } from './open-previous.js';

@@ -2,7 +2,7 @@
  * `svc init --manual`: a server folder with no document to import, written through folder/ like
  * any import. With the files already in the directory (`--force`), each is kept as it is.
  */
-import { writeFolder } from '../../folder/index.js';
+import { writeFolder } from '../../folder/write-folder.js';
 import type { FolderFiles } from '../../folder/model.js';
 import type { SvcConfig } from '../../schemas/types.js';
 import { keepUserFiles } from '../init/keep-user-files.js';

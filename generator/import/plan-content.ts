@@ -2,11 +2,12 @@
 import { SvcError } from '../../core/svc-error.js';
 import type { ContentItems } from '../../folder/model.js';
 import { parseContent } from '../content/index.js';
-import { type Checklist, type ChecklistKind, checklistKindOfPath } from './checklist.js';
+import { type Checklist, checklistKindOfPath } from './checklist.js';
+import { CONTENT_ROWS } from './checklist-settle.js';
 import { asSvcError, StepFailure } from './failed-import.js';
 import type { SourceBundle } from './import-types.js';
 
-export const CONTENT_ROWS: ChecklistKind[] = ['resources', 'skills', 'prompts', 'widgets', 'docs'];
+export { CONTENT_ROWS } from './checklist-settle.js';
 
 /** Undefined when the import has no content directory. */
 export function planContent(bundle: SourceBundle, checklist: Checklist): ContentItems | undefined {

@@ -7,7 +7,7 @@ import type { FolderFiles } from '../../folder/model.js';
 import type { SvcConfig } from '../../schemas/types.js';
 import type { SourceBundle } from './import-types.js';
 import { planImport } from './plan-import.js';
-import { openPrevious } from './read-source-bundle.js';
+import { openPrevious } from './open-previous.js';
 
 const config: SvcConfig = {
   schemaVersion: 1,

@@ -11,7 +11,8 @@ import type { FolderModel } from '../../folder/model.js';
 import type { HistoryRecord } from '../../schemas/types.js';
 import { GITIGNORE_FILE, renderGitignore } from '../render/index.js';
 import { keepUserFiles } from '../init/keep-user-files.js';
-import { Checklist, type ChecklistKind, type ChecklistRow } from './checklist.js';
+import { Checklist, type ChecklistRow } from './checklist.js';
+import { type ChecklistCounts, settleChecklist, startChecklist } from './checklist-settle.js';
 import { asSvcError, type FailedImport, failedImport, failedStep } from './failed-import.js';
 import { importTarget, type ImportTarget } from './import-target.js';
 import type { ImportResult, PreviousFolder, SourceBundle } from './import-types.js';
@@ -19,6 +20,7 @@ import { planContent } from './plan-content.js';
 import { planFiles, planMerge } from './plan-files.js';
 import { planRecord, planReport } from './plan-record.js';
 import { planTools } from './plan-tools.js';
+export { type ChecklistCounts, settleChecklist, startChecklist } from './checklist-settle.js';
 import { type FingerprintOptions, markUnchanged, unchangedInputs, writtenInputs } from './plan-unchanged.js';
 
 export interface PlanOptions extends FingerprintOptions {
@@ -28,13 +30,6 @@ export interface PlanOptions extends FingerprintOptions {
   statusLog?: HistoryRecord['statusLog'];
   /** The fingerprint of the inputs, when the shell computed it (else computed here). */
   inputsSha256?: string;
-}
-
-/** How the checklist settles once the folder is written (the shell settles it after writing). */
-export interface ChecklistCounts {
-  tools: number;
-  warnings: number;
-  content: Partial<Record<ChecklistKind, number>>;
 }
 
 export interface ImportPlan {
@@ -152,34 +147,10 @@ async function plan(
   return { result, counts };
 }
 
-/** A checklist for the source: content rows when it has a content directory; Tools processing. */
-export function startChecklist(
-  source: { contentDir?: string; toolsOnly: boolean } | undefined,
-  onProgress?: (rows: ChecklistRow[]) => void,
-): Checklist {
-  const checklist = new Checklist(source?.contentDir !== undefined, onProgress);
-  if (source?.toolsOnly) {
-    checklist.note('resources', 'tools only: a raw URL cannot list content directories (spec 2.5 rule 9)');
-  }
-  return checklist;
-}
-
-/** Settles every row with its count (and a note for the warnings). */
-export function settleChecklist(checklist: Checklist, counts: ChecklistCounts): void {
-  checklist.complete('tools', counts.tools);
-  if (counts.warnings > 0) checklist.note('tools', plural(counts.warnings, 'warning'));
-  for (const row of checklist.rows)
-    if (row.kind !== 'tools') checklist.complete(row.kind, counts.content[row.kind] ?? 0);
-}
-
 /** The rows as they settle, without touching the live checklist (it settles once written). */
 function settledRows(checklist: Checklist, counts: ChecklistCounts): ChecklistRow[] {
   const copy = new Checklist(checklist.rows.length > 2);
   copy.rows.splice(0, copy.rows.length, ...checklist.snapshot());
   settleChecklist(copy, counts);
   return copy.snapshot();
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'} (below)`;
 }

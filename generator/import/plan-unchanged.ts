@@ -19,12 +19,12 @@
  */
 import { createHash } from 'node:crypto';
 import { prettyCanonicalJson } from '../../core/canonical-json.js';
-import { isManagedPath } from '../../folder/index.js';
+import { isManagedPath } from '../../folder/folder-paths.js';
 import type { FolderFiles } from '../../folder/model.js';
 import type { ToolItem } from '../../folder/model.js';
 import type { HistoryRecord, ImportReport, SvcTool } from '../../schemas/types.js';
 import type { MergeNote } from '../merge/merge-notes.js';
-import { buildReport } from '../report/index.js';
+import { buildReport } from '../report/build-report.js';
 import {
   HISTORY_DIR,
   historyPath,
@@ -34,7 +34,7 @@ import {
   UNCHANGED_FILE,
 } from '../history/index.js';
 import type { ImportOptions, ImportResult, SourceBundle } from './import-types.js';
-import type { ChecklistCounts } from './plan-import.js';
+import type { ChecklistCounts } from './checklist-settle.js';
 
 export { UNCHANGED_FILE };
 

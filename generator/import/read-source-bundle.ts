@@ -6,24 +6,16 @@
  * import reaches its content, after the document's own problems.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { folderInvalid, loadFolder } from '../../folder/index.js';
-import type { FolderFiles } from '../../folder/model.js';
 import { readContentDir } from '../sources/content-source.js';
 import { confinePath, repositoryRoot } from '../sources/confine-paths.js';
 import type { ImportTarget } from './import-target.js';
-import { readExternalRefs } from './read-external-refs.js';
 import type { ImportOptions, PreviousFolder, SourceBundle } from './import-types.js';
-
-/** Loads the folder as read; throws FOLDER_INVALID naming its first problem. */
-export function openPrevious(files: FolderFiles): PreviousFolder {
-  const loaded = loadFolder(files);
-  if (!loaded.ok) throw folderInvalid(loaded.errors, 'the server folder');
-  return { files, folder: loaded.folder };
-}
 
 export async function readSourceBundle(target: ImportTarget, dir: string): Promise<SourceBundle> {
   const read = await target.source.read();
-  const externalRefs = target.allowExternalRefs ? await readExternalRefs(read.document) : undefined;
+  const externalRefs = target.allowExternalRefs
+    ? await (await import('./read-external-refs.js')).readExternalRefs(read.document)
+    : undefined;
   const bundle: SourceBundle = {
     document: read.document,
     ...(read.commit ? { commit: read.commit } : {}),

@@ -16,7 +16,7 @@ import {
   type ContentDir,
   classifyContentPath,
   MAX_DOC_DEPTH,
-} from '../../folder/content-items.js';
+} from '../../folder/content-paths.js';
 
 export interface RawFile {
   /** Relative to the content root, '/' separators, capitalized kind directory: "Docs/guides/webhooks.md". */
