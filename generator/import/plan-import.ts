@@ -130,13 +130,15 @@ async function plan(
   if (!dryRun) {
     // Hashed only when recorded: a no-op re-import, or a write whose merge leaves nothing to report again.
     const noop = () =>
-      previous ? (options.inputsSha256 ?? unchangedInputs(previous.files, bundle, options)) : undefined;
+      previous
+        ? (options.inputsSha256 ?? unchangedInputs(previous.files, bundle, options, reported.documentSha256))
+        : undefined;
     markUnchanged(
       previous?.files,
       files,
       book.record,
       merge.merged.notes,
-      { noop, written: () => writtenInputs(files, bundle, options) },
+      { noop, written: () => writtenInputs(files, bundle, options, reported.documentSha256) },
       {
         counts,
         ...(result.warnings ? { warnings: result.warnings } : {}),

@@ -21,7 +21,11 @@ export interface PlannedTools {
   /** The document's text as read. */
   text: string;
   endpoints: Endpoint[];
-  /** OpenAPI 3.1 webhooks, in the endpoints' shape: compared, never made tools. */
+  /**
+   * OpenAPI 3.1 webhooks, in the endpoints' shape: compared with the previous import's, never made
+   * tools. A first import has nothing to compare them with and reads none (GitHub's x-webhooks
+   * cost it 160 ms for nothing).
+   */
   webhooks: Endpoint[];
   tools: ReturnType<typeof buildTools>;
   markdown?: Markdown;
@@ -44,7 +48,7 @@ export async function planTools(
       ...(bundle.externalRefs ? { externalFiles: bundle.externalRefs } : {}),
     });
     const endpoints = toEndpoints(parsed);
-    const webhooks = toWebhooks(parsed);
+    const webhooks = previous ? toWebhooks(parsed) : [];
     const authNotice =
       config.auth.mode === 'none' ? authWarning(declaredSchemes(parsed.document, parsed.version)) : undefined;
     baseUrl = defaultBaseUrl(parsed, bundle.document.origin);

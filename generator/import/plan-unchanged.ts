@@ -31,6 +31,7 @@ import {
   lastComplete,
   nextSeq,
   readHistory,
+  sha256Hex,
   UNCHANGED_FILE,
 } from '../history/index.js';
 import type { ImportOptions, ImportResult, SourceBundle } from './import-types.js';
@@ -63,6 +64,8 @@ export function unchangedInputs(
   files: FolderFiles | undefined,
   bundle: SourceBundle,
   opts: FingerprintOptions,
+  /** The document's SHA-256 (hex), when the caller has it already (the planner does). */
+  documentSha256?: string,
 ): string | undefined {
   if (!files || opts.config || opts.dryRun || opts.userFiles) return undefined;
   if (bundle.externalRefs && !(bundle.externalRefs instanceof Map)) return undefined;
@@ -90,7 +93,8 @@ export function unchangedInputs(
       content: bundle.content ? bundle.content.length : null,
     }),
   );
-  add('document', bundle.document.text);
+  // The document by its SHA-256: the planner has it already (the record's documentSha256).
+  add('document sha256', documentSha256 ?? sha256Hex(bundle.document.text));
   if (bundle.externalRefs instanceof Map)
     for (const url of [...bundle.externalRefs.keys()].sort())
       add(`ref ${url}`, bundle.externalRefs.get(url)!);
@@ -180,6 +184,7 @@ export function writtenInputs(
   written: FolderFiles,
   bundle: SourceBundle,
   opts: FingerprintOptions,
+  documentSha256?: string,
 ): string | undefined {
   if (opts.dryRun || opts.userFiles || opts.compact !== undefined || opts.ref !== undefined) return undefined;
   if (opts.allowExternalRefs || bundle.externalRefs !== undefined) return undefined;
@@ -188,7 +193,7 @@ export function writtenInputs(
     ...(opts.svcVersion !== undefined ? { svcVersion: opts.svcVersion } : {}),
     ...(opts.appBuilderOrigin !== undefined ? { appBuilderOrigin: opts.appBuilderOrigin } : {}),
   };
-  return unchangedInputs(written, bundle, next);
+  return unchangedInputs(written, bundle, next, documentSha256);
 }
 
 /** The files the full path's plan lists: the managed ones. */
