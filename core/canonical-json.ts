@@ -3,12 +3,35 @@
  * left out as JSON does, so equal values give equal text. Fingerprints, digests and stored
  * hashes are computed over it: changing its bytes changes every recorded fingerprint.
  */
+import { createHash } from 'node:crypto';
 
 /** Compact canonical JSON, for hashing and comparing. */
 export function canonicalJson(value: unknown): string {
   const out: string[] = [];
   write(value, out);
   return out.join('');
+}
+
+const sha256Cache = new WeakMap<object, string>();
+
+/**
+ * SHA-256 (hex) of a value's canonical JSON. An object's digest is computed once per object and
+ * kept while the object lives: the schemas a document shares among its endpoints (GitHub's run
+ * to hundreds of KB) are serialized and hashed once, whoever asks (the endpoint fingerprint, the
+ * endpoint store). The object must not change once hashed, as nothing in an import changes them.
+ */
+export function canonicalSha256(value: unknown): string {
+  if (value === null || typeof value !== 'object') return sha256(canonicalJson(value));
+  let digest = sha256Cache.get(value);
+  if (digest === undefined) {
+    digest = sha256(canonicalJson(value));
+    sha256Cache.set(value, digest);
+  }
+  return digest;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /** Canonical JSON indented by two spaces with a final newline, for files people diff. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../core/canonical-json.js';
+import { canonicalJson, canonicalSha256 } from '../../core/canonical-json.js';
 import type { Endpoint } from '../../schemas/types.js';
 
 /**
@@ -15,22 +15,8 @@ export function endpointFingerprint(endpoint: Endpoint): string {
   if (defs) {
     for (const name of Object.keys(defs).sort()) {
       hash.update(`\n${JSON.stringify(name)}:`);
-      hash.update(defDigest(defs[name]));
+      hash.update(canonicalSha256(defs[name]));
     }
   }
   return hash.digest('hex').slice(0, 16);
-}
-
-const digestCache = new WeakMap<object, string>();
-
-/** sha256 of a def's canonical JSON, computed once per shared def object. */
-function defDigest(value: unknown): string {
-  const digest = (v: unknown) => createHash('sha256').update(canonicalJson(v)).digest('hex');
-  if (value === null || typeof value !== 'object') return digest(value);
-  let text = digestCache.get(value);
-  if (text === undefined) {
-    text = digest(value);
-    digestCache.set(value, text);
-  }
-  return text;
 }

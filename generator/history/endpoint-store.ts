@@ -7,7 +7,7 @@
 import type { FolderFiles } from '../../folder/model.js';
 import { SvcError } from '../../core/svc-error.js';
 import type { Endpoint } from '../../schemas/types.js';
-import { canonicalJson, prettyCanonicalJson } from '../../core/canonical-json.js';
+import { canonicalJson, canonicalSha256, prettyCanonicalJson } from '../../core/canonical-json.js';
 import { sha256Hex } from './sha256-hex.js';
 import { ENDPOINTS_DIR, endpointsPath } from './paths.js';
 
@@ -36,7 +36,8 @@ export class EndpointHasher {
       const known = this.schemaHashes.get(schema);
       if (known) return known;
     }
-    const hash = shortHash(canonicalJson(schema));
+    // The digest the endpoint fingerprint took of the same shared schema already, if it did.
+    const hash = canonicalSha256(schema).slice(0, 16);
     if (schema && typeof schema === 'object') this.schemaHashes.set(schema, hash);
     this.schemas.set(hash, schema);
     return hash;
