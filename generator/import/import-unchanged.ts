@@ -11,8 +11,10 @@ import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import type { HistoryRecord } from '../../schemas/types.js';
 import { type ImportTarget, importTarget } from './import-target.js';
 import type { SourceBundle } from './import-types.js';
+import { sha256Hex } from '../history/sha256-hex.js';
 import {
   type FingerprintOptions,
+  mayReplay,
   type Replayed,
   replayUnchanged,
   UNCHANGED_FILE,
@@ -49,7 +51,10 @@ export async function tryUnchanged(
   } catch {
     return undefined;
   }
-  const inputsSha256 = unchangedInputs(files, bundle, opts);
+  // Another document (an upgrade) misses at once; the same one has the whole folder hashed.
+  const documentSha256 = sha256Hex(bundle.document.text);
+  if (!mayReplay(files, documentSha256)) return { target: found.target, bundle };
+  const inputsSha256 = unchangedInputs(files, bundle, opts, documentSha256);
   const tried = { target: found.target, bundle, ...(inputsSha256 ? { inputsSha256 } : {}) };
   try {
     const replayed = replayUnchanged(files, inputsSha256, statusLog, now);

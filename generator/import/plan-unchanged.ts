@@ -42,6 +42,11 @@ export { UNCHANGED_FILE };
 /** What `.svc/unchanged.json` holds: the inputs' fingerprint and what the plan found. */
 interface UnchangedEntry {
   inputsSha256: string;
+  /**
+   * The document's SHA-256, one of the inputs: an import of another document (an upgrade) knows
+   * it misses without hashing the whole folder.
+   */
+  documentSha256: string;
   counts: ChecklistCounts;
   warnings?: string[];
   authWarning?: string;
@@ -109,6 +114,25 @@ export function unchangedInputs(
 }
 
 /**
+ * Whether the fingerprint recorded in the folder may match an import of a document with this
+ * SHA-256: false when none is recorded or it names another document (no use hashing the folder).
+ */
+export function mayReplay(files: FolderFiles, documentSha256: string): boolean {
+  const entry = readEntry(files);
+  return entry !== undefined && entry.documentSha256 === documentSha256;
+}
+
+function readEntry(files: FolderFiles): UnchangedEntry | undefined {
+  const stored = files[UNCHANGED_FILE];
+  if (stored === undefined) return undefined;
+  try {
+    return JSON.parse(stored) as UnchangedEntry;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Folder files the fingerprint covers: the managed ones (the only ones a re-import's plan reads;
  * a document or content directory inside the folder is read as the source), but the history and
  * the fingerprint itself. Never `.env`: no hash of a secret is written.
@@ -138,7 +162,7 @@ export function markUnchanged(
   record: HistoryRecord,
   notes: readonly MergeNote[],
   fingerprints: Fingerprints,
-  entry: Omit<UnchangedEntry, 'inputsSha256'>,
+  entry: Omit<UnchangedEntry, 'inputsSha256' | 'documentSha256'>,
 ): void {
   delete files[UNCHANGED_FILE];
   if (record.status !== 'complete') return;
@@ -155,7 +179,9 @@ export function markUnchanged(
   ) {
     inputsSha256 = fingerprints.noop();
   }
-  if (inputsSha256) files[UNCHANGED_FILE] = prettyCanonicalJson({ ...entry, inputsSha256 });
+  const documentSha256 = record.revision?.documentSha256;
+  if (inputsSha256 && documentSha256)
+    files[UNCHANGED_FILE] = prettyCanonicalJson({ ...entry, documentSha256, inputsSha256 });
 }
 
 /**
@@ -229,15 +255,8 @@ export function replayUnchanged(
   statusLog: HistoryRecord['statusLog'],
   now: () => Date,
 ): Replayed | undefined {
-  const stored = files[UNCHANGED_FILE];
-  if (inputsSha256 === undefined || stored === undefined) return undefined;
-  let entry: UnchangedEntry;
-  try {
-    entry = JSON.parse(stored) as UnchangedEntry;
-  } catch {
-    return undefined;
-  }
-  if (entry.inputsSha256 !== inputsSha256) return undefined;
+  const entry = inputsSha256 === undefined ? undefined : readEntry(files);
+  if (entry === undefined || entry.inputsSha256 !== inputsSha256) return undefined;
   const records = readHistory(files);
   const last = lastComplete(records);
   const lastText = last ? files[historyPath(last.seq)] : undefined;
