@@ -52,7 +52,7 @@ export async function tryUnchanged(
     return undefined;
   }
   // Another document (an upgrade) misses at once; the same one has the whole folder hashed.
-  const documentSha256 = sha256Hex(bundle.document.text);
+  const documentSha256 = bundle.document.sha256 ?? sha256Hex(bundle.document.text);
   if (!mayReplay(files, documentSha256)) return { target: found.target, bundle };
   const inputsSha256 = unchangedInputs(files, bundle, opts, documentSha256);
   const tried = { target: found.target, bundle, ...(inputsSha256 ? { inputsSha256 } : {}) };

@@ -45,7 +45,7 @@ export async function planReport(
   if (last?.endpoints && previous)
     changes.push(...(await webhookChanges(previous.files[FOLDER_DOCUMENT], planned.webhooks, diffOptions)));
   const changed = !previous || !sameFiles(previous.files, files);
-  const documentSha256 = sha256Hex(planned.text);
+  const documentSha256 = planned.textSha256 ?? sha256Hex(planned.text);
   const previousRun = last
     ? {
         seq: last.seq,

@@ -20,6 +20,8 @@ export interface PlannedTools {
   config: SvcConfig;
   /** The document's text as read. */
   text: string;
+  /** Its SHA-256, when the source reader took it of the bytes it read. */
+  textSha256?: string;
   endpoints: Endpoint[];
   /**
    * OpenAPI 3.1 webhooks, in the endpoints' shape: compared with the previous import's, never made
@@ -56,6 +58,7 @@ export async function planTools(
     planned = {
       config,
       text: bundle.document.text,
+      ...(bundle.document.sha256 ? { textSha256: bundle.document.sha256 } : {}),
       endpoints,
       webhooks,
       ...built,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -81,7 +82,12 @@ async function failure(promise: Promise<unknown>): Promise<SvcError> {
 describe('readOpenApiSource: files', () => {
   it('reads a path relative to cwd and reports the absolute origin and size', async () => {
     const source = await readOpenApiSource('api.yaml', { cwd: dir });
-    expect(source).toEqual({ text: 'openapi: 3.0.3\n', origin: join(dir, 'api.yaml'), bytes: 15 });
+    expect(source).toEqual({
+      text: 'openapi: 3.0.3\n',
+      origin: join(dir, 'api.yaml'),
+      bytes: 15,
+      sha256: createHash('sha256').update('openapi: 3.0.3\n').digest('hex'),
+    });
   });
 
   it('names a missing file', async () => {
@@ -163,5 +169,26 @@ describe('readOpenApiSource: URLs', () => {
     expect(seenHeaders.authorization).toBe('Bearer s3cr3t-token');
     expect(JSON.stringify(error.toJSON())).not.toContain('s3cr3t-token');
     expect(error.describe()).not.toContain('s3cr3t-token');
+  });
+});
+
+describe('the SHA-256 of the text, taken of the bytes read', () => {
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+  it("is the text's own when the bytes are its UTF-8 (non-ASCII included)", async () => {
+    const file = join(dir, 'utf8.yaml');
+    await writeFile(file, 'openapi: 3.0.3\ninfo: { title: "Café ’23 — ✓" }\n');
+    const read = await readOpenApiSource(file, { cwd: dir });
+    expect(read.sha256).toBe(sha(read.text));
+  });
+  it('is left out when decoding changed the bytes: a BOM dropped, an invalid sequence replaced', async () => {
+    await writeFile(join(dir, 'bom.yaml'), Buffer.from('\uFEFFopenapi: 3.0.3\n'));
+    await writeFile(
+      join(dir, 'bad.yaml'),
+      Buffer.concat([Buffer.from('openapi: 3.0.3\n# '), Buffer.from([0xff, 0xfe])]),
+    );
+    for (const name of ['bom.yaml', 'bad.yaml']) {
+      const read = await readOpenApiSource(join(dir, name), { cwd: dir });
+      expect(read.sha256).toBeUndefined();
+    }
   });
 });
