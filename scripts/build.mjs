@@ -31,7 +31,11 @@ const files = readdirSync(dist, { recursive: true, withFileTypes: true })
   .filter(
     (e) => e.isFile() && (e.name.endsWith('.js') || e.name.endsWith('.json')) && e.name !== 'build-id.json',
   )
-  .map((e) => relative(dist, join(e.parentPath, e.name)).split(sep).join('/'))
+  .map((e) =>
+    relative(dist, join(e.parentPath ?? e.path, e.name))
+      .split(sep)
+      .join('/'),
+  )
   .sort();
 const hash = createHash('sha256');
 for (const file of files) {
