@@ -4,6 +4,7 @@
 import { build } from 'esbuild';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { dirname, extname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -64,7 +65,22 @@ export async function bundleAction(rev) {
       js: "import { createRequire as __svcCreateRequire } from 'node:module';\nconst require = __svcCreateRequire(import.meta.url);",
     },
   });
-  return result.outputFiles[0].text;
+  return withBundleId(result.outputFiles[0].text);
+}
+
+const BUNDLE_ID_MARKER = `svc-bundle-id:${'0'.repeat(64)}`;
+
+/**
+ * The bundle names its code (core/package-root.ts buildId, which the unchanged-import fingerprint
+ * reads): the marker's zeros become the SHA-256 of the text as built, so a changed bundle never
+ * replays what another one recorded, and the same sources still give the same bytes.
+ */
+function withBundleId(text) {
+  const at = text.indexOf(BUNDLE_ID_MARKER);
+  if (at < 0 || text.indexOf(BUNDLE_ID_MARKER, at + 1) >= 0)
+    throw new Error(`the bundle must hold ${BUNDLE_ID_MARKER} once`);
+  const id = createHash('sha256').update(text).digest('hex');
+  return `${text.slice(0, at)}svc-bundle-id:${id}${text.slice(at + BUNDLE_ID_MARKER.length)}`;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -32,11 +32,19 @@ export function packageVersion(): string {
 }
 
 /**
+ * The Action's bundle names its own code here: action/build.mjs replaces the zeros with the
+ * SHA-256 of the bundle's text (as built with the zeros), so the bundle needs no file beside it.
+ */
+const BUNDLE_ID = 'svc-bundle-id:0000000000000000000000000000000000000000000000000000000000000000';
+
+/**
  * The code that runs, named: the SHA-256 of the compiled files `npm run build` wrote beside
- * dist/ (dist/build-id.json, scripts/build.mjs), or undefined where there is none (running the
- * TypeScript sources, or a bundle such as the Action's).
+ * dist/ (dist/build-id.json, scripts/build.mjs), the Action bundle's own (BUNDLE_ID), or
+ * undefined where there is none (running the TypeScript sources).
  */
 export function buildId(): string | undefined {
+  const bundled = BUNDLE_ID.slice('svc-bundle-id:'.length);
+  if (/^[0-9a-f]{64}$/.test(bundled) && !/^0+$/.test(bundled)) return bundled;
   const file = fileURLToPath(new URL('../build-id.json', import.meta.url));
   if (!existsSync(file)) return undefined;
   const id = (JSON.parse(readFileSync(file, 'utf8')) as { sha256?: unknown }).sha256;

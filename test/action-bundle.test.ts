@@ -5,6 +5,7 @@
  * GitHub API on loopback.
  */
 import { execFile, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +36,14 @@ describe('action/dist/index.js', () => {
     const committed = readFileSync(bundlePath, 'utf8');
     const stale = 'action/dist/index.js is stale: run `npm run build:action` and commit it';
     expect(committed === fresh, stale).toBe(true);
+  });
+
+  it('names its own code: the SHA-256 of its text as built with the marker zeroed', () => {
+    const committed = readFileSync(bundlePath, 'utf8');
+    const id = /svc-bundle-id:([0-9a-f]{64})/.exec(committed)?.[1];
+    expect(id).toBeDefined();
+    const zeroed = committed.replace(`svc-bundle-id:${id}`, `svc-bundle-id:${'0'.repeat(64)}`);
+    expect(createHash('sha256').update(zeroed).digest('hex')).toBe(id);
   });
 
   it('runs with no node_modules: comments on a pull request and sets outputs', async () => {
