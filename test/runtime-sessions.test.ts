@@ -87,10 +87,15 @@ function listenAcknowledged(): { fetch: typeof fetch; acknowledged: Promise<void
   });
   const watch = async (body: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder();
+    const reader = body.getReader();
     let text = '';
-    for await (const chunk of body) {
-      text += decoder.decode(chunk, { stream: true });
-      if (text.includes('notifications/subscriptions/acknowledged')) return acknowledge();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      // Read to the end: the tee keeps what one branch has not read yet.
+      text += decoder.decode(value, { stream: true });
+      if (text.includes('notifications/subscriptions/acknowledged')) acknowledge();
+      text = text.slice(-100);
     }
   };
   const wrapped: typeof fetch = async (input, init) => {
