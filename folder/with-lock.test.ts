@@ -29,10 +29,24 @@ describe('withLock', () => {
     });
     // Let the first take the lock before the second asks.
     while (events.length === 0) await new Promise((resolve) => setImmediate(resolve));
-    const second = withLock(target, async () => {
-      events.push('second in');
+    // The second finds the lock held and pauses before trying again: that is the event awaited.
+    let foundHeld!: () => void;
+    const waiting = new Promise<void>((resolve) => {
+      foundHeld = resolve;
     });
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    const second = withLock(
+      target,
+      async () => {
+        events.push('second in');
+      },
+      {
+        pause: (ms) => {
+          foundHeld();
+          return new Promise((resolve) => setTimeout(resolve, ms));
+        },
+      },
+    );
+    await waiting;
     expect(events).toEqual(['first in']);
     release();
     await Promise.all([first, second]);

@@ -37,6 +37,8 @@ export interface StartRuntimeOptions {
   cleanSchemas?: ConfigStoreOptions['cleanSchemas'];
   /** Serve this model instead of reading a folder (tests, benchmarks). */
   folder?: FolderModel;
+  /** The clock of sessions and tokens, in epoch ms (tests: idle expiry without waiting). */
+  now?: () => number;
   sessionIdleMs?: number;
   /** Cap on open 2025-11-25 sessions (default 10,000); the least recently used idle one is evicted. */
   maxSessions?: number;

@@ -23,7 +23,15 @@ let data: string;
 let work: string;
 let pat: string;
 const runs: SpawnedRun[] = [];
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves when `ok` holds, looking every 20 ms for at most 30 s. */
+async function until(what: string, ok: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 const api = (path: string, init: RequestInit & { token?: string } = {}) => {
   const headers = new Headers(init.headers);
@@ -34,10 +42,15 @@ const api = (path: string, init: RequestInit & { token?: string } = {}) => {
 };
 
 /** The built CLI, with the service's URL and the token in the environment unless `env` says. */
-async function cli(args: string[], env: Record<string, string> = {}): Promise<SpawnedRun> {
+async function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  onStdout?: (stdout: string) => void,
+): Promise<SpawnedRun> {
   const run = await runSvc(args, {
     cwd: work,
     env: { SVC_TOKEN: pat, SVC_CONTROL_URL: control.url, ...env },
+    ...(onStdout ? { onStdout } : {}),
   });
   runs.push(run);
   return run;
@@ -258,17 +271,17 @@ describe('svc import --remote', () => {
       expect(waited.stderr).toBe(
         `error: CONTROL_TIMEOUT: ${url}/servers/pets/imports: the import job is still Pending after 1 s; it goes on on the service\n`,
       );
-      const following = cli(['import', '--remote', 'pets'], env);
-      const deadline = Date.now() + 30_000;
-      while ((await first.store.listJobs('pets')).length < 2) {
-        if (Date.now() > deadline) throw new Error('the CLI queued no job');
-        await sleep(100);
-      }
-      await sleep(1000);
+      let printed = '';
+      const following = cli(['import', '--remote', 'pets'], env, (stdout) => {
+        printed = stdout;
+      });
+      await until('the CLI queued a job', async () => (await first!.store.listJobs('pets')).length >= 2);
+      // No worker in this process: the job waits.
       expect((await first.store.listJobs('pets'))[0]?.status).toBe('Pending');
       await first.close();
       first = undefined;
-      await sleep(1500);
+      // The CLI has found the service gone (and goes on following) before the second one starts.
+      await until('the CLI to see the service gone', () => printed.includes('is not answering'));
       second = await startControl({
         port,
         dataDir: data2,

@@ -14,7 +14,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningControl, startControl } from '../control/index.js';
 import { createServerRepo, FOLDER, petstore, type ServerRepo } from '../control/testing/server-repo.js';
-import { chromiumMissing, launchChromium } from './helpers/headless-chromium.js';
+import { chromiumMissing, closeSharedChromium, freshChromiumContext } from './helpers/headless-chromium.js';
 
 if (chromiumMissing) console.warn(`control status page: skipped: ${chromiumMissing}`);
 
@@ -45,12 +45,13 @@ describe.skipIf(chromiumMissing !== undefined)('import status page in Chromium',
     });
     expect(created.status).toBe(201);
     secret = ((await created.json()) as { webhookSecret: string }).webhookSecret;
-    // A fresh profile directory for every run.
-    browser = await launchChromium(root);
+    // A fresh browser context (no cookie, no cache) for every run.
+    browser = await freshChromiumContext();
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
+    await closeSharedChromium();
     await replica?.close();
     await web?.close();
     repo?.cleanup();
@@ -148,7 +149,7 @@ describe.skipIf(chromiumMissing !== undefined)('import status page in Chromium',
   }, 90_000);
 
   it('signs in to the server list, signs out, and refuses a forged sign-in or sign-out', async () => {
-    const context = await launchChromium(root);
+    const context = await freshChromiumContext();
     try {
       const page = await context.newPage();
       // Signing in without a page to return to lands on the server list (it was a 404).

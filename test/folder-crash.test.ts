@@ -243,6 +243,8 @@ describe('a live writer', () => {
     const read = readFolder(dir).finally(() => {
       settled = true;
     });
+    // The property is an absence (the reader has not finished while the writer lives), and
+    // readFolder has no hook to say it is waiting: this window is observed, not synchronised on.
     await new Promise((r) => setTimeout(r, 300));
     expect(settled).toBe(false);
     live.child.kill('SIGKILL');

@@ -24,12 +24,19 @@ let runtime: RunningRuntime;
 
 /** Upstream /slow requests whose connection closed before their answer went out. */
 let slowAbandoned = 0;
+/** Upstream /slow requests received: a call counted here is under way. */
+let slowArrived = 0;
+
+/** Resolves once the upstream has received `count` more /slow requests than `before`. */
+const slowUnderWay = (before: number, count = 1) =>
+  expect.poll(() => slowArrived - before, { timeout: 10_000, interval: 5 }).toBe(count);
 
 beforeAll(async () => {
   upstream = await startEchoUpstream({
     record: false,
     route: (_req, res, _body, url) => {
       if (url.pathname === '/api/slow') {
+        slowArrived++;
         res.on('close', () => {
           if (!res.writableFinished) slowAbandoned++;
         });
@@ -242,6 +249,7 @@ describe('cancellation', () => {
   it('closes the response stream of a cancelled call at once (raw HTTP)', { timeout: 20_000 }, async () => {
     const init = await initialize();
     const sid = String(init.headers['mcp-session-id']);
+    const arrived = slowArrived;
     const call = post(
       JSON.stringify({
         jsonrpc: '2.0',
@@ -252,7 +260,7 @@ describe('cancellation', () => {
       sessionHeaders(sid),
     );
     // The call is under way (the answer's headers may come only with its result: JSON answers).
-    await new Promise((r) => setTimeout(r, 400));
+    await slowUnderWay(arrived);
     const cancelled = await post(
       JSON.stringify({
         jsonrpc: '2.0',
@@ -271,7 +279,7 @@ describe('cancellation', () => {
   it('ends the upstream request when a 2026-07-28 client goes away mid-call (hot path)', {
     timeout: 20_000,
   }, async () => {
-    const before = { abandoned: slowAbandoned, hot: runtime.hotPathServed() };
+    const before = { abandoned: slowAbandoned, hot: runtime.hotPathServed(), arrived: slowArrived };
     const url = new URL(runtime.url);
     const req = httpRequest({
       host: '127.0.0.1',
@@ -295,7 +303,7 @@ describe('cancellation', () => {
         params: { name: 'slow', arguments: { ms: 4000 }, _meta: MODERN_META },
       }),
     );
-    await new Promise((r) => setTimeout(r, 400));
+    await slowUnderWay(before.arrived);
     expect(runtime.hotPathServed() - before.hot).toBe(1);
     req.destroy();
     // Aborted at once, not left running until the slow upstream answers (4 s).
@@ -334,8 +342,10 @@ describe('cancellation', () => {
     const client = new Client({ name: 'cancel', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(runtime.url), { fetch: watchingFetch }));
     const controller = new AbortController();
+    const arrived = slowArrived;
     const call = client.callTool({ name: 'slow', arguments: { ms: 4000 } }, { signal: controller.signal });
-    setTimeout(() => controller.abort('user'), 300);
+    await slowUnderWay(arrived);
+    controller.abort('user');
     await expect(call).rejects.toThrow();
     await expect.poll(() => ended.length, { timeout: 2000 }).toBe(1);
     expect(ended[0]).toBeLessThan(2500);

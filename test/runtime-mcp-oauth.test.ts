@@ -4,15 +4,12 @@
  * folder's shared credential. The SDK client's OAuth support drives the flow; headless Chromium
  * signs the person in. Missing variables refuse to boot rather than leave /mcp open.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSvcError } from '../core/svc-error.js';
 import { memoryLogger, parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
 import { copyFixtureFolder, type TempFolder } from '../runtime/testing/index.js';
-import { chromiumMissing } from './helpers/headless-chromium.js';
+import { chromiumMissing, closeSharedChromium } from './helpers/headless-chromium.js';
 import { browserSignIn, MemoryAuthProvider } from './helpers/oauth-client.js';
 import {
   freePort,
@@ -27,10 +24,8 @@ let oidc: OidcUpstream;
 let folder: TempFolder;
 let runtime: RunningRuntime;
 let publicUrl: string;
-let browserRoot: string;
 
 beforeAll(async () => {
-  browserRoot = await mkdtemp(join(tmpdir(), 'svc-mcp-oauth-'));
   const port = await freePort();
   publicUrl = `http://127.0.0.1:${port}`;
   oidc = await startOidcUpstream(`${publicUrl}/oauth/callback`);
@@ -55,7 +50,7 @@ afterAll(async () => {
   await runtime?.close();
   await oidc?.close();
   await folder?.remove();
-  if (browserRoot) await rm(browserRoot, { recursive: true, force: true });
+  await closeSharedChromium();
 });
 
 describe.skipIf(chromiumMissing)('MCP_AUTH=oauth against an OpenID provider', () => {
@@ -73,7 +68,7 @@ describe.skipIf(chromiumMissing)('MCP_AUTH=oauth against an OpenID provider', ()
     const transport = new StreamableHTTPClientTransport(new URL(runtime.url), { authProvider: provider });
     await expect(first.connect(transport)).rejects.toThrow(UnauthorizedError);
     expect(provider.authorizationUrl?.origin).toBe(publicUrl);
-    const callback = await browserSignIn(browserRoot, provider.authorizationUrl!, 'hana');
+    const callback = await browserSignIn(provider.authorizationUrl!, 'hana');
     expect(callback.searchParams.get('iss')).toBe(publicUrl);
     await transport.finishAuth(callback.searchParams);
     const client = new Client({ name: 'mcp-oauth', version: '1.0.0' });

@@ -18,6 +18,9 @@ const SECRET = 'sk-sessions-9a8b7c6d';
 let upstream: EchoUpstream;
 let folder: TempFolder;
 let runtime: RunningRuntime;
+// The runtime's clock: real time plus what a test moves it on (idle expiry without waiting).
+let skewMs = 0;
+const IDLE_MS = 60_000;
 
 beforeAll(async () => {
   upstream = await startEchoUpstream();
@@ -25,7 +28,8 @@ beforeAll(async () => {
   runtime = await startRuntime({
     env: parseRuntimeEnv({ MCP_RUNTIME_PORT: '0', SVC_UPSTREAM_SECRET: SECRET }),
     folderDir: folder.dir,
-    sessionIdleMs: 400,
+    now: () => Date.now() + skewMs,
+    sessionIdleMs: IDLE_MS,
     logger: { log() {} },
   });
 });
@@ -72,6 +76,38 @@ async function legacyClient(
   return { client, transport };
 }
 
+/**
+ * A fetch for a client transport that resolves `acknowledged` when the runtime's answer to
+ * subscriptions/listen carries notifications/subscriptions/acknowledged: the listener is in place.
+ */
+function listenAcknowledged(): { fetch: typeof fetch; acknowledged: Promise<void> } {
+  let acknowledge!: () => void;
+  const acknowledged = new Promise<void>((resolve) => {
+    acknowledge = resolve;
+  });
+  const watch = async (body: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    const reader = body.getReader();
+    let text = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      // Read to the end: the tee keeps what one branch has not read yet.
+      text += decoder.decode(value, { stream: true });
+      if (text.includes('notifications/subscriptions/acknowledged')) acknowledge();
+      text = text.slice(-100);
+    }
+  };
+  const wrapped: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (!String(init?.body ?? '').includes('subscriptions/listen') || !response.body) return response;
+    const [mine, theirs] = response.body.tee();
+    void watch(mine).catch(() => {});
+    return new Response(theirs, response);
+  };
+  return { fetch: wrapped, acknowledged };
+}
+
 const modernClient = (url: string) => connectClient(url, 'modern', 'modern');
 
 describe('2025-11-25 sessions', () => {
@@ -99,7 +135,11 @@ describe('2025-11-25 sessions', () => {
 
   it('expire after the idle period (404)', async () => {
     const id = await initialize(runtime.url);
-    await new Promise((r) => setTimeout(r, 700));
+    skewMs += IDLE_MS / 2;
+    const alive = await listTools(runtime.url, id);
+    expect(alive.status).toBe(200);
+    await alive.text();
+    skewMs += IDLE_MS + 1;
     const expired = await listTools(runtime.url, id);
     expect(expired.status).toBe(404);
     expect((await expired.json()).error.code).toBe(-32001);
@@ -201,8 +241,10 @@ describe('2025-11-25 sessions', () => {
         },
       },
     );
-    await client.connect(new StreamableHTTPClientTransport(new URL(runtime.url)));
-    await new Promise((r) => setTimeout(r, 200));
+    const listening = listenAcknowledged();
+    await client.connect(new StreamableHTTPClientTransport(new URL(runtime.url), { fetch: listening.fetch }));
+    // The swap comes once the runtime has said it listens for this client (no fixed wait).
+    await listening.acknowledged;
     const next = structuredClone(runtime.store.current().folder);
     for (const t of next.tools) if (t.tool.name === 'image') t.tool.enabled = false;
     runtime.store.swap(next);

@@ -254,9 +254,12 @@ describe('sync: a runtime following the published snapshot', () => {
     expect(runtime.store.version()).toBe(2);
     expect(logger.lines.join('')).not.toContain(TOKEN);
     expect(logger.lines.join('')).not.toContain(SECRET);
+    const poller = runtime.sync!;
     await runtime.close();
     const after = service.requests.length;
-    await new Promise((r) => setTimeout(r, 300));
+    // close() stopped the poller itself: it polls no more, now or on its schedule (a stopped
+    // poller sets no timer: runtime/sync/snapshot-poller.test.ts).
+    expect(await poller.pollNow()).toEqual({ kind: 'stopped' });
     expect(service.requests.length).toBe(after);
   });
 });

@@ -7,16 +7,13 @@
  * expired upstream token is refreshed; a revoked grant leads back to authorization; a token for
  * another resource is refused; svc's token never reaches the API; no token in a log line.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryLogger, parseRuntimeEnv, type RunningRuntime, startRuntime } from '../runtime/index.js';
 import { copyFixtureFolder, type TempFolder } from '../runtime/testing/index.js';
-import { chromiumMissing } from './helpers/headless-chromium.js';
+import { chromiumMissing, closeSharedChromium } from './helpers/headless-chromium.js';
 import type { Era } from './helpers/mcp-client.js';
 import { browserSignIn, MemoryAuthProvider, REDIRECT } from './helpers/oauth-client.js';
 import {
@@ -37,7 +34,6 @@ let publicUrl: string;
 /** A second runtime that serves every request through the SDK (fastPath: false). */
 let sdkRuntime: RunningRuntime;
 let sdkPublicUrl: string;
-let browserRoot: string;
 const logger = memoryLogger();
 
 function newClient(era: Era): Client {
@@ -62,7 +58,7 @@ async function connectAs(
   } catch (error) {
     if (!(error instanceof UnauthorizedError)) throw error;
   }
-  const callback = await browserSignIn(browserRoot, provider.authorizationUrl!, login);
+  const callback = await browserSignIn(provider.authorizationUrl!, login);
   expect(callback.searchParams.get('iss')).toBe(new URL(url).origin);
   await transport.finishAuth(callback.searchParams);
   const client = newClient(era);
@@ -82,7 +78,6 @@ async function whoAmI(client: Client): Promise<{ isError?: boolean; sub?: string
 }
 
 beforeAll(async () => {
-  browserRoot = await mkdtemp(join(tmpdir(), 'svc-user-oauth-'));
   const port = await freePort();
   publicUrl = `http://127.0.0.1:${port}`;
   const sdkPort = await freePort();
@@ -127,7 +122,7 @@ afterAll(async () => {
   await sdkRuntime?.close();
   await oidc?.close();
   await folder?.remove();
-  if (browserRoot) await rm(browserRoot, { recursive: true, force: true });
+  await closeSharedChromium();
 });
 
 describe.skipIf(chromiumMissing)('user_oauth against oidc-provider', () => {
@@ -278,7 +273,7 @@ describe.skipIf(chromiumMissing)('user_oauth against oidc-provider', () => {
     // Ending the 2025 session needs authorization too, which this client no longer has.
     await client.close().catch(() => {});
     // The host sends the person through authorization again, and the calls work once more.
-    const callback = await browserSignIn(browserRoot, provider.authorizationUrl!, 'dave');
+    const callback = await browserSignIn(provider.authorizationUrl!, 'dave');
     await new StreamableHTTPClientTransport(new URL(runtime.url), { authProvider: provider }).finishAuth(
       callback.searchParams,
     );
@@ -322,7 +317,7 @@ describe.skipIf(chromiumMissing)('user_oauth against oidc-provider', () => {
       const transport = new StreamableHTTPClientTransport(new URL(runtime.url), { authProvider: provider });
       await expect(first.connect(transport)).rejects.toThrow(UnauthorizedError);
       expect(provider.authorizationUrl?.searchParams.get('client_id')).toBe(cimdUrl);
-      const callback = await browserSignIn(browserRoot, provider.authorizationUrl!, 'frank');
+      const callback = await browserSignIn(provider.authorizationUrl!, 'frank');
       const code = callback.searchParams.get('code')!;
       const exchange = (verifier: string) =>
         fetch(`${publicUrl}/oauth/token`, {

@@ -11,7 +11,7 @@ import type { ProcessServices } from './services.js';
 /** What a caller of startRuntime(s) may tune per app (tests, benchmarks). */
 export type AppTuning = Pick<
   CreateAppOptions,
-  'fetch' | 'sessionIdleMs' | 'maxSessions' | 'maxSessionsPerClient' | 'fastPath'
+  'fetch' | 'now' | 'sessionIdleMs' | 'maxSessions' | 'maxSessionsPerClient' | 'fastPath'
 >;
 
 export interface AppInputs {
@@ -35,6 +35,7 @@ export function buildApp(
     logger: inputs.logger,
     listenPort,
     ...(tuning.fetch ? { fetch: tuning.fetch } : {}),
+    ...(tuning.now ? { now: tuning.now } : {}),
     ...(tuning.sessionIdleMs !== undefined ? { sessionIdleMs: tuning.sessionIdleMs } : {}),
     ...(tuning.maxSessions !== undefined ? { maxSessions: tuning.maxSessions } : {}),
     ...(tuning.fastPath !== undefined ? { fastPath: tuning.fastPath } : {}),

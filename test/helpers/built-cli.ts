@@ -68,6 +68,8 @@ interface SvcOptions {
   cwd: string;
   env?: Record<string, string>;
   bin?: string;
+  /** Called with all of stdout so far, each time more of it comes (to wait for a line). */
+  onStdout?: (stdout: string) => void;
 }
 
 export interface SpawnedRun {
@@ -84,6 +86,7 @@ export function runSvc(args: readonly string[], options: SvcOptions): Promise<Sp
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
+      options.onStdout?.(stdout);
     });
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();

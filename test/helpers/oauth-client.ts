@@ -4,7 +4,7 @@
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { BrowserContext } from 'playwright-core';
-import { launchChromium } from './headless-chromium.js';
+import { freshChromiumContext } from './headless-chromium.js';
 
 /** The MCP client's redirect URI: nothing listens there, the browser's request is intercepted. */
 export const REDIRECT = 'http://127.0.0.1:1/mcp-client/callback';
@@ -62,9 +62,12 @@ export class MemoryAuthProvider implements OAuthClientProvider {
   }
 }
 
-/** A person signs in at oidc-provider's own pages in a fresh browser; returns the client's callback URL. */
-export async function browserSignIn(browserRoot: string, authorizationUrl: URL, login: string): Promise<URL> {
-  const context: BrowserContext = await launchChromium(browserRoot);
+/**
+ * A person signs in at oidc-provider's own pages in a fresh browser context (no cookie of an
+ * earlier sign-in); returns the client's callback URL. Call closeSharedChromium() after the file.
+ */
+export async function browserSignIn(authorizationUrl: URL, login: string): Promise<URL> {
+  const context: BrowserContext = await freshChromiumContext();
   try {
     let callback: string | undefined;
     let arrived!: () => void;
