@@ -16,8 +16,16 @@ import git, { type TreeEntry } from 'isomorphic-git';
 import { SvcError } from '../../core/svc-error.js';
 import { unsafePathReason } from '../../folder/folder-paths.js';
 import type { FolderFiles } from '../../folder/model.js';
-import { type AddressPolicy, addressPolicy } from '../../generator/sources/address-policy.js';
-import { gitFailureReason, guardedGitHttp } from '../../generator/sources/guarded-git-http.js';
+import type { AddressPolicy } from '../../generator/sources/address-policy.js';
+import {
+  BranchMovedError,
+  DEFAULT_MAX_FETCH_BYTES,
+  fetchBranch,
+  hostScopedCredential,
+  pushBranch,
+  remoteAccess,
+} from '../../generator/sources/git/index.js';
+import { gitFailureReason } from '../../generator/sources/guarded-git-http.js';
 import { gitStepError } from './git-failure.js';
 import { commitFolder, materializeFolder } from './job-tree.js';
 
@@ -72,32 +80,10 @@ export interface OpenRepositoryOptions {
   maxFetchBytes?: number;
 }
 
-const DEFAULT_MAX_FETCH_BYTES = 512 * 1024 * 1024;
 /** Most bytes a server folder read from git may hold (the snapshot is served from it). */
 export const MAX_FOLDER_BYTES = 64 * 1024 * 1024;
 
-/** Whether the service's own token may go to `url`: a listed host, over https or to loopback. */
-export function tokenAllowedFor(url: URL, hosts: readonly string[] | undefined): boolean {
-  if (!hosts || hosts.length === 0) return false;
-  const host = url.host.toLowerCase();
-  const listed = hosts.some((h) => {
-    const want = h.trim().toLowerCase();
-    return want !== '' && (want === host || want === url.hostname.toLowerCase());
-  });
-  if (!listed) return false;
-  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url));
-}
-
-function isLoopback(url: URL): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
-}
-
-export class BranchMovedError extends SvcError {
-  constructor(branch: string) {
-    super('GIT_FAILED', `the branch ${branch} moved while the import ran`);
-  }
-}
+export { BranchMovedError, tokenAllowedFor } from '../../generator/sources/git/index.js';
 
 const locks = new Map<string, Promise<unknown>>();
 /** Runs `task` after every earlier task on the same key (one fetch or push per cache at a time). */
@@ -148,36 +134,19 @@ export async function openRepository(
       await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
     }
     await git.addRemote({ fs, gitdir, remote: 'origin', url: repository, force: true });
-    const http = guardedGitHttp({
-      policy: opts.policy ?? addressPolicy(),
+    // SVC_GIT_TOKEN goes only to the hosts in SVC_GIT_TOKEN_HOSTS; fetch and push share the access.
+    const access = remoteAccess({
+      ...(opts.policy ? { policy: opts.policy } : {}),
       maxBytes: opts.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES,
-    });
-    const token = opts.gitToken && tokenAllowedFor(url, opts.gitTokenHosts) ? opts.gitToken : undefined;
-    const onAuth = token ? () => ({ username: 'x-access-token', password: token }) : undefined;
-    // Fetch and push name the same remote branch on both sides, with the same credentials.
-    const remoteBranch = (branch: string) => ({
-      fs,
-      http,
-      gitdir,
-      remote: 'origin',
-      ref: branch,
-      remoteRef: branch,
-      ...(onAuth ? { onAuth } : {}),
+      ...(opts.gitToken ? { credential: hostScopedCredential(opts.gitToken, opts.gitTokenHosts ?? []) } : {}),
     });
     return objectRepository(repository, gitdir, {
       async head(branch) {
         return serialized(gitdir, async () => {
           try {
-            const fetched = await git.fetch({
-              ...remoteBranch(branch),
-              singleBranch: true,
-              depth: 1,
-              tags: false,
-            });
-            if (!fetched.fetchHead) throw new SvcError('GIT_FAILED', `no branch ${branch}`);
-            return fetched.fetchHead;
+            return await fetchBranch({ gitdir, remote: { name: 'origin' }, branch, depth: 1, access });
           } catch (error) {
-            if ((error as { code?: string })?.code === 'HttpError' && !token && opts.gitToken) {
+            if ((error as { code?: string })?.code === 'HttpError' && access.withheldFrom(repository)) {
               throw gitFailed(
                 `cannot fetch ${branch}`,
                 repository,
@@ -191,29 +160,15 @@ export async function openRepository(
       async publish(branch, base, commit) {
         await serialized(gitdir, async () => {
           await git.writeRef({ fs, gitdir, ref: `refs/heads/${branch}`, value: commit, force: true });
-          let result: Awaited<ReturnType<typeof git.push>>;
           try {
-            result = await git.push(remoteBranch(branch));
+            await pushBranch({ gitdir, remote: 'origin', ref: branch, branch, access });
           } catch (error) {
-            if (/not a simple fast-forward|non-fast-forward|PushRejected|rejected/i.test(String(error))) {
-              throw new BranchMovedError(branch);
+            if (error instanceof BranchMovedError) throw error;
+            // The remote refused the ref: its reason, already on one short line.
+            if (error instanceof SvcError) {
+              throw new SvcError('GIT_FAILED', error.message, { place: { url: repository }, cause: error });
             }
             throw gitFailed(`cannot push ${branch}`, repository, error);
-          }
-          if (!result.ok) {
-            const reason = Object.values(result.refs ?? {})
-              .map((r) => r.error)
-              .filter(Boolean)
-              .join('; ');
-            if (/fast-forward|fetch first|stale/i.test(reason)) throw new BranchMovedError(branch);
-            throw gitFailed(
-              `the push of ${branch} was refused`,
-              repository,
-              // The remote's reason, on one short line.
-              (reason || String(result.error ?? 'refused'))
-                .replace(/[\u0000-\u001f\u007f]+/g, ' ')
-                .slice(0, 200),
-            );
           }
           void base;
         });

@@ -40,7 +40,7 @@ export function cleanMessage(message: string): string {
   return out.length === 0 ? '' : `${out.join('\n')}\n`;
 }
 
-/** Writes a commit of `tree` on `parents`; returns its id. */
+/** Writes a commit of `tree` on `parents` with the message as given; returns its id. */
 export async function writeCommit(
   store: ObjectStore,
   tree: string,
@@ -53,7 +53,7 @@ export async function writeCommit(
     fs,
     gitdir: store.gitdir,
     commit: {
-      message: cleanMessage(input.message),
+      message: input.message,
       tree,
       parent: [...parents],
       author: { ...input.author, ...stamp },
@@ -109,7 +109,7 @@ export async function commitPaths(
   const base = await commitTree(repo, head);
   const tree = await applyChanges(repo, base, changes);
   if (tree === base) return undefined;
-  const commit = await writeCommit(repo, tree, [head], input);
+  const commit = await writeCommit(repo, tree, [head], { ...input, message: cleanMessage(input.message) });
   await moveHead(repo, commit);
   // The index now matches the new HEAD for those files: the work tree reads clean.
   for (const path of changes.keys()) await git.resetIndex({ fs, dir, gitdir, filepath: path, cache });
