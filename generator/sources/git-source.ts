@@ -13,8 +13,6 @@ import { mkdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import git from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
-import { capChunks } from '../../core/body-cap.js';
 import { SvcError } from '../../core/svc-error.js';
 import {
   type ContentTree,
@@ -23,9 +21,9 @@ import {
   readContentTree,
   type TreeEntry,
 } from './content-source.js';
-import type { AddressPolicy } from './address-policy.js';
+import { type AddressPolicy, addressPolicy } from './address-policy.js';
 import { withLock } from '../../folder/with-lock.js';
-import { guardedGitHttp } from './guarded-git-http.js';
+import { DEFAULT_MAX_FETCH_BYTES, fetchBranch as fetchRemoteBranch, remoteAccess } from './git/index.js';
 import { checkGitUrl } from './git-url.js';
 import { DEFAULT_MAX_SOURCE_BYTES, type SourceText } from './openapi-source.js';
 
@@ -100,29 +98,6 @@ export async function gitCacheDir(env: Record<string, string | undefined>): Prom
   return dir;
 }
 
-const DEFAULT_MAX_FETCH_BYTES = 512 * 1024 * 1024;
-
-type HttpClient = typeof http;
-
-/** isomorphic-git's HTTP client, stopping a response once it has brought more than `max` bytes. */
-function cappedHttp(max: number, url: string): HttpClient {
-  return {
-    async request(request) {
-      const response = await http.request(request);
-      if (!response.body) return response;
-      const body = capChunks(response.body as AsyncIterable<Uint8Array>, {
-        maxBytes: max,
-        place: url,
-        tooLarge: () =>
-          new SvcError('SOURCE_TOO_LARGE', `fetching ${url} brought more than ${max} bytes`, {
-            place: { url },
-          }),
-      });
-      return { ...response, body };
-    },
-  };
-}
-
 /** How deep `--ref <sha>` looks back along the branch when the commit is not cached yet. */
 const REF_DEPTH = 1000;
 
@@ -134,29 +109,40 @@ export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = 
   );
   await mkdir(gitdir, { recursive: true, mode: 0o700 });
   const token = opts.token;
-  const auth = {
-    onAuth: () =>
-      token ? { username: opts.username ?? 'x-access-token', password: token } : { cancel: true },
-    onAuthFailure: () => ({ cancel: true }),
-  };
+  const home = new URL(url).origin;
+  const access = remoteAccess({
+    // Without a policy (the CLI), the user's own git host on a private network is fine.
+    policy: opts.policy ?? addressPolicy({ allowPrivate: true }),
+    maxBytes: opts.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES,
+    // The token goes to the repository's own origin, never elsewhere.
+    ...(token
+      ? {
+          credential: {
+            token,
+            username: opts.username ?? 'x-access-token',
+            allowed: (u: URL) => u.origin === home,
+          },
+        }
+      : {}),
+    refused: 'cancel',
+  });
   const fetchBranch = async (depth: number) => {
     try {
-      const fetched = await git.fetch({
-        fs,
-        http: opts.policy
-          ? guardedGitHttp({ policy: opts.policy, maxBytes: opts.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES })
-          : cappedHttp(opts.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES, spec.url),
+      return await fetchRemoteBranch({
         gitdir,
-        url,
-        ref: spec.branch,
-        singleBranch: true,
+        remote: { name: 'origin' },
+        branch: spec.branch,
         depth,
-        tags: false,
-        ...auth,
+        access,
       });
-      if (!fetched.fetchHead) throw new Error(`no commit at ${spec.branch}`);
-      return fetched.fetchHead;
     } catch (error) {
+      if (!opts.policy && error instanceof SvcError && error.code === 'SOURCE_TOO_LARGE') {
+        // Named after the repository, not the request of the protocol that overflowed.
+        const max = opts.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES;
+        throw new SvcError('SOURCE_TOO_LARGE', `fetching ${spec.url} brought more than ${max} bytes`, {
+          place: { url: spec.url },
+        });
+      }
       throw fetchError(error, spec, Boolean(token), opts.credentialHint ?? 'SVC_GIT_TOKEN');
     }
   };

@@ -30,6 +30,11 @@ export interface RemoteOptions {
   /** Most bytes one answer may bring (default 512 MiB). */
   maxBytes?: number;
   credential?: RemoteCredential;
+  /**
+   * When the remote asks for credentials none may answer, or refuses them: 'status' lets its 401
+   * stand (an HttpError), 'cancel' stops with isomorphic-git's UserCanceledError. Default 'status'.
+   */
+  refused?: 'status' | 'cancel';
 }
 
 /** The HTTP client and auth callbacks isomorphic-git's fetch and push take. */
@@ -73,6 +78,7 @@ export function tokenAllowedFor(url: URL, hosts: readonly string[] | undefined):
 
 export function remoteAccess(opts: RemoteOptions = {}): RemoteAccess {
   const credential = opts.credential;
+  const refused = opts.refused === 'cancel' ? { cancel: true } : undefined;
   const allowed = (url: string): boolean => {
     try {
       return credential !== undefined && credential.token !== '' && credential.allowed(new URL(url));
@@ -89,9 +95,9 @@ export function remoteAccess(opts: RemoteOptions = {}): RemoteAccess {
     onAuth: (url) =>
       credential && allowed(url)
         ? { username: credential.username ?? 'x-access-token', password: credential.token }
-        : undefined,
-    // A credential refused once is not offered again: the 401 (or 403) stands.
-    onAuthFailure: () => undefined,
+        : refused,
+    // A credential refused once is not offered again.
+    onAuthFailure: () => refused,
     withheldFrom: (url) => credential !== undefined && credential.token !== '' && !allowed(url),
   };
 }
