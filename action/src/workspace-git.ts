@@ -6,8 +6,13 @@
  */
 import { SvcError } from '../../core/svc-error.js';
 import { addressPolicy } from '../../generator/sources/address-policy.js';
-import { type GitIdentity, type RemoteAccess, remoteAccess } from '../../generator/sources/git/index.js';
-import { gitFailureReason } from '../../generator/sources/guarded-git-http.js';
+import {
+  type GitIdentity,
+  gitFailureReason,
+  type RemoteAccess,
+  remoteAccess,
+} from '../../generator/sources/git/index.js';
+
 import { createRedactor } from '../../runtime/redact.js';
 
 export const BOT_NAME = 'github-actions[bot]';

@@ -21,11 +21,12 @@ import {
   BranchMovedError,
   DEFAULT_MAX_FETCH_BYTES,
   fetchBranch,
+  gitFailureReason,
   hostScopedCredential,
   pushBranch,
   remoteAccess,
 } from '../../generator/sources/git/index.js';
-import { gitFailureReason } from '../../generator/sources/guarded-git-http.js';
+
 import { gitStepError } from './git-failure.js';
 import { commitFolder, materializeFolder } from './job-tree.js';
 

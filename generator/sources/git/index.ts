@@ -24,6 +24,7 @@ export {
   resolveCommit,
   treeAt,
 } from './local-repository.js';
+export { gitFailureReason, type GuardedHttpOptions, guardedGitHttp } from './guarded-http.js';
 export { fetchCommitOf, pushReplaying, replayCommit } from './push-replaying.js';
 export {
   BranchMovedError,

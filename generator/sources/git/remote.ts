@@ -1,6 +1,6 @@
 /**
  * Fetch and push over smart HTTP with isomorphic-git, through the guarded HTTP client
- * (guarded-git-http.ts: every hop's address checked by a policy and pinned, redirects followed by
+ * (guarded-http.ts: every hop's address checked by a policy and pinned, redirects followed by
  * hand, the Authorization header never sent after a redirect to another origin, answers capped).
  * A credential is handed to isomorphic-git's onAuth only, and only for a URL on the host it was
  * given for: never in a URL, an argument, an error or a file.
@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import git, { type AuthCallback, type HttpClient } from 'isomorphic-git';
 import { SvcError } from '../../../core/svc-error.js';
 import { type AddressPolicy, addressPolicy } from '../address-policy.js';
-import { guardedGitHttp } from '../guarded-git-http.js';
+import { guardedGitHttp } from './guarded-http.js';
 
 export const DEFAULT_MAX_FETCH_BYTES = 512 * 1024 * 1024;
 
