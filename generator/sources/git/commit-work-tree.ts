@@ -111,7 +111,12 @@ export async function commitPaths(
   if (tree === base) return undefined;
   const commit = await writeCommit(repo, tree, [head], { ...input, message: cleanMessage(input.message) });
   await moveHead(repo, commit);
-  // The index now matches the new HEAD for those files: the work tree reads clean.
-  for (const path of changes.keys()) await git.resetIndex({ fs, dir, gitdir, filepath: path, cache });
+  // The index now matches the new HEAD for those files, so the work tree reads clean: one write of
+  // the index for every file added or changed (per-file calls rewrite the whole index each time).
+  const present = [...changes].filter(([, entry]) => entry !== null).map(([path]) => path);
+  if (present.length > 0) await git.add({ fs, dir, gitdir, filepath: present, cache });
+  for (const [path, entry] of changes) {
+    if (entry === null) await git.remove({ fs, dir, gitdir, filepath: path, cache });
+  }
   return commit;
 }
