@@ -5,11 +5,9 @@
  * tree reads clean afterwards. Nothing else staged or changed is committed.
  */
 import fs from 'node:fs';
-import { lstat, readFile, readlink } from 'node:fs/promises';
-import { join } from 'node:path';
 import git from 'isomorphic-git';
 import type { LocalRepository } from './local-repository.js';
-import { applyChanges, commitTree, type FileChanges, type ObjectStore } from './tree-edit.js';
+import { applyChanges, commitTree, type FileChanges, type FileEntry, type ObjectStore } from './tree-edit.js';
 
 export interface GitIdentity {
   name: string;
@@ -68,15 +66,30 @@ export async function moveHead(repo: ObjectStore, commit: string): Promise<void>
   await git.writeRef({ fs, gitdir: repo.gitdir, ref: branch ?? 'HEAD', value: commit, force: true });
 }
 
-/** The blob id and mode of a work tree file (written to the object store). */
-async function workFile(repo: ObjectStore, full: string): Promise<{ oid: string; mode: string }> {
-  const info = await lstat(full);
-  if (info.isSymbolicLink()) {
-    const oid = await git.writeBlob({ fs, gitdir: repo.gitdir, blob: Buffer.from(await readlink(full)) });
-    return { oid, mode: '120000' };
-  }
-  const oid = await git.writeBlob({ fs, gitdir: repo.gitdir, blob: await readFile(full) });
-  return { oid, mode: (info.mode & 0o111) !== 0 ? '100755' : '100644' };
+/** The ids and modes the index holds for `paths` (after they were staged). */
+async function stagedEntries(
+  repo: LocalRepository & { dir: string },
+  paths: ReadonlySet<string>,
+): Promise<Map<string, FileEntry>> {
+  const staged = new Map<string, FileEntry>();
+  await git.walk({
+    fs,
+    dir: repo.dir,
+    gitdir: repo.gitdir,
+    cache: repo.cache,
+    trees: [git.STAGE()],
+    map: async (path, [entry]) => {
+      if (!entry) return undefined;
+      if ((await entry.type()) === 'tree') return true;
+      if (paths.has(path)) {
+        const oid = await entry.oid();
+        const mode = ((await entry.mode()) as number).toString(8).padStart(6, '0');
+        if (oid) staged.set(path, { oid, mode });
+      }
+      return undefined;
+    },
+  });
+  return staged;
 }
 
 /**
@@ -100,23 +113,23 @@ export async function commitPaths(
     cache,
     ...(filepaths.length > 0 && !paths.includes('.') ? { filepaths } : {}),
   });
-  const changes: FileChanges = new Map();
+  const present: string[] = [];
+  const gone: string[] = [];
   for (const [path, inHead, work] of matrix) {
-    if (work === 0 && inHead === 1) changes.set(path, null);
-    else if (work === 2) changes.set(path, await workFile(repo, join(dir, ...path.split('/'))));
+    if (work === 0 && inHead === 1) gone.push(path);
+    else if (work === 2) present.push(path);
   }
-  if (changes.size === 0) return undefined;
+  if (present.length === 0 && gone.length === 0) return undefined;
+  // Staged first (one write of the index for every file added or changed; per-file calls rewrite
+  // the whole index each time), so the work tree reads clean after the commit; the ids come from there.
+  if (present.length > 0) await git.add({ fs, dir, gitdir, filepath: present, cache });
+  for (const path of gone) await git.remove({ fs, dir, gitdir, filepath: path, cache });
+  const changes: FileChanges = new Map(gone.map((path) => [path, null]));
+  for (const [path, entry] of await stagedEntries(repo, new Set(present))) changes.set(path, entry);
   const base = await commitTree(repo, head);
   const tree = await applyChanges(repo, base, changes);
   if (tree === base) return undefined;
   const commit = await writeCommit(repo, tree, [head], { ...input, message: cleanMessage(input.message) });
   await moveHead(repo, commit);
-  // The index now matches the new HEAD for those files, so the work tree reads clean: one write of
-  // the index for every file added or changed (per-file calls rewrite the whole index each time).
-  const present = [...changes].filter(([, entry]) => entry !== null).map(([path]) => path);
-  if (present.length > 0) await git.add({ fs, dir, gitdir, filepath: present, cache });
-  for (const [path, entry] of changes) {
-    if (entry === null) await git.remove({ fs, dir, gitdir, filepath: path, cache });
-  }
   return commit;
 }
