@@ -8,7 +8,6 @@
  * read blob by blob; an import's result becomes blobs and trees grafted onto the head's tree
  * and one commit whose parent is that head.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -23,8 +22,10 @@ import {
   fetchBranch,
   gitFailureReason,
   hostScopedCredential,
+  initRemoteCache,
   pushBranch,
   remoteAccess,
+  remoteCacheDir,
 } from '../../generator/sources/git/index.js';
 
 import { gitStepError } from './git-failure.js';
@@ -126,15 +127,9 @@ export async function openRepository(
         place: { field: 'repository' },
       });
     }
-    const name = createHash('sha256').update(repository).digest('hex').slice(0, 24);
-    const cacheDir = resolve(opts.cacheDir);
-    const gitdir = join(cacheDir, `${name}.git`);
-    if (!fs.existsSync(join(gitdir, 'HEAD'))) {
-      await mkdir(cacheDir, { recursive: true, mode: 0o700 });
-      await mkdir(gitdir, { recursive: true, mode: 0o700 });
-      await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
-    }
-    await git.addRemote({ fs, gitdir, remote: 'origin', url: repository, force: true });
+    await mkdir(resolve(opts.cacheDir), { recursive: true, mode: 0o700 });
+    const gitdir = remoteCacheDir(opts.cacheDir, repository);
+    await initRemoteCache(gitdir, repository);
     // SVC_GIT_TOKEN goes only to the hosts in SVC_GIT_TOKEN_HOSTS; fetch and push share the access.
     const access = remoteAccess({
       ...(opts.policy ? { policy: opts.policy } : {}),

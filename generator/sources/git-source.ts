@@ -7,7 +7,6 @@
  * The token (SVC_GIT_TOKEN or a connection's) is only ever handed to isomorphic-git's onAuth: it
  * is never part of a URL, a path, an error or anything written.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,7 +22,13 @@ import {
 } from './content-source.js';
 import { type AddressPolicy, addressPolicy } from './address-policy.js';
 import { withLock } from '../../folder/with-lock.js';
-import { DEFAULT_MAX_FETCH_BYTES, fetchBranch as fetchRemoteBranch, remoteAccess } from './git/index.js';
+import {
+  DEFAULT_MAX_FETCH_BYTES,
+  fetchBranch as fetchRemoteBranch,
+  initRemoteCache,
+  remoteAccess,
+  remoteCacheDir,
+} from './git/index.js';
 import { checkGitUrl } from './git-url.js';
 import { DEFAULT_MAX_SOURCE_BYTES, type SourceText } from './openapi-source.js';
 
@@ -103,9 +108,9 @@ const REF_DEPTH = 1000;
 
 export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = {}): Promise<GitSourceRead> {
   const url = checkGitUrl(spec.url);
-  const gitdir = join(
+  const gitdir = remoteCacheDir(
     opts.cacheDir ?? process.env.SVC_CACHE_DIR ?? (await gitCacheDir(process.env)),
-    `${createHash('sha256').update(url).digest('hex').slice(0, 24)}.git`,
+    url,
   );
   await mkdir(gitdir, { recursive: true, mode: 0o700 });
   const token = opts.token;
@@ -149,11 +154,8 @@ export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = 
   const cache = {};
   // One process at a time fetches into a cache (isomorphic-git does not lock its refs and shallow file).
   const commit = await withLock(gitdir, async () => {
-    if (!fs.existsSync(join(gitdir, 'HEAD'))) {
-      await git.init({ fs, gitdir, bare: true });
-      // The cache is named after the URL, so its one remote never changes.
-      await git.addRemote({ fs, gitdir, remote: 'origin', url, force: true });
-    }
+    // The cache is named after the URL, so its one remote never changes.
+    if (!fs.existsSync(join(gitdir, 'HEAD'))) await initRemoteCache(gitdir, url);
     if (!opts.ref) return fetchBranch(1);
     // Cached already, else maybe the head, else somewhere down the branch.
     let found = await localCommit(gitdir, opts.ref, cache);

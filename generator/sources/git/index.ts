@@ -39,6 +39,7 @@ export {
   remoteAccess,
   tokenAllowedFor,
 } from './remote.js';
+export { initRemoteCache, remoteCacheDir } from './remote-cache.js';
 export {
   applyChanges,
   commitTree,
