@@ -11,7 +11,6 @@ import * as fs from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
-import git from 'isomorphic-git';
 import { SvcError } from '../../core/svc-error.js';
 import {
   type ContentTree,
@@ -26,8 +25,11 @@ import {
   DEFAULT_MAX_FETCH_BYTES,
   fetchBranch as fetchRemoteBranch,
   initRemoteCache,
+  readBlobAt,
+  readTreeAt,
   remoteAccess,
   remoteCacheDir,
+  resolveCommit,
 } from './git/index.js';
 import { checkGitUrl } from './git-url.js';
 import { DEFAULT_MAX_SOURCE_BYTES, type SourceText } from './openapi-source.js';
@@ -207,18 +209,12 @@ function commitTree(
   return {
     async list(dir) {
       const filepath = at(dir);
-      let tree: Awaited<ReturnType<typeof git.readTree>>['tree'];
-      try {
-        tree = (await git.readTree({ fs, gitdir, oid: commit, ...(filepath ? { filepath } : {}), cache }))
-          .tree;
-      } catch (error) {
-        if (isGitError(error, 'NotFoundError') || isGitError(error, 'ObjectTypeError')) {
-          throw notFound(
-            `no directory ${filepath || '.'} in ${spec.url} at ${short(commit)} (${spec.branch})`,
-            filepath || '.',
-          );
-        }
-        throw error;
+      const tree = await readTreeAt({ gitdir, cache }, commit, filepath);
+      if (!tree) {
+        throw notFound(
+          `no directory ${filepath || '.'} in ${spec.url} at ${short(commit)} (${spec.branch})`,
+          filepath || '.',
+        );
       }
       return tree.map(
         (e): TreeEntry => ({
@@ -245,13 +241,9 @@ async function readBlob(
   cache: object,
   missing: () => SvcError,
 ): Promise<Buffer> {
-  try {
-    const { blob } = await git.readBlob({ fs, gitdir, oid: commit, filepath, cache });
-    return Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
-  } catch (error) {
-    if (isGitError(error, 'NotFoundError') || isGitError(error, 'ObjectTypeError')) throw missing();
-    throw error;
-  }
+  const blob = await readBlobAt({ gitdir, cache }, commit, filepath);
+  if (!blob) throw missing();
+  return Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
 }
 
 async function localCommit(gitdir: string, ref: string, cache: object): Promise<string | undefined> {
@@ -259,9 +251,7 @@ async function localCommit(gitdir: string, ref: string, cache: object): Promise<
     throw new SvcError('USAGE', `--ref takes a commit id (hex), not "${ref}"`, { place: { field: 'ref' } });
   }
   try {
-    const oid = await git.expandOid({ fs, gitdir, oid: ref.toLowerCase(), cache });
-    await git.readCommit({ fs, gitdir, oid, cache });
-    return oid;
+    return await resolveCommit({ gitdir, cache }, ref.toLowerCase());
   } catch {
     return undefined;
   }

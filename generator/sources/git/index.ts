@@ -20,7 +20,9 @@ export {
   listFiles,
   openLocalRepository,
   readFileAt,
+  readBlobAt,
   readFilesAt,
+  readTreeAt,
   resolveCommit,
   treeAt,
 } from './local-repository.js';

@@ -161,3 +161,44 @@ export async function readFilesAt(
   }
   return files;
 }
+
+const missing = (error: unknown) => {
+  const code = (error as { code?: string })?.code;
+  return code === 'NotFoundError' || code === 'ObjectTypeError';
+};
+
+/** The entries of the tree at `dir` ('' for the root) of `commit`; undefined when it has no directory there. */
+export async function readTreeAt(
+  repo: ObjectStore,
+  commit: string,
+  dir: string,
+): Promise<TreeEntry[] | undefined> {
+  try {
+    const { tree } = await git.readTree({
+      fs,
+      gitdir: repo.gitdir,
+      oid: commit,
+      ...(dir ? { filepath: dir } : {}),
+      cache: repo.cache,
+    });
+    return tree;
+  } catch (error) {
+    if (missing(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The bytes of the file at `path` of `commit`; undefined when it has no file there. */
+export async function readBlobAt(
+  repo: ObjectStore,
+  commit: string,
+  path: string,
+): Promise<Uint8Array | undefined> {
+  try {
+    return (await git.readBlob({ fs, gitdir: repo.gitdir, oid: commit, filepath: path, cache: repo.cache }))
+      .blob;
+  } catch (error) {
+    if (missing(error)) return undefined;
+    throw error;
+  }
+}
