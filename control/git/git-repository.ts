@@ -11,13 +11,19 @@
 import fs from 'node:fs';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import git, { type TreeEntry } from 'isomorphic-git';
 import { SvcError } from '../../core/svc-error.js';
 import { unsafePathReason } from '../../folder/folder-paths.js';
 import type { FolderFiles } from '../../folder/model.js';
 import type { AddressPolicy } from '../../generator/sources/address-policy.js';
 import {
   BranchMovedError,
+  branchTip,
+  type GitTreeEntry as TreeEntry,
+  readBlob,
+  readCommitMessage,
+  readTreeAt,
+  readTreeEntries,
+  setBranch,
   DEFAULT_MAX_FETCH_BYTES,
   fetchBranch,
   gitFailureReason,
@@ -155,7 +161,7 @@ export async function openRepository(
       },
       async publish(branch, base, commit) {
         await serialized(gitdir, async () => {
-          await git.writeRef({ fs, gitdir, ref: `refs/heads/${branch}`, value: commit, force: true });
+          await setBranch({ gitdir, cache: {} }, branch, commit);
           try {
             await pushBranch({ gitdir, remote: 'origin', ref: branch, branch, access });
           } catch (error) {
@@ -182,16 +188,16 @@ export async function openRepository(
   return objectRepository(dir, gitdir, {
     async head(branch) {
       try {
-        return await git.resolveRef({ fs, gitdir, ref: `refs/heads/${branch}` });
+        return await branchTip({ gitdir, cache: {} }, branch);
       } catch (error) {
         throw gitFailed(`no branch ${branch}`, dir, error);
       }
     },
     async publish(branch, base, commit) {
       await serialized(gitdir, async () => {
-        const now = await git.resolveRef({ fs, gitdir, ref: `refs/heads/${branch}` });
+        const now = await branchTip({ gitdir, cache: {} }, branch);
         if (now !== base) throw new BranchMovedError(branch);
-        await git.writeRef({ fs, gitdir, ref: `refs/heads/${branch}`, value: commit, force: true });
+        await setBranch({ gitdir, cache: {} }, branch, commit);
       });
     },
     async discard() {},
@@ -205,24 +211,23 @@ function objectRepository(
 ): GitRepository {
   async function treeAt(commit: string, path: string): Promise<string> {
     const clean = path.replace(/^\/+|\/+$/g, '');
+    let tree: Awaited<ReturnType<typeof readTreeAt>>;
     try {
-      const { oid } = await git.readTree({ fs, gitdir, oid: commit, ...(clean ? { filepath: clean } : {}) });
-      return oid;
+      tree = await readTreeAt({ gitdir, cache: {} }, commit, clean);
     } catch (error) {
       if (unsafeEntry(error)) throw unsafeEntry(error);
       // A damaged or incomplete object store is not a missing folder: say which it is.
-      const missingPath = (error as { code?: string }).code;
-      if (missingPath !== 'NotFoundError' && missingPath !== 'ObjectTypeError') {
-        throw gitStepError(error, {
-          repository: location,
-          doing: `reading ${clean || '/'} at ${commit.slice(0, 7)}`,
-        });
-      }
-      throw new SvcError('FOLDER_NOT_FOUND', `no folder ${clean || '/'} at ${commit.slice(0, 7)}`, {
-        place: { file: clean, url: location },
-        cause: error,
+      throw gitStepError(error, {
+        repository: location,
+        doing: `reading ${clean || '/'} at ${commit.slice(0, 7)}`,
       });
     }
+    if (!tree) {
+      throw new SvcError('FOLDER_NOT_FOUND', `no folder ${clean || '/'} at ${commit.slice(0, 7)}`, {
+        place: { file: clean, url: location },
+      });
+    }
+    return tree.oid;
   }
 
   /** isomorphic-git refuses a tree holding `..` or `.git`: said by name, not as an internal error. */
@@ -243,7 +248,7 @@ function objectRepository(
   ): Promise<void> {
     let tree: TreeEntry[];
     try {
-      tree = (await git.readTree({ fs, gitdir, oid: treeOid })).tree;
+      tree = await readTreeEntries({ gitdir, cache: {} }, treeOid);
     } catch (error) {
       throw unsafeEntry(error) ?? error;
     }
@@ -259,7 +264,7 @@ function objectRepository(
       }
       if (entry.type === 'tree') await walkTree(entry.oid, `${path}/`, visit);
       else if (entry.type === 'blob' && entry.mode !== '120000') {
-        const { blob } = await git.readBlob({ fs, gitdir, oid: entry.oid });
+        const blob = await readBlob({ gitdir, cache: {} }, entry.oid);
         await visit(path, entry, blob);
       }
     }
@@ -304,8 +309,7 @@ function objectRepository(
     },
     commitFolder: (input) => commitFolder({ gitdir }, input),
     async readCommitMessage(commit) {
-      const { commit: c } = await git.readCommit({ fs, gitdir, oid: commit });
-      return c.message;
+      return readCommitMessage({ gitdir, cache: {} }, commit);
     },
   };
 }

@@ -14,16 +14,18 @@
  * pack are read once, not once per object.
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, posix } from 'node:path';
-import git, { type TreeEntry } from 'isomorphic-git';
 import { parse as parseYaml } from 'yaml';
 import {
   applyChanges,
   commitTree,
   type FileChanges,
+  type GitTreeEntry as TreeEntry,
+  readBlob,
+  readTreeEntries,
   treeFiles,
+  writeBlob,
   writeCommit,
 } from '../../generator/sources/git/index.js';
 
@@ -88,7 +90,7 @@ async function entryAt(
   let current = { oid: root, type: 'tree' as TreeEntry['type'], mode: '040000' };
   for (const name of parts) {
     if (current.type !== 'tree') return undefined;
-    const { tree } = await git.readTree({ fs, gitdir: store.gitdir, oid: current.oid, cache });
+    const tree = await readTreeEntries({ gitdir: store.gitdir, cache }, current.oid);
     const entry = tree.find((e) => e.path === name);
     if (!entry) return undefined;
     current = entry;
@@ -116,7 +118,7 @@ export async function materializeFolder(
   input: MaterializeInput,
 ): Promise<{ paths: string[]; files: number }> {
   const cache = {};
-  const { commit } = await git.readCommit({ fs, gitdir: store.gitdir, oid: input.commit, cache });
+  const root = await commitTree({ gitdir: store.gitdir, cache }, input.commit);
   const folder = partsOf(input.path).join('/');
   await mkdir(input.dir, { recursive: true });
   const written = new Set<string>();
@@ -127,21 +129,21 @@ export async function materializeFolder(
     const full = join(input.dir, ...partsOf(path));
     if (entry.type === 'tree') {
       await mkdir(full, { recursive: true });
-      const { tree } = await git.readTree({ fs, gitdir: store.gitdir, oid: entry.oid, cache });
+      const tree = await readTreeEntries({ gitdir: store.gitdir, cache }, entry.oid);
       for (const child of tree) await writeEntry(path ? `${path}/${child.path}` : child.path, child);
       return;
     }
     // Symlinks (120000) and submodules (commit entries) are not followed, as in a job before.
     if (entry.type !== 'blob' || entry.mode === '120000' || written.has(path)) return;
     written.add(path);
-    const { blob } = await git.readBlob({ fs, gitdir: store.gitdir, oid: entry.oid, cache });
+    const blob = await readBlob({ gitdir: store.gitdir, cache }, entry.oid);
     await mkdir(join(full, '..'), { recursive: true });
     await writeFile(full, blob);
     if (entry.mode === '100755') await chmod(full, 0o755);
     files++;
   };
 
-  const folderEntry = await entryAt(store, cache, commit.tree, partsOf(folder));
+  const folderEntry = await entryAt(store, cache, root, partsOf(folder));
   if (folderEntry?.type !== 'tree') return { paths: [], files: 0 };
   await writeEntry(folder, folderEntry);
   const paths = [folder];
@@ -154,7 +156,7 @@ export async function materializeFolder(
   }
   for (const source of sourcePaths(folder, configText)) {
     if (source === folder || (folder && source.startsWith(`${folder}/`))) continue;
-    const entry = await entryAt(store, cache, commit.tree, partsOf(source));
+    const entry = await entryAt(store, cache, root, partsOf(source));
     if (!entry) continue; // Missing: the import names the path it cannot read.
     await writeEntry(source, entry);
     paths.push(source);
@@ -205,7 +207,7 @@ export async function commitFolder(
         const was = before.get(`${at}${item.name}`);
         // A file whose bytes are the ones at the base keeps its blob: nothing is written for it.
         let oid = blobOid(bytes);
-        if (was?.oid !== oid) oid = await git.writeBlob({ fs, gitdir: store.gitdir, blob: bytes });
+        if (was?.oid !== oid) oid = await writeBlob(objects, bytes);
         if (was?.oid === oid && was.mode === mode) changes.delete(`${at}${item.name}`);
         else changes.set(`${at}${item.name}`, { oid, mode });
       }

@@ -209,7 +209,7 @@ function commitTree(
   return {
     async list(dir) {
       const filepath = at(dir);
-      const tree = await readTreeAt({ gitdir, cache }, commit, filepath);
+      const tree = (await readTreeAt({ gitdir, cache }, commit, filepath))?.entries;
       if (!tree) {
         throw notFound(
           `no directory ${filepath || '.'} in ${spec.url} at ${short(commit)} (${spec.branch})`,

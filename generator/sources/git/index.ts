@@ -44,12 +44,18 @@ export {
 export { initRemoteCache, remoteCacheDir } from './remote-cache.js';
 export {
   applyChanges,
+  branchTip,
   commitTree,
   diffTrees,
   EMPTY_TREE,
   type FileChanges,
   type FileEntry,
+  type GitTreeEntry,
   type ObjectStore,
+  readBlob,
+  readCommitMessage,
   readTreeEntries,
+  setBranch,
   treeFiles,
+  writeBlob,
 } from './tree-edit.js';

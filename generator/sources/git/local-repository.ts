@@ -167,21 +167,21 @@ const missing = (error: unknown) => {
   return code === 'NotFoundError' || code === 'ObjectTypeError';
 };
 
-/** The entries of the tree at `dir` ('' for the root) of `commit`; undefined when it has no directory there. */
+/** The tree at `dir` ('' for the root) of `commit`, its id and entries; undefined when it has no directory there. */
 export async function readTreeAt(
   repo: ObjectStore,
   commit: string,
   dir: string,
-): Promise<TreeEntry[] | undefined> {
+): Promise<{ oid: string; entries: TreeEntry[] } | undefined> {
   try {
-    const { tree } = await git.readTree({
+    const { oid, tree } = await git.readTree({
       fs,
       gitdir: repo.gitdir,
       oid: commit,
       ...(dir ? { filepath: dir } : {}),
       cache: repo.cache,
     });
-    return tree;
+    return { oid, entries: tree };
   } catch (error) {
     if (missing(error)) return undefined;
     throw error;

@@ -21,6 +21,9 @@ export interface FileEntry {
 /** path → the new file, or null to delete it. */
 export type FileChanges = Map<string, FileEntry | null>;
 
+/** One entry of a tree, as isomorphic-git reads it. */
+export type GitTreeEntry = TreeEntry;
+
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 export async function readTreeEntries(store: ObjectStore, oid: string): Promise<TreeEntry[]> {
@@ -132,4 +135,29 @@ export async function applyChanges(
   if (!changed) return root ?? EMPTY_TREE;
   if (entries.size === 0) return EMPTY_TREE;
   return git.writeTree({ fs, gitdir: store.gitdir, tree: [...entries.values()] });
+}
+
+/** The bytes of the blob `oid`. */
+export async function readBlob(store: ObjectStore, oid: string): Promise<Uint8Array> {
+  return (await git.readBlob({ fs, gitdir: store.gitdir, oid, cache: store.cache })).blob;
+}
+
+/** Writes `bytes` as a blob; its id. */
+export function writeBlob(store: ObjectStore, bytes: Uint8Array): Promise<string> {
+  return git.writeBlob({ fs, gitdir: store.gitdir, blob: bytes });
+}
+
+/** The commit at the tip of the local branch `branch` (isomorphic-git's NotFoundError when there is none). */
+export function branchTip(store: ObjectStore, branch: string): Promise<string> {
+  return git.resolveRef({ fs, gitdir: store.gitdir, ref: `refs/heads/${branch}` });
+}
+
+/** Points the local branch `branch` at `commit`. */
+export function setBranch(store: ObjectStore, branch: string, commit: string): Promise<void> {
+  return git.writeRef({ fs, gitdir: store.gitdir, ref: `refs/heads/${branch}`, value: commit, force: true });
+}
+
+/** The message of the commit `oid` (isomorphic-git's own error when the object store lacks it). */
+export async function readCommitMessage(store: ObjectStore, oid: string): Promise<string> {
+  return (await git.readCommit({ fs, gitdir: store.gitdir, oid, cache: store.cache })).commit.message;
 }
