@@ -19,9 +19,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { startGitHttpServer } from '../generator/sources/testing/git-http-server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PEER = join(ROOT, 'node_modules', '.bin', 'openapi-mcp-generator');
@@ -112,9 +113,16 @@ const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd,
 
 /**
  * A repository whose `mcp/github` folder was imported from GitHub 22 in the same repository, then a
- * pushed commit that replaces the document with 23: what a merge gives the Action to re-import.
+ * pushed commit that replaces the document with 23: what a merge gives the Action to re-import. With
+ * `server` (a smart-HTTP server serving `dir`'s parent), origin is reached over HTTP, as on a runner:
+ * the Action fetches and pushes over HTTP only.
  */
-export async function mergeRepository(build: Build, dir: string, github22: string): Promise<string> {
+export async function mergeRepository(
+  build: Build,
+  dir: string,
+  github22: string,
+  server?: string,
+): Promise<string> {
   const origin = `${dir}-origin.git`;
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin]);
   execFileSync('git', ['init', '-q', '-b', 'main', dir]);
@@ -135,6 +143,10 @@ export async function mergeRepository(build: Build, dir: string, github22: strin
   git(dir, 'commit', '-q', '-am', 'GitHub 23');
   git(dir, 'remote', 'add', 'origin', origin);
   git(dir, 'push', '-q', 'origin', 'main');
+  if (server) {
+    if (dirname(origin) !== dirname(dir)) throw new Error('the origin must sit beside the work tree');
+    git(dir, 'remote', 'set-url', 'origin', `${server}/${basename(origin)}`);
+  }
   const event = join(`${dir}-event.json`);
   await writeFile(event, JSON.stringify({ ref: 'refs/heads/main', head_commit: { message: 'GitHub 23' } }));
   return event;
@@ -238,6 +250,8 @@ function summary(runs: Measured[] | undefined): string {
 export async function runCommandsBench(): Promise<void> {
   const runs = Number(process.env.SVC_BENCH_RUNS ?? 3);
   const work = await mkdtemp(join(tmpdir(), 'svc-bench-commands-'));
+  // The Action's origin, over smart HTTP on loopback (it fetches and pushes over HTTP only).
+  const originServer = await startGitHttpServer({ root: work });
   const github22 = join(work, 'github-22.json');
   await writeFile(
     github22,
@@ -325,7 +339,7 @@ export async function runCommandsBench(): Promise<void> {
         await rm(upgraded, { recursive: true, force: true });
         if (build.action && existsSync(build.action)) {
           const repo = join(work, `merge-${tag}`);
-          const event = await mergeRepository(build, repo, github22);
+          const event = await mergeRepository(build, repo, github22, originServer.url);
           add(mergeRow, build.label, await runMergeMode(build, repo, event));
         }
       }
@@ -339,6 +353,7 @@ export async function runCommandsBench(): Promise<void> {
       }
     }
   } finally {
+    await originServer.close();
     await rm(work, { recursive: true, force: true });
   }
 

@@ -48,14 +48,13 @@ beforeAll(async () => {
   writeFileSync(full, readFileSync(full, 'utf8').replace('enabled: false', 'enabled: true'));
   repo.commit('add the pets server');
   repo.git('push', '-q', 'origin', 'main');
+  await repo.serve();
 });
 
 afterAll(() => repo.cleanup());
 
 function checkout(): string {
-  const dir = mkdtempSync(join(repo.root, 'checkout-'));
-  execFileSync('git', ['clone', '-q', '--depth=1', '--branch', 'main', `file://${repo.origin}`, dir]);
-  return dir;
+  return repo.checkout(mkdtempSync(join(repo.root, 'checkout-')));
 }
 
 async function runPush(workspace: string, message: string, inputs: Record<string, string> = {}) {

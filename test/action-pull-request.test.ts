@@ -2,7 +2,6 @@
  * Pull-request mode end to end: runAction against a fake GitHub REST API on loopback and a real git
  * repository (a shallow clone of a bare origin, as actions/checkout leaves it) with a base and head commit.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +62,7 @@ beforeAll(async () => {
   base = repo.commit('base');
   repo.git('push', '-q', 'origin', 'main');
   gh = await startFakeGitHub({ owner: 'acme', repo: 'apis', token: TOKEN });
+  await repo.serve();
   for (let i = 0; i < 105; i++) gh.addComment(PR, `review comment ${i}`);
 });
 
@@ -77,8 +77,7 @@ function pushHead(name: string, files: Record<string, string | null>): { sha: st
   repo.write(files);
   const sha = repo.commit(name);
   repo.git('push', '-q', '-f', 'origin', name);
-  const checkout = join(repo.root, `checkout-${name}`);
-  execFileSync('git', ['clone', '-q', '--depth=1', '--branch', name, `file://${repo.origin}`, checkout]);
+  const checkout = repo.checkout(join(repo.root, `checkout-${name}`), name);
   return { sha, checkout };
 }
 

@@ -34,6 +34,7 @@ beforeAll(async () => {
   source = await startPrivateGitSource({ authorize: (a) => a === BASIC, git: { token: TOKEN }, now });
   ({ server, sourceUrl, repo } = source);
   gh = await startFakeGitHub({ owner: 'acme', repo: 'apis' });
+  await repo.serve();
 });
 
 afterAll(async () => {
@@ -42,9 +43,7 @@ afterAll(async () => {
 });
 
 function checkout(): string {
-  const dir = mkdtempSync(join(repo.root, 'checkout-'));
-  execFileSync('git', ['clone', '-q', '--depth=1', '--branch', 'main', `file://${repo.origin}`, dir]);
-  return dir;
+  return repo.checkout(mkdtempSync(join(repo.root, 'checkout-')));
 }
 
 /** Every file under `dir`, as text (the run's temporary directory: outputs, summary, reports, git cache). */

@@ -36,6 +36,7 @@ beforeAll(async () => {
   });
   ({ server, sourceUrl, repo } = source);
   gh = await startFakeGitHub({ owner: 'acme', repo: 'apis' });
+  await repo.serve();
 });
 
 afterAll(async () => {
@@ -48,8 +49,7 @@ const originHead = () =>
 
 /** A merge-mode run on a fresh clone of main, with these inputs. */
 async function runPush(inputs: Record<string, string>) {
-  const workspace = mkdtempSync(join(repo.root, 'checkout-'));
-  execFileSync('git', ['clone', '-q', '--depth=1', '--branch', 'main', `file://${repo.origin}`, workspace]);
+  const workspace = repo.checkout(mkdtempSync(join(repo.root, 'checkout-')));
   const tmp = mkdtempSync(join(tmpdir(), 'svc-action-source-username-run-'));
   writeFileSync(
     join(tmp, 'event.json'),

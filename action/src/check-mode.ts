@@ -5,7 +5,7 @@
 import { join, posix } from 'node:path';
 import { countFolder, type FolderResult, folderAtHead } from './folder-result.js';
 import { findServerFolders } from './folders.js';
-import { listFiles } from './git.js';
+import { listFiles, openLocalRepository } from '../../generator/sources/git/index.js';
 import { renderResults } from './render.js';
 import type { ModeEnv } from './run-action.js';
 
@@ -15,10 +15,11 @@ export async function runCheck({ inputs, ctx, engine, log, sourceAccess }: ModeE
   changed: boolean;
 }> {
   const cwd = ctx.workspace;
-  const folders = findServerFolders(await listFiles(cwd, 'HEAD'), inputs.folders);
+  const repo = await openLocalRepository(cwd);
+  const folders = findServerFolders(await listFiles(repo, 'HEAD'), inputs.folders);
   const results: FolderResult[] = [];
   for (const folder of folders) {
-    const { sources, result } = await folderAtHead(cwd, folder, `${ctx.owner}/${ctx.repo}`);
+    const { sources, result } = await folderAtHead(repo, folder, `${ctx.owner}/${ctx.repo}`);
     if (sources.remote || sources.document) {
       log(`svc: checking ${folder}`);
       const reimport = await engine.reimport({

@@ -5,7 +5,7 @@
  * `svc diff <dir> --base <commit>`).
  */
 import { countFolder, type FolderResult } from './folder-result.js';
-import { readFilesAt } from './git.js';
+import { openLocalRepository, readFilesAt } from '../../generator/sources/git/index.js';
 import { historyEndpointDiff } from './history-diff.js';
 import { attributeToImport, neededForDiff } from './pull-request-mode.js';
 import { diffTools, enabledEndpoints, type ToolViewCache } from './tool-changes.js';
@@ -24,9 +24,10 @@ export async function committedChange(opts: {
   head?: string;
 }): Promise<CommittedChange> {
   const dir = opts.folder === '.' ? '' : opts.folder;
+  const repo = await openLocalRepository(opts.repoDir);
   const [baseFiles, headFiles] = await Promise.all([
-    readFilesAt(opts.repoDir, opts.base, dir, neededForDiff),
-    readFilesAt(opts.repoDir, opts.head ?? 'HEAD', dir, neededForDiff),
+    readFilesAt(repo, opts.base, dir, neededForDiff),
+    readFilesAt(repo, opts.head ?? 'HEAD', dir, neededForDiff),
   ]);
   const views: ToolViewCache = new Map();
   const toolChanges = diffTools(baseFiles, headFiles, views);

@@ -2,7 +2,7 @@
 import type { ToolsListCost } from '../../folder/tools-list-cost.js';
 import type { EndpointChangeView, ReimportView } from './engine.js';
 import { type FolderSources, folderSources, serverName } from './folders.js';
-import { readFileAt } from './git.js';
+import { type LocalRepository, readFileAt } from '../../generator/sources/git/index.js';
 import type { ToolChange } from './tool-changes.js';
 
 export interface FolderResult {
@@ -56,11 +56,15 @@ export function hasSomethingToReport(r: FolderResult): boolean {
 
 /** A folder as committed at HEAD: its sources from config.yaml and an empty result to fill in. */
 export async function folderAtHead(
-  cwd: string,
+  repository: LocalRepository,
   folder: string,
   repo: string,
 ): Promise<{ sources: FolderSources; result: FolderResult }> {
-  const configText = await readFileAt(cwd, 'HEAD', folder === '.' ? 'config.yaml' : `${folder}/config.yaml`);
+  const configText = await readFileAt(
+    repository,
+    'HEAD',
+    folder === '.' ? 'config.yaml' : `${folder}/config.yaml`,
+  );
   const result: FolderResult = { folder, toolChanges: [], endpointChanges: [], breaking: 0, warnings: 0 };
   const name = serverName(configText);
   if (name) result.name = name;

@@ -3,16 +3,6 @@ export { readRunContext, resolveMode, type RunContext } from './context.js';
 export type { EndpointChangeView, FolderEndpointDiff, ReimportView, SvcEngine } from './engine.js';
 export { type FolderResult, countFolder, hasSomethingToReport } from './folder-result.js';
 export { findServerFolders, folderSources, globToRegExp, serverName, touches } from './folders.js';
-export {
-  changedFiles,
-  commitPaths,
-  ensureCommit,
-  gitAuthEnv,
-  listFiles,
-  pushRebasing,
-  readFileAt,
-  readFilesAt,
-} from './git.js';
 export { historyEndpointDiff, latestImport } from './history-diff.js';
 export { type ActionInputs, readInputs, splitPatterns } from './inputs.js';
 export { commitMessage, IMPORT_TRAILER, isOwnCommit } from './merge-mode.js';

@@ -8,9 +8,16 @@ import { join, posix } from 'node:path';
 import { IMPORT_TRAILER, importCommitMessage, isOwnCommit } from '../../generator/import/import-commit.js';
 import { countFolder, type FolderResult, folderAtHead } from './folder-result.js';
 import { findServerFolders } from './folders.js';
-import { commitPaths, gitAuthEnv, headMessage, listFiles, pushRebasing } from './git.js';
+import {
+  commitMessage as readCommitMessage,
+  commitPaths,
+  listFiles,
+  openLocalRepository,
+  pushReplaying,
+} from '../../generator/sources/git/index.js';
 import { renderResults } from './render.js';
 import type { ModeEnv } from './run-action.js';
+import { BOT, redactedGitError, workspaceRemote } from './workspace-git.js';
 
 export { IMPORT_TRAILER, isOwnCommit };
 
@@ -28,18 +35,19 @@ export async function runMerge(
   secrets: readonly string[],
 ): Promise<{ results: FolderResult[]; markdown: string; commit?: string; skipped?: string }> {
   const cwd = ctx.workspace;
-  const message = ctx.headCommitMessage ?? (await headMessage(cwd));
+  const repo = await openLocalRepository(cwd);
+  const message = ctx.headCommitMessage ?? (await readCommitMessage(repo, 'HEAD'));
   if (isOwnCommit(message)) {
     const skipped = 'the head commit is the action’s own re-import commit';
     log(`svc: skipping: ${skipped}`);
     return { results: [], markdown: `### svc · re-import\n\nSkipped: ${skipped}.\n`, skipped };
   }
   const branch = ctx.ref.replace(/^refs\/heads\//, '');
-  const folders = findServerFolders(await listFiles(cwd, 'HEAD'), inputs.folders);
+  const folders = findServerFolders(await listFiles(repo, 'HEAD'), inputs.folders);
   const results: FolderResult[] = [];
   for (const folder of folders) {
     const dir = join(cwd, ...posix.normalize(folder).split('/'));
-    const { sources, result } = await folderAtHead(cwd, folder, `${ctx.owner}/${ctx.repo}`);
+    const { sources, result } = await folderAtHead(repo, folder, `${ctx.owner}/${ctx.repo}`);
     if (!sources.remote && !sources.document) {
       log(`svc: ${folder}: no source to re-import (manual folder)`);
       results.push(result);
@@ -57,15 +65,17 @@ export async function runMerge(
   let commit: string | undefined;
   if (changedFolders.length > 0) {
     commit = await commitPaths(
-      cwd,
+      { ...repo, dir: cwd },
       changedFolders.map((r) => r.folder),
-      commitMessage(inputs.commitMessage, results),
+      { message: commitMessage(inputs.commitMessage, results), author: BOT },
     );
     if (commit) {
       log(`svc: committed ${commit.slice(0, 7)}; pushing to ${branch}`);
-      const pushed = await pushRebasing(cwd, branch, {
-        env: gitAuthEnv(inputs.token, ctx.serverUrl),
-        secrets,
+      const pushed = await pushReplaying(
+        { ...repo, dir: cwd },
+        { remote: 'origin', branch, access: workspaceRemote(inputs.token, ctx.serverUrl) },
+      ).catch((error: unknown) => {
+        throw redactedGitError(error, secrets);
       });
       if (pushed.rebased) log(`svc: ${branch} had moved; replayed the commit as ${pushed.sha.slice(0, 7)}`);
       commit = pushed.sha;

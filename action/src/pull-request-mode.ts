@@ -12,11 +12,19 @@ import { loadFolder } from '../../folder/load-folder.js';
 import { toolsListCost } from '../../folder/tools-list-cost.js';
 import { findServerFolders, folderSources, serverName, touches } from './folders.js';
 import { countFolder, type FolderResult } from './folder-result.js';
-import { changedFiles, ensureCommit, gitAuthEnv, listFiles, readFileAt, readFilesAt } from './git.js';
+import {
+  changedFiles,
+  fetchCommitOf,
+  listFiles,
+  openLocalRepository,
+  readFileAt,
+  readFilesAt,
+} from '../../generator/sources/git/index.js';
 import { COMMENT_MARKER, MAX_COMMENT_CHARS } from './comment.js';
 import type { RunContext } from './context.js';
 import { renderResults } from './render.js';
 import type { ModeEnv } from './run-action.js';
+import { redactedGitError, workspaceRemote } from './workspace-git.js';
 import { diffTools, enabledEndpoints, type ToolChange, type ToolViewCache } from './tool-changes.js';
 
 /**
@@ -49,12 +57,16 @@ export async function runPullRequest({
   if (!pr) throw new SvcError('USAGE', 'pull_request mode needs a pull_request event (GITHUB_EVENT_PATH)');
   const cwd = ctx.workspace;
   const head = 'HEAD';
-  await ensureCommit(cwd, pr.baseSha, {
-    env: gitAuthEnv(inputs.token, ctx.serverUrl),
-    secrets: [inputs.token],
+  const repo = await openLocalRepository(cwd);
+  await fetchCommitOf(repo, pr.baseSha, {
+    remote: 'origin',
+    branch: pr.baseRef,
+    access: workspaceRemote(inputs.token, ctx.serverUrl),
+  }).catch((error: unknown) => {
+    throw redactedGitError(error, [inputs.token]);
   });
-  const changed = await changedFiles(cwd, pr.baseSha, head);
-  const [baseList, headList] = await Promise.all([listFiles(cwd, pr.baseSha), listFiles(cwd, head)]);
+  const changed = await changedFiles(repo, pr.baseSha, head);
+  const [baseList, headList] = await Promise.all([listFiles(repo, pr.baseSha), listFiles(repo, head)]);
   const folders = findServerFolders(new Set([...baseList, ...headList]), inputs.folders);
   const headSet = new Set(headList);
   const results: FolderResult[] = [];
@@ -64,14 +76,14 @@ export async function runPullRequest({
     const existsAtHead = headSet.has(`${prefix}config.yaml`);
     // Only config.yaml decides whether the folder is touched; read the whole folder only then.
     const configText =
-      (existsAtHead ? await readFileAt(cwd, head, `${prefix}config.yaml`) : undefined) ??
-      (await readFileAt(cwd, pr.baseSha, `${prefix}config.yaml`));
+      (existsAtHead ? await readFileAt(repo, head, `${prefix}config.yaml`) : undefined) ??
+      (await readFileAt(repo, pr.baseSha, `${prefix}config.yaml`));
     const sources = folderSources(folder, configText, `${ctx.owner}/${ctx.repo}`);
     if (!touches(folder, sources, changed)) continue;
     const [baseFiles, headFiles] = await Promise.all([
-      readFilesAt(cwd, pr.baseSha, folder === '.' ? '' : folder, neededForDiff),
+      readFilesAt(repo, pr.baseSha, folder === '.' ? '' : folder, neededForDiff),
       existsAtHead
-        ? readFilesAt(cwd, head, folder === '.' ? '' : folder, neededForDiff)
+        ? readFilesAt(repo, head, folder === '.' ? '' : folder, neededForDiff)
         : Promise.resolve({} as FolderFiles),
     ]);
     log(`svc: ${folder} is touched by the pull request`);

@@ -19,13 +19,21 @@ import {
 import { type RunContext, readRunContext, resolveMode } from './context.js';
 import type { SvcEngine } from './engine.js';
 import { type FolderResult, hasSomethingToReport } from './folder-result.js';
-import { redact } from './git.js';
+import { createRedactor } from '../../runtime/redact.js';
 import { type ActionInputs, type Env, readInputs } from './inputs.js';
 import { runMerge } from './merge-mode.js';
 import { writeOutputs, writeSummary } from './outputs.js';
 import { runPullRequest } from './pull-request-mode.js';
 import { runCheck } from './check-mode.js';
 import { sourceTokenAllowedOn, withheldOnEvent } from './token-events.js';
+
+/**
+ * Blanks the secrets out of a text with the runtime's redactor, so a token is caught in its encoded
+ * forms (the base64 of `x-access-token:<token>` in a Basic header) as well as raw.
+ */
+export function redact(text: string, secrets: readonly string[] = []): string {
+  return createRedactor(secrets)(text);
+}
 
 export interface ActionDeps {
   env: Env;

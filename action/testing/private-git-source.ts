@@ -71,7 +71,7 @@ export async function startPrivateGitSource(options: {
     repo,
     async close() {
       await server.close();
-      repo.cleanup();
+      await repo.cleanup();
     },
   };
 }

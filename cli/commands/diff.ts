@@ -125,15 +125,17 @@ interface Committed {
 /** What the commits since `base` changed in the folder (the git work tree's HEAD against `base`). */
 async function committedSince(dir: string, base: string): Promise<Committed> {
   // The committed diff is the GitHub Action's own (its modules ship in dist/action/).
-  const [{ runGit }, { committedChange }, { renderResults }] = await Promise.all([
-    import('../../action/src/git.js'),
+  const [git, { committedChange }, { renderResults }] = await Promise.all([
+    import('../../generator/sources/git/index.js'),
     import('../../action/src/committed-change.js'),
     import('../../action/src/render.js'),
   ]);
   let root: string;
   try {
-    root = (await runGit(['rev-parse', '--show-toplevel'], { cwd: dir })).trim();
-    await runGit(['rev-parse', '--verify', '--quiet', `${base}^{commit}`], { cwd: dir });
+    const repo = await git.openLocalRepository(dir);
+    if (!repo.dir) throw new SvcError('USAGE', `${dir} is in a bare repository`);
+    root = repo.dir;
+    await git.resolveCommit(repo, base);
   } catch (cause) {
     throw new SvcError(
       'USAGE',

@@ -8,16 +8,32 @@
  * read blob by blob; an import's result becomes blobs and trees grafted onto the head's tree
  * and one commit whose parent is that head.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import git, { type TreeEntry } from 'isomorphic-git';
 import { SvcError } from '../../core/svc-error.js';
 import { unsafePathReason } from '../../folder/folder-paths.js';
 import type { FolderFiles } from '../../folder/model.js';
-import { type AddressPolicy, addressPolicy } from '../../generator/sources/address-policy.js';
-import { gitFailureReason, guardedGitHttp } from '../../generator/sources/guarded-git-http.js';
+import type { AddressPolicy } from '../../generator/sources/address-policy.js';
+import {
+  BranchMovedError,
+  branchTip,
+  type GitTreeEntry as TreeEntry,
+  readBlob,
+  readCommitMessage,
+  readTreeAt,
+  readTreeEntries,
+  setBranch,
+  DEFAULT_MAX_FETCH_BYTES,
+  fetchBranch,
+  gitFailureReason,
+  hostScopedCredential,
+  initRemoteCache,
+  pushBranch,
+  remoteAccess,
+  remoteCacheDir,
+} from '../../generator/sources/git/index.js';
+
 import { gitStepError } from './git-failure.js';
 import { commitFolder, materializeFolder } from './job-tree.js';
 
@@ -72,32 +88,10 @@ export interface OpenRepositoryOptions {
   maxFetchBytes?: number;
 }
 
-const DEFAULT_MAX_FETCH_BYTES = 512 * 1024 * 1024;
 /** Most bytes a server folder read from git may hold (the snapshot is served from it). */
 export const MAX_FOLDER_BYTES = 64 * 1024 * 1024;
 
-/** Whether the service's own token may go to `url`: a listed host, over https or to loopback. */
-export function tokenAllowedFor(url: URL, hosts: readonly string[] | undefined): boolean {
-  if (!hosts || hosts.length === 0) return false;
-  const host = url.host.toLowerCase();
-  const listed = hosts.some((h) => {
-    const want = h.trim().toLowerCase();
-    return want !== '' && (want === host || want === url.hostname.toLowerCase());
-  });
-  if (!listed) return false;
-  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url));
-}
-
-function isLoopback(url: URL): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
-}
-
-export class BranchMovedError extends SvcError {
-  constructor(branch: string) {
-    super('GIT_FAILED', `the branch ${branch} moved while the import ran`);
-  }
-}
+export { BranchMovedError, tokenAllowedFor } from '../../generator/sources/git/index.js';
 
 const locks = new Map<string, Promise<unknown>>();
 /** Runs `task` after every earlier task on the same key (one fetch or push per cache at a time). */
@@ -139,45 +133,22 @@ export async function openRepository(
         place: { field: 'repository' },
       });
     }
-    const name = createHash('sha256').update(repository).digest('hex').slice(0, 24);
-    const cacheDir = resolve(opts.cacheDir);
-    const gitdir = join(cacheDir, `${name}.git`);
-    if (!fs.existsSync(join(gitdir, 'HEAD'))) {
-      await mkdir(cacheDir, { recursive: true, mode: 0o700 });
-      await mkdir(gitdir, { recursive: true, mode: 0o700 });
-      await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
-    }
-    await git.addRemote({ fs, gitdir, remote: 'origin', url: repository, force: true });
-    const http = guardedGitHttp({
-      policy: opts.policy ?? addressPolicy(),
+    await mkdir(resolve(opts.cacheDir), { recursive: true, mode: 0o700 });
+    const gitdir = remoteCacheDir(opts.cacheDir, repository);
+    await initRemoteCache(gitdir, repository);
+    // SVC_GIT_TOKEN goes only to the hosts in SVC_GIT_TOKEN_HOSTS; fetch and push share the access.
+    const access = remoteAccess({
+      ...(opts.policy ? { policy: opts.policy } : {}),
       maxBytes: opts.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES,
-    });
-    const token = opts.gitToken && tokenAllowedFor(url, opts.gitTokenHosts) ? opts.gitToken : undefined;
-    const onAuth = token ? () => ({ username: 'x-access-token', password: token }) : undefined;
-    // Fetch and push name the same remote branch on both sides, with the same credentials.
-    const remoteBranch = (branch: string) => ({
-      fs,
-      http,
-      gitdir,
-      remote: 'origin',
-      ref: branch,
-      remoteRef: branch,
-      ...(onAuth ? { onAuth } : {}),
+      ...(opts.gitToken ? { credential: hostScopedCredential(opts.gitToken, opts.gitTokenHosts ?? []) } : {}),
     });
     return objectRepository(repository, gitdir, {
       async head(branch) {
         return serialized(gitdir, async () => {
           try {
-            const fetched = await git.fetch({
-              ...remoteBranch(branch),
-              singleBranch: true,
-              depth: 1,
-              tags: false,
-            });
-            if (!fetched.fetchHead) throw new SvcError('GIT_FAILED', `no branch ${branch}`);
-            return fetched.fetchHead;
+            return await fetchBranch({ gitdir, remote: { name: 'origin' }, branch, depth: 1, access });
           } catch (error) {
-            if ((error as { code?: string })?.code === 'HttpError' && !token && opts.gitToken) {
+            if ((error as { code?: string })?.code === 'HttpError' && access.withheldFrom(repository)) {
               throw gitFailed(
                 `cannot fetch ${branch}`,
                 repository,
@@ -190,30 +161,16 @@ export async function openRepository(
       },
       async publish(branch, base, commit) {
         await serialized(gitdir, async () => {
-          await git.writeRef({ fs, gitdir, ref: `refs/heads/${branch}`, value: commit, force: true });
-          let result: Awaited<ReturnType<typeof git.push>>;
+          await setBranch({ gitdir, cache: {} }, branch, commit);
           try {
-            result = await git.push(remoteBranch(branch));
+            await pushBranch({ gitdir, remote: 'origin', ref: branch, branch, access });
           } catch (error) {
-            if (/not a simple fast-forward|non-fast-forward|PushRejected|rejected/i.test(String(error))) {
-              throw new BranchMovedError(branch);
+            if (error instanceof BranchMovedError) throw error;
+            // The remote refused the ref: its reason, already on one short line.
+            if (error instanceof SvcError) {
+              throw new SvcError('GIT_FAILED', error.message, { place: { url: repository }, cause: error });
             }
             throw gitFailed(`cannot push ${branch}`, repository, error);
-          }
-          if (!result.ok) {
-            const reason = Object.values(result.refs ?? {})
-              .map((r) => r.error)
-              .filter(Boolean)
-              .join('; ');
-            if (/fast-forward|fetch first|stale/i.test(reason)) throw new BranchMovedError(branch);
-            throw gitFailed(
-              `the push of ${branch} was refused`,
-              repository,
-              // The remote's reason, on one short line.
-              (reason || String(result.error ?? 'refused'))
-                .replace(/[\u0000-\u001f\u007f]+/g, ' ')
-                .slice(0, 200),
-            );
           }
           void base;
         });
@@ -231,16 +188,16 @@ export async function openRepository(
   return objectRepository(dir, gitdir, {
     async head(branch) {
       try {
-        return await git.resolveRef({ fs, gitdir, ref: `refs/heads/${branch}` });
+        return await branchTip({ gitdir, cache: {} }, branch);
       } catch (error) {
         throw gitFailed(`no branch ${branch}`, dir, error);
       }
     },
     async publish(branch, base, commit) {
       await serialized(gitdir, async () => {
-        const now = await git.resolveRef({ fs, gitdir, ref: `refs/heads/${branch}` });
+        const now = await branchTip({ gitdir, cache: {} }, branch);
         if (now !== base) throw new BranchMovedError(branch);
-        await git.writeRef({ fs, gitdir, ref: `refs/heads/${branch}`, value: commit, force: true });
+        await setBranch({ gitdir, cache: {} }, branch, commit);
       });
     },
     async discard() {},
@@ -254,24 +211,23 @@ function objectRepository(
 ): GitRepository {
   async function treeAt(commit: string, path: string): Promise<string> {
     const clean = path.replace(/^\/+|\/+$/g, '');
+    let tree: Awaited<ReturnType<typeof readTreeAt>>;
     try {
-      const { oid } = await git.readTree({ fs, gitdir, oid: commit, ...(clean ? { filepath: clean } : {}) });
-      return oid;
+      tree = await readTreeAt({ gitdir, cache: {} }, commit, clean);
     } catch (error) {
       if (unsafeEntry(error)) throw unsafeEntry(error);
       // A damaged or incomplete object store is not a missing folder: say which it is.
-      const missingPath = (error as { code?: string }).code;
-      if (missingPath !== 'NotFoundError' && missingPath !== 'ObjectTypeError') {
-        throw gitStepError(error, {
-          repository: location,
-          doing: `reading ${clean || '/'} at ${commit.slice(0, 7)}`,
-        });
-      }
-      throw new SvcError('FOLDER_NOT_FOUND', `no folder ${clean || '/'} at ${commit.slice(0, 7)}`, {
-        place: { file: clean, url: location },
-        cause: error,
+      throw gitStepError(error, {
+        repository: location,
+        doing: `reading ${clean || '/'} at ${commit.slice(0, 7)}`,
       });
     }
+    if (!tree) {
+      throw new SvcError('FOLDER_NOT_FOUND', `no folder ${clean || '/'} at ${commit.slice(0, 7)}`, {
+        place: { file: clean, url: location },
+      });
+    }
+    return tree.oid;
   }
 
   /** isomorphic-git refuses a tree holding `..` or `.git`: said by name, not as an internal error. */
@@ -292,7 +248,7 @@ function objectRepository(
   ): Promise<void> {
     let tree: TreeEntry[];
     try {
-      tree = (await git.readTree({ fs, gitdir, oid: treeOid })).tree;
+      tree = await readTreeEntries({ gitdir, cache: {} }, treeOid);
     } catch (error) {
       throw unsafeEntry(error) ?? error;
     }
@@ -308,7 +264,7 @@ function objectRepository(
       }
       if (entry.type === 'tree') await walkTree(entry.oid, `${path}/`, visit);
       else if (entry.type === 'blob' && entry.mode !== '120000') {
-        const { blob } = await git.readBlob({ fs, gitdir, oid: entry.oid });
+        const blob = await readBlob({ gitdir, cache: {} }, entry.oid);
         await visit(path, entry, blob);
       }
     }
@@ -353,8 +309,7 @@ function objectRepository(
     },
     commitFolder: (input) => commitFolder({ gitdir }, input),
     async readCommitMessage(commit) {
-      const { commit: c } = await git.readCommit({ fs, gitdir, oid: commit });
-      return c.message;
+      return readCommitMessage({ gitdir, cache: {} }, commit);
     },
   };
 }

@@ -14,11 +14,20 @@
  * pack are read once, not once per object.
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, posix } from 'node:path';
-import git, { type TreeEntry } from 'isomorphic-git';
 import { parse as parseYaml } from 'yaml';
+import {
+  applyChanges,
+  commitTree,
+  type FileChanges,
+  type GitTreeEntry as TreeEntry,
+  readBlob,
+  readTreeEntries,
+  treeFiles,
+  writeBlob,
+  writeCommit,
+} from '../../generator/sources/git/index.js';
 
 /** Where the objects are (a repository's git directory). */
 export interface ObjectStore {
@@ -81,7 +90,7 @@ async function entryAt(
   let current = { oid: root, type: 'tree' as TreeEntry['type'], mode: '040000' };
   for (const name of parts) {
     if (current.type !== 'tree') return undefined;
-    const { tree } = await git.readTree({ fs, gitdir: store.gitdir, oid: current.oid, cache });
+    const tree = await readTreeEntries({ gitdir: store.gitdir, cache }, current.oid);
     const entry = tree.find((e) => e.path === name);
     if (!entry) return undefined;
     current = entry;
@@ -109,7 +118,7 @@ export async function materializeFolder(
   input: MaterializeInput,
 ): Promise<{ paths: string[]; files: number }> {
   const cache = {};
-  const { commit } = await git.readCommit({ fs, gitdir: store.gitdir, oid: input.commit, cache });
+  const root = await commitTree({ gitdir: store.gitdir, cache }, input.commit);
   const folder = partsOf(input.path).join('/');
   await mkdir(input.dir, { recursive: true });
   const written = new Set<string>();
@@ -120,21 +129,21 @@ export async function materializeFolder(
     const full = join(input.dir, ...partsOf(path));
     if (entry.type === 'tree') {
       await mkdir(full, { recursive: true });
-      const { tree } = await git.readTree({ fs, gitdir: store.gitdir, oid: entry.oid, cache });
+      const tree = await readTreeEntries({ gitdir: store.gitdir, cache }, entry.oid);
       for (const child of tree) await writeEntry(path ? `${path}/${child.path}` : child.path, child);
       return;
     }
     // Symlinks (120000) and submodules (commit entries) are not followed, as in a job before.
     if (entry.type !== 'blob' || entry.mode === '120000' || written.has(path)) return;
     written.add(path);
-    const { blob } = await git.readBlob({ fs, gitdir: store.gitdir, oid: entry.oid, cache });
+    const blob = await readBlob({ gitdir: store.gitdir, cache }, entry.oid);
     await mkdir(join(full, '..'), { recursive: true });
     await writeFile(full, blob);
     if (entry.mode === '100755') await chmod(full, 0o755);
     files++;
   };
 
-  const folderEntry = await entryAt(store, cache, commit.tree, partsOf(folder));
+  const folderEntry = await entryAt(store, cache, root, partsOf(folder));
   if (folderEntry?.type !== 'tree') return { paths: [], files: 0 };
   await writeEntry(folder, folderEntry);
   const paths = [folder];
@@ -147,15 +156,13 @@ export async function materializeFolder(
   }
   for (const source of sourcePaths(folder, configText)) {
     if (source === folder || (folder && source.startsWith(`${folder}/`))) continue;
-    const entry = await entryAt(store, cache, commit.tree, partsOf(source));
+    const entry = await entryAt(store, cache, root, partsOf(source));
     if (!entry) continue; // Missing: the import names the path it cannot read.
     await writeEntry(source, entry);
     paths.push(source);
   }
   return { paths, files };
 }
-
-const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /** The id git gives a blob of these bytes. */
 function blobOid(bytes: Uint8Array): string {
@@ -180,68 +187,39 @@ export async function commitFolder(
   store: ObjectStore,
   input: CommitFolderInput,
 ): Promise<string | undefined> {
-  const cache = {};
-  const { gitdir } = store;
-  const { commit } = await git.readCommit({ fs, gitdir, oid: input.base, cache });
-  const parts = partsOf(input.path);
-  const old = await entryAt(store, cache, commit.tree, parts);
-
-  const writeDirTree = async (dir: string, oldTree: string | undefined): Promise<string> => {
+  const objects = { gitdir: store.gitdir, cache: {} };
+  const root = await commitTree(objects, input.base);
+  const folder = partsOf(input.path).join('/');
+  const prefix = folder ? `${folder}/` : '';
+  const old = await entryAt(store, objects.cache, root, partsOf(folder));
+  const before = await treeFiles(objects, old?.type === 'tree' ? old.oid : undefined, prefix);
+  // Every file of the old folder goes, unless the directory holds it again.
+  const changes: FileChanges = new Map([...before.keys()].map((p) => [p, null]));
+  const walk = async (dir: string, at: string): Promise<void> => {
     input.signal?.throwIfAborted();
-    const before = new Map<string, TreeEntry>();
-    if (oldTree)
-      for (const e of (await git.readTree({ fs, gitdir, oid: oldTree, cache })).tree) before.set(e.path, e);
-    const entries: TreeEntry[] = [];
     for (const item of await readdir(dir, { withFileTypes: true })) {
       if (item.name === '.git') continue;
       const full = join(dir, item.name);
-      const was = before.get(item.name);
-      if (item.isDirectory()) {
-        const oid = await writeDirTree(full, was?.type === 'tree' ? was.oid : undefined);
-        // Git keeps no empty directories.
-        if (oid !== EMPTY_TREE) entries.push({ mode: '040000', path: item.name, oid, type: 'tree' });
-      } else if (item.isFile()) {
+      if (item.isDirectory()) await walk(full, `${at}${item.name}/`);
+      else if (item.isFile()) {
         const bytes = await readFile(full);
-        const executable = ((await stat(full)).mode & 0o111) !== 0;
+        const mode = ((await stat(full)).mode & 0o111) !== 0 ? '100755' : '100644';
+        const was = before.get(`${at}${item.name}`);
+        // A file whose bytes are the ones at the base keeps its blob: nothing is written for it.
         let oid = blobOid(bytes);
-        if (was?.type !== 'blob' || was.oid !== oid) oid = await git.writeBlob({ fs, gitdir, blob: bytes });
-        entries.push({ mode: executable ? '100755' : '100644', path: item.name, oid, type: 'blob' });
+        if (was?.oid !== oid) oid = await writeBlob(objects, bytes);
+        if (was?.oid === oid && was.mode === mode) changes.delete(`${at}${item.name}`);
+        else changes.set(`${at}${item.name}`, { oid, mode });
       }
     }
-    const unchanged =
-      oldTree !== undefined &&
-      entries.length === before.size &&
-      entries.every((e) => {
-        const b = before.get(e.path);
-        return b !== undefined && b.oid === e.oid && b.mode === e.mode;
-      });
-    return unchanged ? oldTree : git.writeTree({ fs, gitdir, tree: entries });
   };
-
-  /** `root` with the subtree at `at` replaced by `oid`; returns the new root tree. */
-  const graft = async (root: string | undefined, at: string[], oid: string): Promise<string> => {
-    const [head, ...rest] = at;
-    if (head === undefined) return oid;
-    const tree = root ? (await git.readTree({ fs, gitdir, oid: root, cache })).tree : [];
-    const existing = tree.find((e) => e.path === head && e.type === 'tree');
-    const child = await graft(existing?.oid, rest, oid);
-    if (existing?.oid === child) return root!;
-    const others = tree.filter((e) => e.path !== head);
-    return git.writeTree({
-      fs,
-      gitdir,
-      tree: [...others, { mode: '040000', path: head, oid: child, type: 'tree' }],
-    });
-  };
-
-  const folderTree = await writeDirTree(input.folderDir, old?.type === 'tree' ? old.oid : undefined);
-  const tree = await graft(commit.tree, parts, folderTree);
-  if (tree === commit.tree) return undefined;
+  await walk(input.folderDir, prefix);
+  const tree = await applyChanges(objects, root, changes);
+  if (tree === root) return undefined;
   input.signal?.throwIfAborted();
-  const who = { ...input.author, timestamp: Math.floor(input.now.getTime() / 1000), timezoneOffset: 0 };
-  return git.writeCommit({
-    fs,
-    gitdir,
-    commit: { message: input.message, tree, parent: [input.base], author: who, committer: who },
+  return writeCommit(objects, tree, [input.base], {
+    message: input.message,
+    author: input.author,
+    now: input.now,
   });
 }

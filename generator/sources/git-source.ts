@@ -7,14 +7,10 @@
  * The token (SVC_GIT_TOKEN or a connection's) is only ever handed to isomorphic-git's onAuth: it
  * is never part of a URL, a path, an error or anything written.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
-import git from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
-import { capChunks } from '../../core/body-cap.js';
 import { SvcError } from '../../core/svc-error.js';
 import {
   type ContentTree,
@@ -23,9 +19,18 @@ import {
   readContentTree,
   type TreeEntry,
 } from './content-source.js';
-import type { AddressPolicy } from './address-policy.js';
+import { type AddressPolicy, addressPolicy } from './address-policy.js';
 import { withLock } from '../../folder/with-lock.js';
-import { guardedGitHttp } from './guarded-git-http.js';
+import {
+  DEFAULT_MAX_FETCH_BYTES,
+  fetchBranch as fetchRemoteBranch,
+  initRemoteCache,
+  readBlobAt,
+  readTreeAt,
+  remoteAccess,
+  remoteCacheDir,
+  resolveCommit,
+} from './git/index.js';
 import { checkGitUrl } from './git-url.js';
 import { DEFAULT_MAX_SOURCE_BYTES, type SourceText } from './openapi-source.js';
 
@@ -100,74 +105,59 @@ export async function gitCacheDir(env: Record<string, string | undefined>): Prom
   return dir;
 }
 
-const DEFAULT_MAX_FETCH_BYTES = 512 * 1024 * 1024;
-
-type HttpClient = typeof http;
-
-/** isomorphic-git's HTTP client, stopping a response once it has brought more than `max` bytes. */
-function cappedHttp(max: number, url: string): HttpClient {
-  return {
-    async request(request) {
-      const response = await http.request(request);
-      if (!response.body) return response;
-      const body = capChunks(response.body as AsyncIterable<Uint8Array>, {
-        maxBytes: max,
-        place: url,
-        tooLarge: () =>
-          new SvcError('SOURCE_TOO_LARGE', `fetching ${url} brought more than ${max} bytes`, {
-            place: { url },
-          }),
-      });
-      return { ...response, body };
-    },
-  };
-}
-
 /** How deep `--ref <sha>` looks back along the branch when the commit is not cached yet. */
 const REF_DEPTH = 1000;
 
 export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = {}): Promise<GitSourceRead> {
   const url = checkGitUrl(spec.url);
-  const gitdir = join(
+  const gitdir = remoteCacheDir(
     opts.cacheDir ?? process.env.SVC_CACHE_DIR ?? (await gitCacheDir(process.env)),
-    `${createHash('sha256').update(url).digest('hex').slice(0, 24)}.git`,
+    url,
   );
   await mkdir(gitdir, { recursive: true, mode: 0o700 });
   const token = opts.token;
-  const auth = {
-    onAuth: () =>
-      token ? { username: opts.username ?? 'x-access-token', password: token } : { cancel: true },
-    onAuthFailure: () => ({ cancel: true }),
-  };
+  const home = new URL(url).origin;
+  const access = remoteAccess({
+    // Without a policy (the CLI), the user's own git host on a private network is fine.
+    policy: opts.policy ?? addressPolicy({ allowPrivate: true }),
+    maxBytes: opts.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES,
+    // The token goes to the repository's own origin, never elsewhere.
+    ...(token
+      ? {
+          credential: {
+            token,
+            username: opts.username ?? 'x-access-token',
+            allowed: (u: URL) => u.origin === home,
+          },
+        }
+      : {}),
+    refused: 'cancel',
+  });
   const fetchBranch = async (depth: number) => {
     try {
-      const fetched = await git.fetch({
-        fs,
-        http: opts.policy
-          ? guardedGitHttp({ policy: opts.policy, maxBytes: opts.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES })
-          : cappedHttp(opts.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES, spec.url),
+      return await fetchRemoteBranch({
         gitdir,
-        url,
-        ref: spec.branch,
-        singleBranch: true,
+        remote: { name: 'origin' },
+        branch: spec.branch,
         depth,
-        tags: false,
-        ...auth,
+        access,
       });
-      if (!fetched.fetchHead) throw new Error(`no commit at ${spec.branch}`);
-      return fetched.fetchHead;
     } catch (error) {
+      if (!opts.policy && error instanceof SvcError && error.code === 'SOURCE_TOO_LARGE') {
+        // Named after the repository, not the request of the protocol that overflowed.
+        const max = opts.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES;
+        throw new SvcError('SOURCE_TOO_LARGE', `fetching ${spec.url} brought more than ${max} bytes`, {
+          place: { url: spec.url },
+        });
+      }
       throw fetchError(error, spec, Boolean(token), opts.credentialHint ?? 'SVC_GIT_TOKEN');
     }
   };
   const cache = {};
   // One process at a time fetches into a cache (isomorphic-git does not lock its refs and shallow file).
   const commit = await withLock(gitdir, async () => {
-    if (!fs.existsSync(join(gitdir, 'HEAD'))) {
-      await git.init({ fs, gitdir, bare: true });
-      // The cache is named after the URL, so its one remote never changes.
-      await git.addRemote({ fs, gitdir, remote: 'origin', url, force: true });
-    }
+    // The cache is named after the URL, so its one remote never changes.
+    if (!fs.existsSync(join(gitdir, 'HEAD'))) await initRemoteCache(gitdir, url);
     if (!opts.ref) return fetchBranch(1);
     // Cached already, else maybe the head, else somewhere down the branch.
     let found = await localCommit(gitdir, opts.ref, cache);
@@ -219,18 +209,12 @@ function commitTree(
   return {
     async list(dir) {
       const filepath = at(dir);
-      let tree: Awaited<ReturnType<typeof git.readTree>>['tree'];
-      try {
-        tree = (await git.readTree({ fs, gitdir, oid: commit, ...(filepath ? { filepath } : {}), cache }))
-          .tree;
-      } catch (error) {
-        if (isGitError(error, 'NotFoundError') || isGitError(error, 'ObjectTypeError')) {
-          throw notFound(
-            `no directory ${filepath || '.'} in ${spec.url} at ${short(commit)} (${spec.branch})`,
-            filepath || '.',
-          );
-        }
-        throw error;
+      const tree = (await readTreeAt({ gitdir, cache }, commit, filepath))?.entries;
+      if (!tree) {
+        throw notFound(
+          `no directory ${filepath || '.'} in ${spec.url} at ${short(commit)} (${spec.branch})`,
+          filepath || '.',
+        );
       }
       return tree.map(
         (e): TreeEntry => ({
@@ -257,13 +241,9 @@ async function readBlob(
   cache: object,
   missing: () => SvcError,
 ): Promise<Buffer> {
-  try {
-    const { blob } = await git.readBlob({ fs, gitdir, oid: commit, filepath, cache });
-    return Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
-  } catch (error) {
-    if (isGitError(error, 'NotFoundError') || isGitError(error, 'ObjectTypeError')) throw missing();
-    throw error;
-  }
+  const blob = await readBlobAt({ gitdir, cache }, commit, filepath);
+  if (!blob) throw missing();
+  return Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
 }
 
 async function localCommit(gitdir: string, ref: string, cache: object): Promise<string | undefined> {
@@ -271,9 +251,7 @@ async function localCommit(gitdir: string, ref: string, cache: object): Promise<
     throw new SvcError('USAGE', `--ref takes a commit id (hex), not "${ref}"`, { place: { field: 'ref' } });
   }
   try {
-    const oid = await git.expandOid({ fs, gitdir, oid: ref.toLowerCase(), cache });
-    await git.readCommit({ fs, gitdir, oid, cache });
-    return oid;
+    return await resolveCommit({ gitdir, cache }, ref.toLowerCase());
   } catch {
     return undefined;
   }

@@ -1,12 +1,14 @@
 /**
  * Real git repositories for tests (the action's, the control service's), made with the git CLI in
  * a temporary directory: a bare "origin", a work tree cloned from it, helpers to write files and
- * commit. No network.
+ * commit. `serve()` puts the origin behind a loopback smart-HTTP server (svc fetches and pushes
+ * over HTTP only), as a GitHub checkout's origin is.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { type GitHttpServer, startGitHttpServer } from './git-http-server.js';
 
 export interface TestRepo {
   root: string;
@@ -14,10 +16,20 @@ export interface TestRepo {
   dir: string;
   /** Bare repository used as `origin`. */
   origin: string;
+  /** Serves `origin` over smart HTTP on loopback (once); its URL (`<server>/origin.git`). */
+  serve(options?: { authorize?: (authorization: string | undefined) => boolean }): Promise<string>;
+  /** The server `serve()` started (its requests), once started. */
+  server(): GitHttpServer | undefined;
+  /**
+   * A shallow clone of `branch` into `into`, as actions/checkout makes one, whose origin is the
+   * served URL (call `serve()` first). Cloned from the bare repository on disk: a synchronous git
+   * talking to the server in this same process would wait for it forever.
+   */
+  checkout(into: string, branch?: string, depth?: number): string;
   git(...args: string[]): string;
   write(files: Record<string, string | null>): void;
   commit(message: string): string;
-  cleanup(): void;
+  cleanup(): Promise<void>;
 }
 
 const IDENTITY = ['-c', 'user.name=Test', '-c', 'user.email=test@example.test', '-c', 'commit.gpgsign=false'];
@@ -31,10 +43,22 @@ export function createTestRepo(): TestRepo {
   run(root, ['init', '-q', '--bare', '-b', 'main', origin]);
   run(root, ['init', '-q', '-b', 'main', dir]);
   run(dir, ['remote', 'add', 'origin', origin]);
+  let http: GitHttpServer | undefined;
   const repo: TestRepo = {
     root,
     dir,
     origin,
+    async serve(options = {}) {
+      http ??= await startGitHttpServer({ root, ...options });
+      return `${http.url}/origin.git`;
+    },
+    server: () => http,
+    checkout(into, branch = 'main', depth = 1) {
+      if (!http) throw new Error('serve() the origin before checking it out');
+      run(root, ['clone', '-q', `--depth=${depth}`, '--branch', branch, `file://${origin}`, into]);
+      run(into, ['remote', 'set-url', 'origin', `${http.url}/origin.git`]);
+      return into;
+    },
     git: (...args) => run(dir, args).trim(),
     write(files) {
       for (const [path, text] of Object.entries(files)) {
@@ -51,7 +75,11 @@ export function createTestRepo(): TestRepo {
       run(dir, ['commit', '-q', '--allow-empty', '-m', message]);
       return run(dir, ['rev-parse', 'HEAD']).trim();
     },
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    cleanup() {
+      const closed = http?.close() ?? Promise.resolve();
+      rmSync(root, { recursive: true, force: true });
+      return closed;
+    },
   };
   return repo;
 }

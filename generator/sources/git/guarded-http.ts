@@ -7,11 +7,11 @@
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
-import { readNodeStreamCapped } from '../../core/read-node-stream-capped.js';
-import { SvcError } from '../../core/svc-error.js';
-import type { AddressPolicy } from './address-policy.js';
-import { followRedirects } from './follow-redirects.js';
-import { pinnedLookup } from '../../core/private-address-resolve.js';
+import { readNodeStreamCapped } from '../../../core/read-node-stream-capped.js';
+import { SvcError } from '../../../core/svc-error.js';
+import type { AddressPolicy } from '../address-policy.js';
+import { followRedirects } from '../follow-redirects.js';
+import { pinnedLookup } from '../../../core/private-address-resolve.js';
 
 const MAX_REDIRECTS = 5;
 const IDLE_TIMEOUT_MS = 120_000;
