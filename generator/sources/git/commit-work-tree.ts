@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import git from 'isomorphic-git';
 import type { LocalRepository } from './local-repository.js';
 import { applyChanges, commitTree, type FileChanges, type FileEntry, type ObjectStore } from './tree-edit.js';
+import { canStageDirectly, stageFiles } from './stage-work-tree.js';
+import { workTreeChanges } from './work-tree-status.js';
 
 export interface GitIdentity {
   name: string;
@@ -93,6 +95,23 @@ async function stagedEntries(
 }
 
 /**
+ * Stages through isomorphic-git's add (which converts line endings as core.autocrlf asks): one
+ * write of the index for every file added or changed (per-file calls rewrite the whole index).
+ */
+async function stageWithAdd(
+  repo: LocalRepository & { dir: string },
+  present: readonly string[],
+  gone: readonly string[],
+): Promise<FileChanges> {
+  const { dir, gitdir, cache } = repo;
+  if (present.length > 0) await git.add({ fs, dir, gitdir, filepath: [...present], cache, parallel: false });
+  for (const path of gone) await git.remove({ fs, dir, gitdir, filepath: path, cache });
+  const changes: FileChanges = new Map(gone.map((path) => [path, null]));
+  for (const [path, entry] of await stagedEntries(repo, new Set(present))) changes.set(path, entry);
+  return changes;
+}
+
+/**
  * Commits the work tree's state of `paths` on top of HEAD and moves HEAD's branch to it. Returns
  * the new commit's id, or undefined when nothing under `paths` differs from HEAD.
  */
@@ -101,31 +120,15 @@ export async function commitPaths(
   paths: readonly string[],
   input: CommitInput,
 ): Promise<string | undefined> {
-  const { dir, gitdir, cache } = repo;
-  const head = await git.resolveRef({ fs, gitdir, ref: 'HEAD' });
+  const head = await git.resolveRef({ fs, gitdir: repo.gitdir, ref: 'HEAD' });
   const filepaths = paths.map((p) => p.replace(/^\.\/?|\/+$/g, '')).filter((p) => p !== '');
-  // [path, HEAD, WORKDIR, STAGE]: WORKDIR 0 absent, 1 as at HEAD, 2 changed.
-  const matrix = await git.statusMatrix({
-    fs,
-    dir,
-    gitdir,
-    ref: head,
-    cache,
-    ...(filepaths.length > 0 && !paths.includes('.') ? { filepaths } : {}),
-  });
-  const present: string[] = [];
-  const gone: string[] = [];
-  for (const [path, inHead, work] of matrix) {
-    if (work === 0 && inHead === 1) gone.push(path);
-    else if (work === 2) present.push(path);
-  }
+  const whole = filepaths.length === 0 || paths.includes('.');
+  const { present, gone } = await workTreeChanges(repo, head, whole ? [''] : filepaths);
   if (present.length === 0 && gone.length === 0) return undefined;
-  // Staged first (one write of the index for every file added or changed; per-file calls rewrite
-  // the whole index each time), so the work tree reads clean after the commit; the ids come from there.
-  if (present.length > 0) await git.add({ fs, dir, gitdir, filepath: present, cache });
-  for (const path of gone) await git.remove({ fs, dir, gitdir, filepath: path, cache });
-  const changes: FileChanges = new Map(gone.map((path) => [path, null]));
-  for (const [path, entry] of await stagedEntries(repo, new Set(present))) changes.set(path, entry);
+  // Staged first, so the work tree reads clean after the commit; the ids come from there.
+  const changes = (await canStageDirectly(repo))
+    ? await stageFiles(repo, present, gone)
+    : await stageWithAdd(repo, present, gone);
   const base = await commitTree(repo, head);
   const tree = await applyChanges(repo, base, changes);
   if (tree === base) return undefined;

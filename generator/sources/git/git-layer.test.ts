@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressPolicy } from '../address-policy.js';
@@ -96,6 +96,35 @@ describe('committing a work tree', () => {
     );
     expect(repo.git('status', '--porcelain')).toBe('?? elsewhere.txt');
     expect(await commitPaths(r, ['mcp/a'], { message: 'again', author: BOT })).toBeUndefined();
+  });
+
+  it('stages as git add -A would: ignored files stay out unless tracked, modes and links kept, objects sound', async () => {
+    repo.write({ 'mcp/c/.gitignore': '*.log\n', 'mcp/c/kept.log': 'tracked\n', 'mcp/c/run.sh': 'echo\n' });
+    repo.git('add', '-f', 'mcp/c');
+    repo.commit('c');
+    repo.write({
+      'mcp/c/kept.log': 'tracked, changed\n',
+      'mcp/c/new.log': 'ignored\n',
+      'mcp/c/run.sh': 'echo 2\n',
+    });
+    chmodSync(join(repo.dir, 'mcp/c/run.sh'), 0o755);
+    symlinkSync('run.sh', join(repo.dir, 'mcp/c/link'));
+    const r = await open(repo.dir);
+    await commitPaths(r, ['./mcp/c/'], { message: 'c2', author: BOT });
+    expect(repo.git('show', '--name-status', '--format=', 'HEAD').split('\n')).toEqual([
+      'M\tmcp/c/kept.log',
+      'A\tmcp/c/link',
+      'M\tmcp/c/run.sh',
+    ]);
+    expect(
+      repo
+        .git('ls-tree', 'HEAD', 'mcp/c/')
+        .split('\n')
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(['100644', '100644', '120000', '100755']);
+    expect(repo.git('cat-file', '-p', 'HEAD:mcp/c/link')).toBe('run.sh');
+    expect(repo.git('status', '--porcelain', 'mcp/c')).toBe('');
+    repo.git('fsck', '--strict');
   });
 });
 
