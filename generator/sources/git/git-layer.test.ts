@@ -126,6 +126,18 @@ describe('committing a work tree', () => {
     expect(repo.git('status', '--porcelain', 'mcp/c')).toBe('');
     repo.git('fsck', '--strict');
   });
+
+  it('converts line endings as core.autocrlf asks', async () => {
+    repo.git('config', 'core.autocrlf', 'true');
+    try {
+      repo.write({ 'mcp/d/crlf.txt': 'one\r\ntwo\r\n' });
+      await commitPaths(await open(repo.dir), ['mcp/d'], { message: 'd', author: BOT });
+      expect(repo.git('show', '--name-status', '--format=', 'HEAD')).toBe('A\tmcp/d/crlf.txt');
+      expect(JSON.stringify(repo.git('cat-file', 'blob', 'HEAD:mcp/d/crlf.txt'))).toBe('"one\\ntwo"');
+    } finally {
+      repo.git('config', '--unset', 'core.autocrlf');
+    }
+  });
 });
 
 describe('fetch and push over smart HTTP', () => {
