@@ -99,12 +99,17 @@ describe('committing a work tree', () => {
   });
 
   it('stages as git add -A would: ignored files stay out unless tracked, modes and links kept, objects sound', async () => {
-    repo.write({ 'mcp/c/.gitignore': '*.log\n', 'mcp/c/kept.log': 'tracked\n', 'mcp/c/run.sh': 'echo\n' });
+    repo.write({
+      'mcp/c/.gitignore': '*.log\ntmp/\n',
+      'mcp/c/kept.log': 'tracked\n',
+      'mcp/c/run.sh': 'echo\n',
+    });
     repo.git('add', '-f', 'mcp/c');
     repo.commit('c');
     repo.write({
       'mcp/c/kept.log': 'tracked, changed\n',
       'mcp/c/new.log': 'ignored\n',
+      'mcp/c/tmp/deep/x.txt': 'ignored\n',
       'mcp/c/run.sh': 'echo 2\n',
     });
     chmodSync(join(repo.dir, 'mcp/c/run.sh'), 0o755);

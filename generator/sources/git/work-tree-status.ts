@@ -52,8 +52,16 @@ async function workTreeBytes(file: string): Promise<Uint8Array | undefined> {
   }
 }
 
-/** Every file (and link) under `path` of the work tree, repository-relative; `.git` left out. */
-async function workTreeFiles(dir: string, path: string, into: string[] = []): Promise<string[]> {
+/**
+ * Every file (and link) under `path` of the work tree, repository-relative; `.git` left out, and
+ * the directories `skip` names (ignored ones the commit holds nothing of) not entered.
+ */
+async function workTreeFiles(
+  dir: string,
+  path: string,
+  skip: (directory: string) => Promise<boolean>,
+  into: string[] = [],
+): Promise<string[]> {
   let entries: fs.Dirent[];
   try {
     entries = await readdir(join(dir, path), { withFileTypes: true });
@@ -71,8 +79,9 @@ async function workTreeFiles(dir: string, path: string, into: string[] = []): Pr
   for (const entry of entries) {
     if (entry.name === '.git') continue;
     const child = path === '' ? entry.name : `${path}/${entry.name}`;
-    if (entry.isDirectory()) await workTreeFiles(dir, child, into);
-    else into.push(child);
+    if (entry.isDirectory()) {
+      if (!(await skip(child))) await workTreeFiles(dir, child, skip, into);
+    } else into.push(child);
   }
   return into;
 }
@@ -94,14 +103,19 @@ export async function workTreeChanges(
   const gone = new Set<string>();
   for (const path of paths) {
     const committed = await committedFiles(repo, commit, path);
-    const onDisk = await workTreeFiles(repo.dir, path);
+    const committedDirs = new Set<string>();
+    for (const file of committed.keys())
+      for (let at = file.lastIndexOf('/'); at > 0; at = file.lastIndexOf('/', at - 1))
+        committedDirs.add(file.slice(0, at));
+    const ignored = (filepath: string) => git.isIgnored({ fs, dir: repo.dir, gitdir: repo.gitdir, filepath });
+    const skip = async (directory: string) => !committedDirs.has(directory) && (await ignored(directory));
+    const onDisk = await workTreeFiles(repo.dir, path, skip);
     const seen = new Set(onDisk);
     for (const file of committed.keys()) if (!seen.has(file)) gone.add(file);
     for (const file of onDisk) {
       const before = committed.get(file);
       if (!before) {
-        const ignored = await git.isIgnored({ fs, dir: repo.dir, gitdir: repo.gitdir, filepath: file });
-        if (!ignored) present.add(file);
+        if (!(await ignored(file))) present.add(file);
         continue;
       }
       if (before.mode === '160000') continue;
