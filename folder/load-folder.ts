@@ -48,13 +48,18 @@ export type LoadFolderResult =
       partial: Omit<FolderModel, 'config'> & { config?: SvcConfig };
     };
 
-export function loadFolder(files: FolderFiles): LoadFolderResult {
+/**
+ * `rendered`: for YAML files the caller has just written, the values it wrote them from (its
+ * writer's text reads back as exactly these: generator/render/rendered-values.test.ts). They are
+ * checked instead of parsing the text again; a value that fails is reported from the text.
+ */
+export function loadFolder(files: FolderFiles, rendered?: ReadonlyMap<string, unknown>): LoadFolderResult {
   const errors: SvcError[] = [];
   const paths = Object.keys(files)
     .filter((p) => p !== BOOKKEEPING_DIR && !p.startsWith(`${BOOKKEEPING_DIR}/`))
     .sort();
 
-  const config = loadYamlFile<SvcConfig>(files, CONFIG_FILE, 'config', errors);
+  const config = loadYamlFile<SvcConfig>(files, CONFIG_FILE, 'config', errors, rendered?.get(CONFIG_FILE));
 
   const tools: ToolItem[] = [];
   for (const path of paths) {
@@ -70,7 +75,7 @@ export function loadFolder(files: FolderFiles): LoadFolderResult {
       );
       continue;
     }
-    const tool = loadYamlFile<SvcTool>(files, path, 'tool', errors);
+    const tool = loadYamlFile<SvcTool>(files, path, 'tool', errors, rendered?.get(path));
     if (tool) tools.push({ key, file: path, tool });
   }
 

@@ -26,6 +26,8 @@ export function loadYamlFile<T>(
   path: string,
   schema: 'config' | 'tool',
   errors: SvcError[],
+  /** The value the caller wrote this text from (loadFolder's `rendered`): checked, not parsed. */
+  rendered?: unknown,
 ): T | undefined {
   const text = files[path];
   if (text === undefined) {
@@ -38,7 +40,7 @@ export function loadYamlFile<T>(
   }
   // Files as svc writes them take the fast path; only a file that needs it (a hand edit the fast
   // reader does not take, or a schema violation to be located by line) goes through `yaml`.
-  const fast = readYamlFast(text);
+  const fast = rendered ?? readYamlFast(text);
   if (fast !== FALLBACK) {
     const quick = validateLocated(schema, fast);
     if (quick.ok) return quick.value as T;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { UNCHANGED_FILE } from '../generator/history/index.js';
 import { importFolder } from '../generator/import/index.js';
 import type { ChecklistRow } from '../generator/import/checklist.js';
@@ -34,6 +35,11 @@ afterAll(async () => {
 interface Scenario {
   name: string;
   contentDir?: string;
+  /**
+   * The document as 2-space JSON (api.yaml holding it: JSON is YAML): Tools/openapi.json is then
+   * the document and a newline, which the fingerprint compares rather than hashes.
+   */
+  jsonDocument?: boolean;
   /** After the first import: what the user changes. */
   edit?: (
     dir: string,
@@ -46,6 +52,10 @@ async function readyFolder(s: Scenario): Promise<{ root: string; dir: string }> 
   const root = await mkdtemp(path.join(tmpdir(), 'svc-unchanged-'));
   roots.push(root);
   await cp(path.join(fixtures, 'petstore-v1.yaml'), path.join(root, 'api.yaml'));
+  if (s.jsonDocument) {
+    const document = parseYaml(await readFile(path.join(root, 'api.yaml'), 'utf8')) as unknown;
+    await writeFile(path.join(root, 'api.yaml'), JSON.stringify(document, null, 2));
+  }
   if (s.contentDir)
     await cp(path.join(fixtures, s.contentDir), path.join(root, 'content'), { recursive: true });
   const dir = path.join(root, 'a', 'petstore');
@@ -245,6 +255,26 @@ describe('the replay is defeated by', () => {
     await markReplay(dir);
     await writeFile(path.join(dir, '.env'), 'API_KEY=secret\n');
     expect(await toolsRow(dir)).toBe(999);
+  });
+
+  it('nothing, with a 2-space JSON document (Tools/openapi.json is it and a newline)', async () => {
+    const { dir, root } = await readyFolder({ name: 'json', jsonDocument: true });
+    const document = await readFile(path.join(root, 'api.yaml'), 'utf8');
+    expect(await readFile(path.join(dir, 'Tools', 'openapi.json'), 'utf8')).toBe(`${document}\n`);
+    await markReplay(dir);
+    expect(await toolsRow(dir)).toBe(999);
+  });
+
+  it('an edit to Tools/openapi.json that keeps its length, with a 2-space JSON document', async () => {
+    const { dir } = await readyFolder({ name: 'json edited', jsonDocument: true });
+    await markReplay(dir);
+    const file = path.join(dir, 'Tools', 'openapi.json');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, `${text.slice(0, -1)} `);
+    expect(await toolsRow(dir)).not.toBe(999);
+    await markReplay(dir);
+    await writeFile(file, text.replace('"', "'"));
+    expect(await toolsRow(dir)).not.toBe(999);
   });
 
   for (const [name, change] of Object.entries(changes)) {

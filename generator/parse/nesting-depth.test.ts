@@ -42,3 +42,46 @@ describe('nesting depth', () => {
     expect(tooDeepInYaml(text, 256)).toBe(Array.from({ length: 256 }, (_, i) => `/k${i + 1}`).join(''));
   });
 });
+
+describe('tooDeepInValue against a plain recursive measure', () => {
+  /** The first node past `limit` in document order, found by recursion (fine for small values). */
+  function reference(node: unknown, limit: number, depth = 1, at = ''): string | undefined {
+    if (node === null || typeof node !== 'object') return undefined;
+    if (depth > limit) return at;
+    const entries = Array.isArray(node) ? node.map((v, i) => [String(i), v] as const) : Object.entries(node);
+    for (const [segment, child] of entries) {
+      const found = reference(
+        child,
+        limit,
+        depth + 1,
+        `${at}/${segment.replaceAll('~', '~0').replaceAll('/', '~1')}`,
+      );
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
+  it('names the same node on random values, at every limit', () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const build = (depth: number): unknown => {
+      const r = random();
+      if (depth > 9 || r < 0.25) return r < 0.1 ? null : Math.floor(r * 10);
+      const size = Math.floor(random() * 4);
+      if (r < 0.6) return Array.from({ length: size }, () => build(depth + 1));
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < size; i++)
+        out[['a', 'b/c', 'd~e', '1', '__proto__'][i % 5]! + i] = build(depth + 1);
+      return out;
+    };
+    for (let n = 0; n < 300; n++) {
+      const value = build(0);
+      for (let limit = 0; limit <= 11; limit++)
+        expect(tooDeepInValue(value, limit)).toBe(reference(value, limit));
+    }
+    expect(tooDeepInValue(JSON.parse('{"__proto__": {"a": [{}]}}'), 3)).toBe('/__proto__/a/0');
+  });
+});

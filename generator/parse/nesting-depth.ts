@@ -29,22 +29,50 @@ function pointerOf(frame: Frame): string {
   return segments.length === 0 ? '' : `/${segments.reverse().join('/')}`;
 }
 
-/** The pointer of the first object or array nested deeper than `limit`, or undefined. */
+/**
+ * The pointer of the first object or array nested deeper than `limit`, or undefined. A walk in
+ * document order with one entry per open level (its node, its keys, the next child), not one
+ * object per node: GitHub's 13 MB document has about a million nodes.
+ */
 export function tooDeepInValue(value: unknown, limit = MAX_DOCUMENT_DEPTH): string | undefined {
-  const stack: Frame[] = [{ node: value, depth: 1, parent: undefined, segment: '' }];
-  for (let frame = stack.pop(); frame; frame = stack.pop()) {
-    const { node, depth } = frame;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth > limit) return pointerOf(frame);
-    // Children pushed in reverse so the first one found too deep is the first in document order.
-    const entries = Array.isArray(node) ? node.map((v, i) => [String(i), v] as const) : Object.entries(node);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [segment, child] = entries[i] as readonly [string, unknown];
-      if (child !== null && typeof child === 'object')
-        stack.push({ node: child, depth: depth + 1, parent: frame, segment });
+  if (value === null || typeof value !== 'object') return undefined;
+  if (limit < 1) return '';
+  const nodes: object[] = [value];
+  // The keys of an open object; undefined for an open array.
+  const keys: (string[] | undefined)[] = [Array.isArray(value) ? undefined : Object.keys(value)];
+  const next: number[] = [0];
+  while (nodes.length > 0) {
+    const top = nodes.length - 1;
+    const node = nodes[top] as Record<string, unknown> & unknown[];
+    const names = keys[top];
+    const i = next[top] as number;
+    if (i >= (names ? names.length : node.length)) {
+      nodes.pop();
+      keys.pop();
+      next.pop();
+      continue;
     }
+    next[top] = i + 1;
+    const child = names ? node[names[i] as string] : node[i];
+    if (child === null || typeof child !== 'object') continue;
+    // The child sits at level top + 2 (the document is level 1).
+    if (top + 2 > limit) return openPointer(keys, next);
+    nodes.push(child);
+    keys.push(Array.isArray(child) ? undefined : Object.keys(child));
+    next.push(0);
   }
   return undefined;
+}
+
+/** The pointer of the child last entered at every open level. */
+function openPointer(keys: readonly (string[] | undefined)[], next: readonly number[]): string {
+  const segments: string[] = [];
+  for (let level = 0; level < next.length; level++) {
+    const index = (next[level] as number) - 1;
+    const names = keys[level];
+    segments.push(escapePointer(names ? (names[index] as string) : String(index)));
+  }
+  return `/${segments.join('/')}`;
 }
 
 type Token = CST.Token;

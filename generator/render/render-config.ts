@@ -7,5 +7,15 @@ const root = configSchema as unknown as SchemaNode;
 
 /** config.yaml: identity, source, auth placement and base URL. It never holds a secret value. */
 export function renderConfig(config: SvcConfig): string {
-  return schemaLine('config') + yamlText(orderKeys(config, root, root));
+  return renderOrderedConfig(orderedConfig(config));
+}
+
+/** The value config.yaml holds: the config with its keys in the written order. */
+export function orderedConfig(config: SvcConfig): unknown {
+  return orderKeys(config, root, root);
+}
+
+/** config.yaml from orderedConfig's value. */
+export function renderOrderedConfig(ordered: unknown): string {
+  return schemaLine('config') + yamlText(ordered);
 }

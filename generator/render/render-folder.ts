@@ -8,12 +8,12 @@ import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import { parseYaml } from '../../folder/yaml-file.js';
 import { decodedJson } from '../parse/decoded-json.js';
 import { renderCompose } from './render-compose.js';
-import { renderConfig } from './render-config.js';
+import { orderedConfig, renderOrderedConfig } from './render-config.js';
 import { renderContent } from './render-content.js';
 import { renderEnvExample } from './render-env-example.js';
 import { GITIGNORE_FILE, renderGitignore } from './render-gitignore.js';
 import { renderReadme } from './render-readme.js';
-import { renderTool } from './render-tool.js';
+import { orderedTool, renderOrderedTool } from './render-tool.js';
 
 export interface RenderExtras {
   /** The source document's text (JSON or YAML), written pretty-printed as Tools/openapi.json. */
@@ -35,8 +35,23 @@ export function renderEmptyFolder(config: FolderModel['config']): FolderFiles {
 }
 
 export function renderFolder(folder: FolderModel, extras: RenderExtras = {}): FolderFiles {
+  return renderFolderValues(folder, extras).files;
+}
+
+/**
+ * The rendered files, and for each YAML file of the model (config.yaml, the tool files) the value
+ * its text was written from. The writer's text reads back as exactly that value
+ * (rendered-values.test.ts proves it on GitHub's 1,223 tools), so the check after rendering
+ * validates the values rather than parsing 3 MB of YAML it has just written.
+ */
+export function renderFolderValues(
+  folder: FolderModel,
+  extras: RenderExtras = {},
+): { files: FolderFiles; values: Map<string, unknown> } {
+  const config = orderedConfig(folder.config);
+  const values = new Map<string, unknown>([['config.yaml', config]]);
   const files: FolderFiles = {
-    'config.yaml': renderConfig(folder.config),
+    'config.yaml': renderOrderedConfig(config),
     'README.md': renderReadme(folder),
     'docker-compose.yml': renderCompose(),
     '.env.example': renderEnvExample(folder.config),
@@ -50,11 +65,13 @@ export function renderFolder(folder: FolderModel, extras: RenderExtras = {}): Fo
     }
     if (path in files)
       throw new SvcError('FOLDER_INVALID', `two tools share the key "${key}"`, { place: { file: path } });
-    files[path] = renderTool(tool);
+    const ordered = orderedTool(tool);
+    values.set(path, ordered);
+    files[path] = renderOrderedTool(ordered);
   }
   Object.assign(files, renderContent(folder));
   if (extras.openapi !== undefined) files[OPENAPI_FILE] = renderOpenApi(extras.openapi);
-  return sortedFiles(files);
+  return { files: sortedFiles(files), values };
 }
 
 /** Renders, then loads what was rendered: the generator validates what it writes. */
@@ -62,14 +79,15 @@ export function renderFolderChecked(
   folder: FolderModel,
   extras: RenderExtras = {},
 ): { ok: true; files: FolderFiles } | { ok: false; errors: SvcError[] } {
-  let files: FolderFiles;
+  let rendered: ReturnType<typeof renderFolderValues>;
   try {
-    files = renderFolder(folder, extras);
+    rendered = renderFolderValues(folder, extras);
   } catch (e) {
     if (e instanceof SvcError) return { ok: false, errors: [e] };
     throw e;
   }
-  const loaded = loadFolder(files);
+  const { files, values } = rendered;
+  const loaded = loadFolder(files, values);
   return loaded.ok ? { ok: true, files } : { ok: false, errors: loaded.errors };
 }
 

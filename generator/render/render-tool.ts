@@ -30,5 +30,15 @@ export const TOOL_KEY_ORDER = [
 
 /** Tools/<key>.yaml */
 export function renderTool(tool: SvcTool): string {
-  return schemaLine('tool') + yamlText(orderKeys(tool, root, root, TOOL_KEY_ORDER));
+  return renderOrderedTool(orderedTool(tool));
+}
+
+/** The value a tool file holds: the tool with its keys in the written order. */
+export function orderedTool(tool: SvcTool): unknown {
+  return orderKeys(tool, root, root, TOOL_KEY_ORDER);
+}
+
+/** Tools/<key>.yaml from orderedTool's value. */
+export function renderOrderedTool(ordered: unknown): string {
+  return schemaLine('tool') + yamlText(ordered);
 }
