@@ -183,6 +183,34 @@ describe('svc import of an unchanged folder', () => {
   });
 });
 
+describe('svc diff of an unchanged folder (a dry run)', () => {
+  it('is replayed, writes nothing, and prints what the full path prints in every format, JSON key order included', async () => {
+    const { root, dir } = await readyFolder({ name: 'diff', contentDir: 'content-v1' });
+    const full = path.join(root, 'b', 'petstore');
+    await mkdir(path.dirname(full), { recursive: true });
+    await cp(dir, full, { recursive: true });
+    await rm(path.join(full, UNCHANGED_FILE));
+    const before = await tree(dir);
+    for (const format of ['json', 'text', 'markdown']) {
+      const replayed = await svc(['diff', 'a/petstore', '--format', format], { cwd: root });
+      const planned = await svc(['diff', 'b/petstore', '--format', format], { cwd: root });
+      expect(replayed.code).toBe(0);
+      expect(replayed).toEqual({
+        ...planned,
+        stdout: planned.stdout.replaceAll('b/petstore', 'a/petstore'),
+        stderr: planned.stderr.replaceAll('b/petstore', 'a/petstore'),
+      });
+    }
+    expect(await tree(dir)).toEqual(before);
+    // It was the replay: the recorded tool count, which only a replay reads, shows in its checklist.
+    await markReplay(dir);
+    const dry = await run(dir, { dryRun: true }, 9500);
+    expect(dry.result.checklist.find((r) => r.kind === 'tools')?.count).toBe(999);
+    const planned = await run(full, { dryRun: true }, 9500);
+    expect(JSON.stringify(dry.result.report)).toBe(JSON.stringify(planned.result.report));
+  });
+});
+
 /** A marker only a replay shows: the recorded tool count (the fingerprint does not cover it). */
 async function markReplay(dir: string): Promise<void> {
   const file = path.join(dir, UNCHANGED_FILE);

@@ -105,7 +105,8 @@ async function replay(
   // As the planner does on its way: the content rows are processing once it reaches them.
   if (contentDir !== undefined) checklist.processing(CONTENT_ROWS);
   try {
-    await appendRecord(opts.dir, replayed.append.path, replayed.append.text);
+    // A dry run (svc diff, the Action's preview) writes nothing, its record included.
+    if (!opts.dryRun) await appendRecord(opts.dir, replayed.append.path, replayed.append.text);
   } catch (error) {
     const failure = { ...run, location, ...(contentDir !== undefined ? { contentDir } : {}), checklist };
     return ended(failedImport(failure, asSvcError(error), 'tools'), opts);

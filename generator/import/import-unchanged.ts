@@ -36,8 +36,7 @@ export async function tryUnchanged(
   statusLog: HistoryRecord['statusLog'],
   now: () => Date,
 ): Promise<UnchangedTry | undefined> {
-  if (opts.config || opts.full || opts.dryRun || opts.userFiles || files[UNCHANGED_FILE] === undefined)
-    return undefined;
+  if (opts.config || opts.full || opts.userFiles || files[UNCHANGED_FILE] === undefined) return undefined;
   const config = loadConfig(files);
   if (!config) return undefined;
   // importTarget and confineSource read only the folder's config.

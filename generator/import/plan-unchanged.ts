@@ -25,6 +25,7 @@ import type { ToolItem } from '../../folder/model.js';
 import type { HistoryRecord, ImportReport, SvcTool } from '../../schemas/types.js';
 import type { MergeNote } from '../merge/merge-notes.js';
 import { buildReport } from '../report/build-report.js';
+import { inReportOrder } from '../report/report-order.js';
 import {
   HISTORY_DIR,
   historyPath,
@@ -72,7 +73,7 @@ export function unchangedInputs(
   /** The document's SHA-256 (hex), when the caller has it already (the planner does). */
   documentSha256?: string,
 ): string | undefined {
-  if (!files || opts.config || opts.dryRun || opts.userFiles) return undefined;
+  if (!files || opts.config || opts.userFiles) return undefined;
   if (bundle.externalRefs && !(bundle.externalRefs instanceof Map)) return undefined;
   if (bundle.content && !Array.isArray(bundle.content)) return undefined;
   const version = opts.svcVersion;
@@ -292,7 +293,8 @@ export function replayUnchanged(
     result: {
       status: 'complete',
       changed: false,
-      report: record.report!,
+      // Read back from the canonical record: in the order a planned import's report has.
+      report: inReportOrder(record.report!),
       files: { ...planned(files), [append.path]: append.text },
       record,
       ...(entry.authWarning ? { authWarning: entry.authWarning } : {}),
