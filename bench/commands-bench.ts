@@ -304,6 +304,7 @@ export async function runCommandsBench(): Promise<void> {
     const againRow = row('import, unchanged again (the fingerprint of the first)');
     const upgradeRow = row('import, GitHub 22 → 23');
     const diffRow = row('diff, GitHub 22 → 23');
+    const diffUnchangedRow = row('diff, unchanged source (GitHub 22; a pull request that edits tools)');
     const validateRow = row('validate (GitHub 22 folder), first on this machine');
     const validateAgainRow = row('validate again (schema check cache warm)');
     const serveRow = row('serve, 1,108 tools enabled, to first tools/list (after validate)');
@@ -341,6 +342,7 @@ export async function runCommandsBench(): Promise<void> {
         add(validateRow, build.label, await svc(build, ['validate', folder]));
         add(validateAgainRow, build.label, await svc(build, ['validate', folder]));
         add(diffRow, build.label, await svc(build, ['diff', folder, '--openapi', GITHUB_23]));
+        add(diffUnchangedRow, build.label, await svc(build, ['diff', folder]));
         const upgraded = `${folder}-up`;
         await cp(folder, upgraded, { recursive: true });
         add(upgradeRow, build.label, await svc(build, ['import', upgraded, '--openapi', GITHUB_23]));
