@@ -154,21 +154,32 @@ describe('an unchanged re-import, replayed', () => {
   }
 });
 
+/** A copy of the folder at b/petstore without the fingerprint: the full path's twin of a/petstore. */
+async function copyWithoutFingerprint(root: string, dir: string): Promise<string> {
+  const full = path.join(root, 'b', 'petstore');
+  await mkdir(path.dirname(full), { recursive: true });
+  await cp(dir, full, { recursive: true });
+  await rm(path.join(full, UNCHANGED_FILE));
+  return full;
+}
+
+/** `svc <command> a/petstore` (replayed) prints and exits as `svc <command> b/petstore` (planned). */
+async function expectSameOutput(root: string, [command, ...args]: string[]): Promise<void> {
+  const replayed = await svc([command!, 'a/petstore', ...args], { cwd: root });
+  const planned = await svc([command!, 'b/petstore', ...args], { cwd: root });
+  expect(replayed.code).toBe(0);
+  expect(replayed).toEqual({
+    ...planned,
+    stdout: planned.stdout.replaceAll('b/petstore', 'a/petstore'),
+    stderr: planned.stderr.replaceAll('b/petstore', 'a/petstore'),
+  });
+}
+
 describe('svc import of an unchanged folder', () => {
   it('prints, exits and writes what the full path does (a copy without the fingerprint)', async () => {
     const { root, dir } = await readyFolder({ name: 'cli', contentDir: 'content-v1' });
-    const full = path.join(root, 'b', 'petstore');
-    await mkdir(path.dirname(full), { recursive: true });
-    await cp(dir, full, { recursive: true });
-    await rm(path.join(full, UNCHANGED_FILE));
-    const replayed = await svc(['import', 'a/petstore'], { cwd: root });
-    const planned = await svc(['import', 'b/petstore'], { cwd: root });
-    expect(replayed.code).toBe(0);
-    expect(replayed).toEqual({
-      ...planned,
-      stdout: planned.stdout.replaceAll('b/petstore', 'a/petstore'),
-      stderr: planned.stderr.replaceAll('b/petstore', 'a/petstore'),
-    });
+    const full = await copyWithoutFingerprint(root, dir);
+    await expectSameOutput(root, ['import']);
     // The same files; the new record differs only in the times of its statuses.
     const untimed = (files: Record<string, string>) =>
       Object.fromEntries(
@@ -186,20 +197,10 @@ describe('svc import of an unchanged folder', () => {
 describe('svc diff of an unchanged folder (a dry run)', () => {
   it('is replayed, writes nothing, and prints what the full path prints in every format, JSON key order included', async () => {
     const { root, dir } = await readyFolder({ name: 'diff', contentDir: 'content-v1' });
-    const full = path.join(root, 'b', 'petstore');
-    await mkdir(path.dirname(full), { recursive: true });
-    await cp(dir, full, { recursive: true });
-    await rm(path.join(full, UNCHANGED_FILE));
+    const full = await copyWithoutFingerprint(root, dir);
     const before = await tree(dir);
     for (const format of ['json', 'text', 'markdown']) {
-      const replayed = await svc(['diff', 'a/petstore', '--format', format], { cwd: root });
-      const planned = await svc(['diff', 'b/petstore', '--format', format], { cwd: root });
-      expect(replayed.code).toBe(0);
-      expect(replayed).toEqual({
-        ...planned,
-        stdout: planned.stdout.replaceAll('b/petstore', 'a/petstore'),
-        stderr: planned.stderr.replaceAll('b/petstore', 'a/petstore'),
-      });
+      await expectSameOutput(root, ['diff', '--format', format]);
     }
     expect(await tree(dir)).toEqual(before);
     // It was the replay: the recorded tool count, which only a replay reads, shows in its checklist.
