@@ -6,9 +6,10 @@
  * is sacred: a file svc did not write is moved (by rename, so its bytes and mode stay) or left
  * where it is, never deleted.
  */
-import { lstat, mkdir, readdir, realpath, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SvcError } from '../core/svc-error.js';
+import { exists } from './durable-fs.js';
 import { isManagedPath } from './folder-paths.js';
 import type { FolderFiles } from './model.js';
 import { someFilesIn } from './user-files.js';
@@ -19,14 +20,6 @@ export interface BranchLeft {
   name: string;
   /** Up to 20 of its files, '/' paths. */
   files: string[];
-}
-
-/** Whether something is at `p`, following a symbolic link (as `existsSync` does). */
-function exists(p: string): Promise<boolean> {
-  return stat(p).then(
-    () => true,
-    () => false,
-  );
 }
 
 /** Whether `dir` is a server folder (it has a config.yaml). */

@@ -4,7 +4,7 @@
  * holding it is fsynced). The swap journal relies on this order: the new folder is complete on
  * disk before the journal names it, and each rename is durable before the next one starts.
  */
-import { lstat, mkdir, open, rename } from 'node:fs/promises';
+import { lstat, mkdir, open, rename, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /**
@@ -64,6 +64,14 @@ export async function mkdirSynced(root: string, rel: string): Promise<void> {
     if (made) await syncDir(dir);
     dir = next;
   }
+}
+
+/** Whether something is at `path`, following a symbolic link (as `existsSync` does). */
+export function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Whether something is at `path`; a symbolic link counts as itself, never followed. */

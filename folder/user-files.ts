@@ -6,6 +6,7 @@
 import { chmod, lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { SvcError } from '../core/svc-error.js';
+import { exists } from './durable-fs.js';
 import { MANAGED_TOP } from './folder-paths.js';
 import type { FolderFiles } from './model.js';
 import { readFolder } from './read-folder.js';
@@ -39,12 +40,7 @@ const NAMED_FILES = 5;
  */
 export async function userFilesBeforeInit(dir: string, force: boolean): Promise<UserFiles | undefined> {
   const config = join(dir, 'config.yaml');
-  if (
-    await stat(config).then(
-      () => true,
-      () => false,
-    )
-  ) {
+  if (await exists(config)) {
     throw new SvcError(
       'FOLDER_EXISTS',
       'a server folder already exists here; re-import it with `svc import`',

@@ -5,7 +5,7 @@
  * streams with every file in memory at once; this made the Action's merge mode slower and bigger.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
+import fs, { type Stats } from 'node:fs';
 import { link, lstat, mkdir, readFile, readlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -21,7 +21,14 @@ async function writeLooseBlob(gitdir: string, bytes: Uint8Array): Promise<string
   const oid = blobId(bytes);
   const folder = join(gitdir, 'objects', oid.slice(0, 2));
   const path = join(folder, oid.slice(2));
-  if (fs.existsSync(path)) return oid;
+  // An object already stored (the same bytes) is kept: objects never change.
+  if (
+    await lstat(path).then(
+      () => true,
+      () => false,
+    )
+  )
+    return oid;
   await mkdir(folder, { recursive: true });
   const header = Buffer.from(`blob ${bytes.byteLength}\0`);
   // Written aside, then linked into place: a reader never sees half an object.
@@ -38,7 +45,7 @@ async function writeLooseBlob(gitdir: string, bytes: Uint8Array): Promise<string
 }
 
 /** The mode git records for a work tree entry (isomorphic-git's rule: any execute bit makes 755). */
-function gitMode(stats: fs.Stats): string {
+function gitMode(stats: Stats): string {
   if (stats.isSymbolicLink()) return '120000';
   return stats.mode & 0o111 ? '100755' : '100644';
 }
@@ -62,7 +69,7 @@ export async function stageFiles(
   gone: readonly string[],
 ): Promise<FileChanges> {
   const changes: FileChanges = new Map(gone.map((path) => [path, null]));
-  const staged: { filepath: string; stats: fs.Stats; oid: string }[] = [];
+  const staged: { filepath: string; stats: Stats; oid: string }[] = [];
   for (const filepath of present) {
     const file = join(repo.dir, filepath);
     const stats = await lstat(file);
