@@ -141,6 +141,12 @@ describe('readGitSource (a real smart-HTTP server on loopback)', () => {
     expect(statSync(fallback).mode & 0o077).toBe(0);
   });
 
+  test('SVC_CACHE_DIR names the cache; "off" (which turns off the schema check cache) leaves the default', async () => {
+    const home = join(root, 'home-off');
+    expect(await gitCacheDir({ SVC_CACHE_DIR: join(root, 'mine'), HOME: home })).toBe(join(root, 'mine'));
+    expect(await gitCacheDir({ SVC_CACHE_DIR: 'off', HOME: home })).toBe(join(home, '.cache', 'svc', 'git'));
+  });
+
   test('a fetch bringing more than the limit stops with SOURCE_TOO_LARGE', async () => {
     await expect(
       readGitSource(spec(), { cacheDir: join(root, 'capped'), maxFetchBytes: 2_000 }),

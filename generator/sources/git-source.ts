@@ -56,7 +56,7 @@ export interface ReadGitOptions {
    * (default SVC_GIT_TOKEN; the Action says its input, the control service its API call).
    */
   credentialHint?: string;
-  /** Where fetched repositories are kept (default: $SVC_CACHE_DIR, else gitCacheDir()). */
+  /** Where fetched repositories are kept (default: gitCacheDir()). */
   cacheDir?: string;
   maxBytes?: number;
   /** Most bytes one fetch may download (default 512 MiB): a hostile server cannot fill the disk. */
@@ -75,12 +75,16 @@ export interface GitSourceRead {
 }
 
 /**
- * The user's own cache ($XDG_CACHE_HOME/svc/git, else ~/.cache/svc/git), mode 0700. Never a
+ * The user's own cache ($SVC_CACHE_DIR as given, else $XDG_CACHE_HOME/svc/git, else
+ * ~/.cache/svc/git), mode 0700. `SVC_CACHE_DIR=off` turns off the schema check cache only
+ * (folder/schema-check-cache.ts): a git source needs a cache all the same, so it takes the default. Never a
  * shared directory such as /tmp as it is: isomorphic-git trusts the objects it finds, so another
  * local user able to write there could change what an import reads. Without a usable home
  * (a container), a per-user directory under the temporary directory, checked to be ours.
  */
 export async function gitCacheDir(env: Record<string, string | undefined>): Promise<string> {
+  const own = env.SVC_CACHE_DIR?.trim();
+  if (own && own !== 'off') return own;
   const home = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, '.cache') : undefined);
   if (home) {
     const dir = join(home, 'svc', 'git');
@@ -110,10 +114,7 @@ const REF_DEPTH = 1000;
 
 export async function readGitSource(spec: GitSourceSpec, opts: ReadGitOptions = {}): Promise<GitSourceRead> {
   const url = checkGitUrl(spec.url);
-  const gitdir = remoteCacheDir(
-    opts.cacheDir ?? process.env.SVC_CACHE_DIR ?? (await gitCacheDir(process.env)),
-    url,
-  );
+  const gitdir = remoteCacheDir(opts.cacheDir ?? (await gitCacheDir(process.env)), url);
   await mkdir(gitdir, { recursive: true, mode: 0o700 });
   const token = opts.token;
   const home = new URL(url).origin;
