@@ -1,5 +1,6 @@
 import type { Source } from '../schemas/types.js';
 import type { CliIo } from '../core/command.js';
+import { givenGitCacheDir } from '../generator/sources/git-cache-dir.js';
 
 /**
  * What git and raw-URL sources need from the environment: the token, the cache directory, and
@@ -14,7 +15,7 @@ export function gitAccess(io: CliIo): {
   ) => Promise<{ url: string; username: string; token: string }>;
 } {
   const token = io.env.SVC_GIT_TOKEN;
-  const cacheDir = io.env.SVC_CACHE_DIR;
+  const cacheDir = givenGitCacheDir(io.env);
   return {
     ...(token ? { token } : {}),
     ...(cacheDir ? { cacheDir } : {}),

@@ -31,6 +31,7 @@ import {
   remoteCacheDir,
   resolveCommit,
 } from './git/index.js';
+import { givenGitCacheDir } from './git-cache-dir.js';
 import { checkGitUrl } from './git-url.js';
 import { DEFAULT_MAX_SOURCE_BYTES, type SourceText } from './openapi-source.js';
 
@@ -83,8 +84,8 @@ export interface GitSourceRead {
  * (a container), a per-user directory under the temporary directory, checked to be ours.
  */
 export async function gitCacheDir(env: Record<string, string | undefined>): Promise<string> {
-  const own = env.SVC_CACHE_DIR?.trim();
-  if (own && own !== 'off') return own;
+  const own = givenGitCacheDir(env);
+  if (own) return own;
   const home = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, '.cache') : undefined);
   if (home) {
     const dir = join(home, 'svc', 'git');
