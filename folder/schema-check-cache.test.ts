@@ -1,10 +1,16 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkTools } from './check-tools.js';
 import type { FolderModel } from './model.js';
-import { cacheDir, cacheFile, openSchemaCheckCache, schemaKey } from './schema-check-cache.js';
+import {
+  cacheDir,
+  cacheFile,
+  openSchemaCheckCache,
+  PRUNE_AFTER_MS,
+  schemaKey,
+} from './schema-check-cache.js';
 
 const CLEAN = { type: 'object', properties: { q: { type: 'string' } } };
 // Passes the meta-schema and the $ref check, but Ajv cannot compile it: only `compile` finds it.
@@ -102,5 +108,41 @@ describe('the schema check cache', () => {
     const none = openSchemaCheckCache(undefined);
     none.add('"a"');
     expect(() => none.save()).not.toThrow();
+  });
+
+  it('deletes the files of checkers unused for a month and stale temporary files, and keeps its own', async () => {
+    const now = Date.UTC(2026, 10, 26);
+    const day = 24 * 60 * 60 * 1000;
+    const at = (ms: number) => utimes(join(dir, name), ms / 1000, ms / 1000).then(() => undefined);
+    let name = '';
+    const files = {
+      old: 'schema-checks-00000000000000aa.txt',
+      recent: 'schema-checks-00000000000000bb.txt',
+      leftTemp: 'schema-checks-00000000000000aa.txt.123.456.tmp',
+      notOurs: 'notes.txt',
+    };
+    for (const [key, file] of Object.entries(files)) {
+      name = file;
+      await writeFile(join(dir, file), 'x\n');
+      await at(
+        key === 'recent'
+          ? now - 10 * day
+          : key === 'leftTemp'
+            ? now - 2 * 60 * 60 * 1000
+            : now - PRUNE_AFTER_MS - day,
+      );
+    }
+    // Our own file, last written long ago but read now: touched, so no other build prunes it.
+    name = cacheFile(dir).split('/').at(-1)!;
+    await writeFile(cacheFile(dir), `${schemaKey('"a"')}\n`);
+    await at(now - PRUNE_AFTER_MS - day);
+    const cache = openSchemaCheckCache(dir, () => now);
+    expect((await stat(cacheFile(dir))).mtimeMs).toBe(now);
+    // Nothing new to save: nothing is written, nothing pruned.
+    cache.save();
+    expect((await readdir(dir)).length).toBe(5);
+    cache.add('"b"');
+    cache.save();
+    expect((await readdir(dir)).sort()).toEqual([files.recent, files.notOurs, name].sort());
   });
 });

@@ -15,9 +15,21 @@
  *   schema), a file that cannot be read is an empty cache, and a write goes to a temporary file
  *   renamed over the old one, so concurrent writers leave one whole file (the loser's new entries
  *   are checked again next time). A cache that cannot be written is no error.
+ * - Pruned: each svc build (each checker) starts its own file, so the file of a build not used
+ *   for PRUNE_AFTER_MS is deleted when another is written, as is a temporary file a killed
+ *   writer left. A file in use is touched at most once a day, which is what keeps it.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -29,6 +41,12 @@ const FORMAT = 'svc-schema-checks/1';
 /** Entries kept (the newest): 33 bytes each, so the file stays under 4 MB. */
 const MAX_ENTRIES = 100_000;
 const HASH = /^[0-9a-f]{32}$/;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A checker's file unused this long is deleted: the svc build that wrote it is most likely gone. */
+export const PRUNE_AFTER_MS = 30 * DAY_MS;
+/** A temporary file this old was left by a killed writer (a live one renames it within seconds). */
+const TEMP_AFTER_MS = 60 * 60 * 1000;
+const CACHE_FILE = /^schema-checks-[0-9a-f]{16}\.txt(\.\d+\.\d+\.tmp)?$/;
 
 export interface SchemaCheckCache {
   /** Whether a schema of this content (its JSON text) was found clean by this very checker. */
@@ -123,19 +141,53 @@ export function cacheFile(dir: string): string {
   return path.join(dir, `schema-checks-${checkerFingerprint()}.txt`);
 }
 
-/** Opens the cache under `dir` (see cacheDir); undefined `dir` gives a cache that keeps nothing. */
-export function openSchemaCheckCache(dir: string | undefined): SchemaCheckCache {
-  const file = dir === undefined ? undefined : cacheFile(dir);
-  const known = new Set<string>();
-  if (file !== undefined) {
-    let text = '';
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      // No cache yet, or not readable: every schema is checked.
-    }
-    for (const line of text.split('\n')) if (HASH.test(line)) known.add(line);
+/**
+ * Deletes the other checkers' files unused for PRUNE_AFTER_MS and temporary files older than an
+ * hour, from `dir`; only names this cache writes are ever touched. Errors are ignored.
+ */
+export function pruneSchemaCheckCache(dir: string, keep: string, now: number): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
   }
+  for (const name of names) {
+    if (name === path.basename(keep) || !CACHE_FILE.test(name)) continue;
+    const file = path.join(dir, name);
+    try {
+      const age = now - statSync(file).mtimeMs;
+      if (age > (name.endsWith('.tmp') ? TEMP_AFTER_MS : PRUNE_AFTER_MS)) unlinkSync(file);
+    } catch {
+      // Gone already, or not ours to delete: nothing to do.
+    }
+  }
+}
+
+/** Reads the hashes in `file`, and marks the file used (at most once a day) so that no pruning takes it. */
+function readKnown(file: string, now: number): Set<string> {
+  const known = new Set<string>();
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+    if (now - statSync(file).mtimeMs > DAY_MS) utimesSync(file, now / 1000, now / 1000);
+  } catch {
+    // No cache yet, or not readable (or not ours to touch): every schema is checked.
+  }
+  for (const line of text.split('\n')) if (HASH.test(line)) known.add(line);
+  return known;
+}
+
+/**
+ * Opens the cache under `dir` (see cacheDir); undefined `dir` gives a cache that keeps nothing.
+ * `now` (ms since the epoch) is the clock pruning and touching go by.
+ */
+export function openSchemaCheckCache(
+  dir: string | undefined,
+  now: () => number = Date.now,
+): SchemaCheckCache {
+  const file = dir === undefined ? undefined : cacheFile(dir);
+  const known = file === undefined ? new Set<string>() : readKnown(file, now());
   const added: string[] = [];
   // add() follows has() for the same schema: its key is hashed once.
   let last: { json: string; key: string } | undefined;
@@ -161,6 +213,7 @@ export function openSchemaCheckCache(dir: string | undefined): SchemaCheckCache 
         writeFileSync(temp, `${keys.join('\n')}\n`);
         renameSync(temp, file);
         added.length = 0;
+        pruneSchemaCheckCache(path.dirname(file), file, now());
       } catch {
         try {
           unlinkSync(temp);
