@@ -86,26 +86,59 @@ function parseStore(files: FolderFiles, path: string): StoreFile {
   }
 }
 
+/** Every endpoint store of a folder, parsed once: the stored endpoints and schemas by hash. */
+export interface EndpointStores {
+  endpoints: Map<string, StoredEndpoint>;
+  schemas: Map<string, unknown>;
+}
+
+export function readStores(files: FolderFiles): EndpointStores {
+  const endpoints = new Map<string, StoredEndpoint>();
+  const schemas = new Map<string, unknown>();
+  for (const path of storeFiles(files)) {
+    const store = parseStore(files, path);
+    for (const [h, e] of Object.entries(store.endpoints)) endpoints.set(h, e);
+    for (const [h, s] of Object.entries(store.schemas)) schemas.set(h, s);
+  }
+  return { endpoints, schemas };
+}
+
+/** Endpoints hashed as the store hashes them, in input order (the hasher holds their schemas). */
+export interface HashedEndpoints {
+  hashes: string[];
+  stored: StoredEndpoint[];
+  hasher: EndpointHasher;
+}
+
+export function hashEndpoints(endpoints: readonly Endpoint[]): HashedEndpoints {
+  const hasher = new EndpointHasher();
+  const hashes: string[] = [];
+  const stored: StoredEndpoint[] = [];
+  for (const endpoint of endpoints) {
+    const hashed = hasher.hash(endpoint);
+    hashes.push(hashed.hash);
+    stored.push(hashed.stored);
+  }
+  return { hashes, stored, hasher };
+}
+
 /**
  * Stores an import's endpoints: returns their hashes (in input order) and, when some were never
- * stored before, the new store file for this import.
+ * stored before, the new store file for this import. `given`: the stores of `files` and the
+ * endpoints' hashes, when the caller has them already (the diff read and hashed them).
  */
 export function storeEndpoints(
   files: FolderFiles,
   seq: number,
   endpoints: readonly Endpoint[],
+  given: { stores?: EndpointStores; hashed?: HashedEndpoints } = {},
 ): { hashes: string[]; file?: { path: string; content: string } } {
-  const known = new Set<string>();
-  for (const path of storeFiles(files))
-    for (const h of Object.keys(parseStore(files, path).endpoints)) known.add(h);
-  const hasher = new EndpointHasher();
+  const known = (given.stores ?? readStores(files)).endpoints;
+  const { hashes, stored, hasher } = given.hashed ?? hashEndpoints(endpoints);
   const fresh: Record<string, StoredEndpoint> = {};
-  const hashes: string[] = [];
-  for (const endpoint of endpoints) {
-    const { hash, stored } = hasher.hash(endpoint);
-    hashes.push(hash);
-    if (!known.has(hash)) fresh[hash] = stored;
-  }
+  hashes.forEach((hash, i) => {
+    if (!known.has(hash)) fresh[hash] = stored[i]!;
+  });
   if (Object.keys(fresh).length === 0) return { hashes };
   const schemas: Record<string, unknown> = {};
   for (const e of Object.values(fresh)) {
@@ -119,14 +152,12 @@ export function storeEndpoints(
 }
 
 /** The endpoints with these hashes, rebuilt from every store; a missing hash is an error. */
-export function loadEndpoints(files: FolderFiles, hashes: readonly string[]): Endpoint[] {
-  const endpoints = new Map<string, StoredEndpoint>();
-  const schemas = new Map<string, unknown>();
-  for (const path of storeFiles(files)) {
-    const store = parseStore(files, path);
-    for (const [h, e] of Object.entries(store.endpoints)) endpoints.set(h, e);
-    for (const [h, s] of Object.entries(store.schemas)) schemas.set(h, s);
-  }
+export function loadEndpoints(
+  files: FolderFiles,
+  hashes: readonly string[],
+  stores: EndpointStores = readStores(files),
+): Endpoint[] {
+  const { endpoints, schemas } = stores;
   return hashes.map((hash) => {
     const stored = endpoints.get(hash);
     if (!stored) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FolderFiles } from '../../folder/model.js';
 import type { Endpoint, HistoryRecord } from '../../schemas/types.js';
 import { sha256Hex } from './sha256-hex.js';
-import { loadEndpoints, storeEndpoints } from './endpoint-store.js';
+import { hashEndpoints, loadEndpoints, readStores, storeEndpoints } from './endpoint-store.js';
 import { nextBookkeeping } from './next-bookkeeping.js';
 import { lastComplete, nextSeq, readHistory } from './read-history.js';
 
@@ -48,6 +48,17 @@ describe('endpoint store', () => {
     expect(again.hashes[0]).toBe(first.hashes[0]);
     expect(Object.keys(JSON.parse(again.file!.content).endpoints)).toEqual([again.hashes[1]]);
     expect(storeEndpoints(files, 3, list).file).toBeUndefined();
+  });
+
+  it('stores the same with the stores read and the endpoints hashed by the caller', () => {
+    const first = storeEndpoints({}, 1, [ep('/a'), ep('/b')]);
+    const files: FolderFiles = { [first.file!.path]: first.file!.content };
+    const list = [ep('/a'), ep('/c')];
+    const hashed = hashEndpoints(list);
+    const stores = readStores(files);
+    expect(hashed.hashes).toEqual(storeEndpoints(files, 2, list).hashes);
+    expect(storeEndpoints(files, 2, list, { stores, hashed })).toEqual(storeEndpoints(files, 2, list));
+    expect(loadEndpoints(files, first.hashes, stores)).toEqual(loadEndpoints(files, first.hashes));
   });
 });
 

@@ -1,7 +1,7 @@
 import type { FolderFiles } from '../../folder/model.js';
 import type { Endpoint, HistoryRecord } from '../../schemas/types.js';
 import { prettyCanonicalJson } from '../../core/canonical-json.js';
-import { storeEndpoints } from './endpoint-store.js';
+import { type EndpointStores, type HashedEndpoints, storeEndpoints } from './endpoint-store.js';
 import { GENERATED_FILE } from './generated-store.js';
 import {
   FOLDER_DOCUMENT,
@@ -23,6 +23,9 @@ export interface BookkeepingInput {
   endpoints?: readonly Endpoint[];
   document?: { text: string; sha256: string };
   written?: Record<string, string>;
+  /** The endpoint stores of `previous` and the endpoints' hashes, when the caller has them already. */
+  stores?: EndpointStores;
+  hashed?: HashedEndpoints;
   /** Complete imports: .svc/generated.json's text (the merge base of the next import). */
   generated?: string;
 }
@@ -42,7 +45,10 @@ export function nextBookkeeping(input: BookkeepingInput): { files: FolderFiles; 
   const before = lastComplete(readHistory(files));
 
   if (record.status === 'complete' && input.endpoints) {
-    const stored = storeEndpoints(files, record.seq, input.endpoints);
+    const stored = storeEndpoints(files, record.seq, input.endpoints, {
+      ...(input.stores ? { stores: input.stores } : {}),
+      ...(input.hashed ? { hashed: input.hashed } : {}),
+    });
     record.endpoints = [...stored.hashes].sort();
     if (stored.file) files[stored.file.path] = stored.file.content;
     if (before?.endpoints && sameList(before.endpoints, record.endpoints)) {

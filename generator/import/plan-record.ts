@@ -5,15 +5,19 @@
 import { isManagedPath } from '../../folder/index.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import { toolsListCost } from '../../folder/tools-list-cost.js';
-import type { HistoryRecord, ImportReport } from '../../schemas/types.js';
+import type { Endpoint, HistoryRecord, ImportReport } from '../../schemas/types.js';
 import { diffEndpoints, diffOptionsOf, webhookChanges } from '../diff/index.js';
 import {
+  type EndpointStores,
   FOLDER_DOCUMENT,
+  type HashedEndpoints,
+  hashEndpoints,
   isBookkeeping,
   loadEndpoints,
   nextBookkeeping,
   nextSeq,
   renderGenerated,
+  readStores,
   sha256Hex,
 } from '../history/index.js';
 import { contentHashes } from '../merge/index.js';
@@ -28,6 +32,10 @@ export interface PlannedReport {
   report: ImportReport;
   changed: boolean;
   documentSha256: string;
+  /** The previous folder's endpoint stores, read once for the diff and the record. */
+  stores?: EndpointStores;
+  /** The endpoints hashed as stored, when they will be (not in a dry run). */
+  hashed?: HashedEndpoints;
 }
 
 export async function planReport(
@@ -36,11 +44,17 @@ export async function planReport(
   { merged, last }: PlannedMerge,
   model: FolderModel,
   files: FolderFiles,
-  { location, now }: { location: string; now: Date },
+  { location, now, dryRun }: { location: string; now: Date; dryRun?: boolean },
 ): Promise<PlannedReport> {
-  const before = last?.endpoints && previous ? loadEndpoints(previous.files, last.endpoints) : [];
+  const was = last?.endpoints && previous ? last.endpoints : undefined;
+  const stores = was && previous ? readStores(previous.files) : undefined;
+  const before = was && stores && previous ? loadEndpoints(previous.files, was, stores) : [];
   const diffOptions = diffOptionsOf(model.config.diff, now);
-  const changes = diffEndpoints(before, planned.endpoints, diffOptions);
+  // Hashed here when the record stores them anyway: an endpoint whose hash is the one stored
+  // before is unchanged, and is not compared.
+  const hashed = dryRun ? undefined : hashEndpoints(planned.endpoints);
+  const same = hashed && was ? sameHash(before, was, planned.endpoints, hashed) : undefined;
+  const changes = diffEndpoints(before, planned.endpoints, diffOptions, same);
   // Webhooks (OpenAPI 3.1) against the document the folder holds; none are stored with the endpoints.
   if (last?.endpoints && previous)
     changes.push(...(await webhookChanges(previous.files[FOLDER_DOCUMENT], planned.webhooks, diffOptions)));
@@ -66,7 +80,27 @@ export async function planReport(
       after: toolsListCost(model),
     },
   });
-  return { report, changed, documentSha256 };
+  return {
+    report,
+    changed,
+    documentSha256,
+    ...(stores ? { stores } : {}),
+    ...(hashed ? { hashed } : {}),
+  };
+}
+
+/** Whether an endpoint of before (loaded by these hashes) and one of after have the same hash. */
+function sameHash(
+  before: readonly Endpoint[],
+  beforeHashes: readonly string[],
+  after: readonly Endpoint[],
+  hashed: HashedEndpoints,
+): (b: Endpoint, a: Endpoint) => boolean {
+  const was = new Map<Endpoint, string>();
+  const is = new Map<Endpoint, string>();
+  for (const [i, e] of before.entries()) was.set(e, beforeHashes[i]!);
+  for (const [i, e] of after.entries()) is.set(e, hashed.hashes[i]!);
+  return (b, a) => was.has(b) && was.get(b) === is.get(a);
 }
 
 export interface RecordInput {
@@ -82,7 +116,7 @@ export function planRecord(
   previous: PreviousFolder | undefined,
   planned: PlannedTools,
   { merged, records, last, lastWritten }: PlannedMerge,
-  { report, changed, documentSha256 }: PlannedReport,
+  { report, changed, documentSha256, stores, hashed }: PlannedReport,
   files: FolderFiles,
   input: RecordInput,
 ): { files: FolderFiles; record: HistoryRecord } {
@@ -110,7 +144,12 @@ export function planRecord(
     // rendering the merge bases (.svc/generated.json, 2.5 MB for GitHub) that nobody reads from it.
     ...(input.dryRun
       ? {}
-      : { endpoints: planned.endpoints, generated: renderGenerated(merged.generatedByKey) }),
+      : {
+          endpoints: planned.endpoints,
+          ...(stores ? { stores } : {}),
+          ...(hashed ? { hashed } : {}),
+          generated: renderGenerated(merged.generatedByKey),
+        }),
     // Kept as the same bytes as Tools/openapi.json, so git stores the document once for both.
     document: { text: files[OPENAPI_FILE] ?? planned.text, sha256: documentSha256 },
     written,
