@@ -7,7 +7,7 @@
 import type { FolderFiles } from '../../folder/model.js';
 import { SvcError } from '../../core/svc-error.js';
 import type { Endpoint } from '../../schemas/types.js';
-import { canonicalJson, canonicalSha256, prettyCanonicalJson } from '../../core/canonical-json.js';
+import { canonicalJson, canonicalSha256 } from '../../core/canonical-json.js';
 import { sha256Hex } from './sha256-hex.js';
 import { ENDPOINTS_DIR, endpointsPath } from './paths.js';
 
@@ -60,9 +60,11 @@ export class EndpointHasher {
     return out;
   }
 
-  hash(endpoint: Endpoint): { hash: string; stored: StoredEndpoint } {
+  /** The endpoint's hash, its stored form and that form's canonical JSON (what the hash is of). */
+  hash(endpoint: Endpoint): { hash: string; stored: StoredEndpoint; text: string } {
     const stored = this.stored(endpoint);
-    return { hash: shortHash(canonicalJson(stored)), stored };
+    const text = canonicalJson(stored);
+    return { hash: shortHash(text), stored, text };
   }
 }
 
@@ -107,6 +109,8 @@ export function readStores(files: FolderFiles): EndpointStores {
 export interface HashedEndpoints {
   hashes: string[];
   stored: StoredEndpoint[];
+  /** Each stored form's canonical JSON. */
+  texts: string[];
   hasher: EndpointHasher;
 }
 
@@ -114,18 +118,21 @@ export function hashEndpoints(endpoints: readonly Endpoint[]): HashedEndpoints {
   const hasher = new EndpointHasher();
   const hashes: string[] = [];
   const stored: StoredEndpoint[] = [];
+  const texts: string[] = [];
   for (const endpoint of endpoints) {
     const hashed = hasher.hash(endpoint);
     hashes.push(hashed.hash);
     stored.push(hashed.stored);
+    texts.push(hashed.text);
   }
-  return { hashes, stored, hasher };
+  return { hashes, stored, texts, hasher };
 }
 
 /**
  * Stores an import's endpoints: returns their hashes (in input order) and, when some were never
- * stored before, the new store file for this import. `given`: the stores of `files` and the
- * endpoints' hashes, when the caller has them already (the diff read and hashed them).
+ * stored before, the new store file for this import: one line per endpoint and per schema, the
+ * canonical JSON the hashes were taken of (serialized once, not again for the file). `given`:
+ * the stores of `files` and the endpoints' hashes, when the caller has them (the diff's).
  */
 export function storeEndpoints(
   files: FolderFiles,
@@ -134,21 +141,28 @@ export function storeEndpoints(
   given: { stores?: EndpointStores; hashed?: HashedEndpoints } = {},
 ): { hashes: string[]; file?: { path: string; content: string } } {
   const known = (given.stores ?? readStores(files)).endpoints;
-  const { hashes, stored, hasher } = given.hashed ?? hashEndpoints(endpoints);
-  const fresh: Record<string, StoredEndpoint> = {};
-  hashes.forEach((hash, i) => {
-    if (!known.has(hash)) fresh[hash] = stored[i]!;
-  });
-  if (Object.keys(fresh).length === 0) return { hashes };
-  const schemas: Record<string, unknown> = {};
-  for (const e of Object.values(fresh)) {
-    for (const h of Object.values(e.defs ?? {})) schemas[h] = hasher.schemas.get(h);
-    for (const h of Object.values(e.contract?.defs ?? {})) schemas[h] = hasher.schemas.get(h);
+  const { hashes, stored, texts, hasher } = given.hashed ?? hashEndpoints(endpoints);
+  // Each new endpoint's canonical JSON, as hashed, and each schema it refers to, by hash.
+  const fresh = new Map<string, string>();
+  const schemas = new Map<string, string>();
+  for (const [i, hash] of hashes.entries()) {
+    if (known.has(hash) || fresh.has(hash)) continue;
+    fresh.set(hash, texts[i]!);
+    const e = stored[i]!;
+    for (const h of [...Object.values(e.defs ?? {}), ...Object.values(e.contract?.defs ?? {})])
+      if (!schemas.has(h)) schemas.set(h, canonicalJson(hasher.schemas.get(h)));
   }
-  return {
-    hashes,
-    file: { path: endpointsPath(seq), content: prettyCanonicalJson({ endpoints: fresh, schemas }) },
-  };
+  if (fresh.size === 0) return { hashes };
+  const content = `{\n"endpoints": {\n${lines(fresh)}\n},\n"schemas": {\n${lines(schemas)}\n}\n}\n`;
+  return { hashes, file: { path: endpointsPath(seq), content } };
+}
+
+/** `"hash": text` lines in hash order; each text is canonical JSON already. */
+function lines(map: ReadonlyMap<string, string>): string {
+  return [...map.keys()]
+    .sort()
+    .map((k) => `${JSON.stringify(k)}: ${map.get(k)}`)
+    .join(',\n');
 }
 
 /** The endpoints with these hashes, rebuilt from every store; a missing hash is an error. */

@@ -41,6 +41,10 @@ describe('endpoint store', () => {
     expect(first.file?.path).toBe('.svc/endpoints/000001.json');
     const stored = JSON.parse(first.file!.content);
     expect(Object.keys(stored.schemas)).toHaveLength(1);
+    // One line per endpoint and per schema: the canonical JSON their hashes were taken of.
+    const lines = first.file!.content.split('\n').filter((l) => /^"[0-9a-f]{16}": /.test(l));
+    const keys = [...[...first.hashes].sort(), ...Object.keys(stored.schemas)];
+    expect(lines.map((l) => l.slice(1, 17))).toEqual(keys);
     const files: FolderFiles = { [first.file!.path]: first.file!.content };
     expect(loadEndpoints(files, first.hashes)).toEqual(list);
 
