@@ -81,28 +81,110 @@ function parseStore(files: FolderFiles, path: string): StoreFile {
       throw new Error('bad shape');
     return parsed;
   } catch (cause) {
-    throw new SvcError('FOLDER_INVALID', 'import bookkeeping file is not a valid endpoint store', {
-      place: { file: path },
-      cause,
-    });
+    throw notAStore(path, cause);
   }
 }
 
-/** Every endpoint store of a folder, parsed once: the stored endpoints and schemas by hash. */
-export interface EndpointStores {
-  endpoints: Map<string, StoredEndpoint>;
-  schemas: Map<string, unknown>;
+function notAStore(path: string, cause: unknown): SvcError {
+  return new SvcError('FOLDER_INVALID', 'import bookkeeping file is not a valid endpoint store', {
+    place: { file: path },
+    cause,
+  });
 }
+
+/**
+ * Every endpoint store of a folder, read once: the stored endpoints and schemas by hash. A store
+ * in the one-line-per-entry form storeEndpoints writes is indexed by line and each entry parsed
+ * when first asked for (an import needs only the entries its diff compares, not every earlier
+ * import's); any other (an older svc's pretty-printed file, a hand edit) is parsed whole.
+ */
+export class EndpointStores {
+  private readonly endpointEntries = new Map<string, Entry>();
+  private readonly schemaEntries = new Map<string, Entry>();
+
+  constructor(files: FolderFiles) {
+    for (const path of storeFiles(files)) {
+      const text = files[path] ?? '';
+      if (indexLines(text, path, this.endpointEntries, this.schemaEntries)) continue;
+      const store = parseStore(files, path);
+      for (const [h, e] of Object.entries(store.endpoints)) this.endpointEntries.set(h, { value: e });
+      for (const [h, v] of Object.entries(store.schemas)) this.schemaEntries.set(h, { value: v });
+    }
+  }
+
+  has(hash: string): boolean {
+    return this.endpointEntries.has(hash);
+  }
+
+  endpoint(hash: string): StoredEndpoint | undefined {
+    return entryValue(this.endpointEntries.get(hash)) as StoredEndpoint | undefined;
+  }
+
+  schema(hash: string): unknown {
+    return entryValue(this.schemaEntries.get(hash));
+  }
+}
+
+/** A stored entry: its value, or the line it is on and the file, until it is parsed. */
+type Entry = { value: unknown } | { text: string; path: string };
+
+function entryValue(entry: Entry | undefined): unknown {
+  if (entry === undefined || 'value' in entry) return entry?.value;
+  let value: unknown;
+  try {
+    value = JSON.parse(entry.text);
+  } catch (cause) {
+    throw notAStore(entry.path, cause);
+  }
+  // Parsed once: every endpoint that refers to a schema gets the same object, as from a whole parse.
+  Object.assign(entry, { value });
+  return value;
+}
+
+const HASH = /^[0-9a-f]{16}$/;
+
+/**
+ * Indexes a store written as storeEndpoints writes it: `{`, `"endpoints": {`, one
+ * `"hash": json,` line each, `},`, `"schemas": {`, the same, `}`, `}`. False (nothing indexed)
+ * for any other text, which is then parsed whole.
+ */
+function indexLines(
+  text: string,
+  path: string,
+  endpoints: Map<string, Entry>,
+  schemas: Map<string, Entry>,
+): boolean {
+  if (!text.startsWith(STORE_HEAD)) return false;
+  const lines = text.split('\n');
+  const found: [Map<string, Entry>, string, string][] = [];
+  let section: 'endpoints' | 'schemas' | 'end' = 'endpoints';
+  for (let i = 2; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line === '') continue;
+    if (section === 'endpoints' && line === '},' && lines[i + 1] === '"schemas": {') {
+      section = 'schemas';
+      i++;
+      continue;
+    }
+    if (section === 'schemas' && line === '}' && lines[i + 1] === '}') {
+      section = 'end';
+      i++;
+      continue;
+    }
+    const hash = line.slice(1, 17);
+    if (section === 'end' || line[0] !== '"' || !HASH.test(hash) || !line.startsWith('": ', 17)) return false;
+    const json = line.endsWith(',') ? line.slice(20, -1) : line.slice(20);
+    found.push([section === 'endpoints' ? endpoints : schemas, hash, json]);
+  }
+  if (section !== 'end') return false;
+  for (const [map, hash, json] of found) map.set(hash, { text: json, path });
+  return true;
+}
+
+const STORE_HEAD = '{\n"endpoints": {\n';
 
 export function readStores(files: FolderFiles): EndpointStores {
-  const endpoints = new Map<string, StoredEndpoint>();
-  const schemas = new Map<string, unknown>();
-  for (const path of storeFiles(files)) {
-    const store = parseStore(files, path);
-    for (const [h, e] of Object.entries(store.endpoints)) endpoints.set(h, e);
-    for (const [h, s] of Object.entries(store.schemas)) schemas.set(h, s);
-  }
-  return { endpoints, schemas };
+  return new EndpointStores(files);
 }
 
 /** Endpoints hashed as the store hashes them, in input order (the hasher holds their schemas). */
@@ -140,7 +222,7 @@ export function storeEndpoints(
   endpoints: readonly Endpoint[],
   given: { stores?: EndpointStores; hashed?: HashedEndpoints } = {},
 ): { hashes: string[]; file?: { path: string; content: string } } {
-  const known = (given.stores ?? readStores(files)).endpoints;
+  const known = given.stores ?? readStores(files);
   const { hashes, stored, texts, hasher } = given.hashed ?? hashEndpoints(endpoints);
   // Each new endpoint's canonical JSON, as hashed, and each schema it refers to, by hash.
   const fresh = new Map<string, string>();
@@ -153,7 +235,7 @@ export function storeEndpoints(
       if (!schemas.has(h)) schemas.set(h, canonicalJson(hasher.schemas.get(h)));
   }
   if (fresh.size === 0) return { hashes };
-  const content = `{\n"endpoints": {\n${lines(fresh)}\n},\n"schemas": {\n${lines(schemas)}\n}\n}\n`;
+  const content = `${STORE_HEAD}${lines(fresh)}\n},\n"schemas": {\n${lines(schemas)}\n}\n}\n`;
   return { hashes, file: { path: endpointsPath(seq), content } };
 }
 
@@ -165,15 +247,20 @@ function lines(map: ReadonlyMap<string, string>): string {
     .join(',\n');
 }
 
-/** The endpoints with these hashes, rebuilt from every store; a missing hash is an error. */
+/**
+ * The endpoints with these hashes, rebuilt from every store; a missing hash is an error.
+ * `reuse`: endpoints already at hand by hash (the same content), returned as they are.
+ */
 export function loadEndpoints(
   files: FolderFiles,
   hashes: readonly string[],
   stores: EndpointStores = readStores(files),
+  reuse?: ReadonlyMap<string, Endpoint>,
 ): Endpoint[] {
-  const { endpoints, schemas } = stores;
   return hashes.map((hash) => {
-    const stored = endpoints.get(hash);
+    const reused = reuse?.get(hash);
+    if (reused) return reused;
+    const stored = stores.endpoint(hash);
     if (!stored) {
       throw new SvcError('FOLDER_INVALID', `import bookkeeping lacks endpoint ${hash}`, {
         place: { file: ENDPOINTS_DIR },
@@ -182,7 +269,7 @@ export function loadEndpoints(
     const { defs, contract, ...rest } = stored;
     const full = (refs: Record<string, string>) => {
       const out: Record<string, object | boolean> = {};
-      for (const [name, h] of Object.entries(refs)) out[name] = schemas.get(h) as object | boolean;
+      for (const [name, h] of Object.entries(refs)) out[name] = stores.schema(h) as object | boolean;
       return out;
     };
     const endpoint = rest as Endpoint;

@@ -64,6 +64,33 @@ describe('endpoint store', () => {
     expect(storeEndpoints(files, 2, list, { stores, hashed })).toEqual(storeEndpoints(files, 2, list));
     expect(loadEndpoints(files, first.hashes, stores)).toEqual(loadEndpoints(files, first.hashes));
   });
+
+  it('reads a pretty-printed store (an older svc) and a line store alike, each entry parsed once', () => {
+    const list = [ep('/a'), ep('/b', { defs: { Pet: shared, Other: { type: 'string' } } })];
+    const first = storeEndpoints({}, 1, list);
+    const path = first.file!.path;
+    const pretty = `${JSON.stringify(JSON.parse(first.file!.content), null, 2)}\n`;
+    const lines = readStores({ [path]: first.file!.content });
+    const whole = readStores({ [path]: pretty });
+    expect(loadEndpoints({}, first.hashes, lines)).toEqual(list);
+    expect(loadEndpoints({}, first.hashes, whole)).toEqual(list);
+    // A schema two endpoints share is one object, as from a whole parse.
+    const [a, b] = loadEndpoints({}, first.hashes, lines);
+    expect(a!.defs!.Pet).toBe(b!.defs!.Pet);
+    // An endpoint at hand with the same hash is returned as it is, not read.
+    const at = ep('/a');
+    expect(loadEndpoints({}, first.hashes, lines, new Map([[first.hashes[0]!, at]]))[0]).toBe(at);
+  });
+
+  it('refuses a store whose entry is not JSON when that entry is read', () => {
+    const first = storeEndpoints({}, 1, [ep('/a')]);
+    const path = first.file!.path;
+    const broken = first.file!.content.replace(/("[0-9a-f]{16}": \{)/, '$1!');
+    const stores = readStores({ [path]: broken });
+    expect(() => loadEndpoints({}, first.hashes, stores)).toThrow(/not a valid endpoint store/);
+    // Not in the line form at all: parsed whole, and refused at once.
+    expect(() => readStores({ [path]: `${broken}x` })).toThrow(/not a valid endpoint store/);
+  });
 });
 
 describe('nextBookkeeping', () => {

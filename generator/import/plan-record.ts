@@ -48,12 +48,13 @@ export async function planReport(
 ): Promise<PlannedReport> {
   const was = last?.endpoints && previous ? last.endpoints : undefined;
   const stores = was && previous ? readStores(previous.files) : undefined;
-  const before = was && stores && previous ? loadEndpoints(previous.files, was, stores) : [];
-  const diffOptions = diffOptionsOf(model.config.diff, now);
-  // Hashed here when the record stores them anyway: an endpoint whose hash is the one stored
-  // before is unchanged, and is not compared.
+  // Hashed here when the record stores them anyway: an endpoint whose hash the previous import
+  // stored is that endpoint unchanged, so it is neither read from the store nor compared.
   const hashed = dryRun ? undefined : hashEndpoints(planned.endpoints);
-  const same = hashed && was ? sameHash(before, was, planned.endpoints, hashed) : undefined;
+  const reuse = hashed ? byHash(planned.endpoints, hashed) : undefined;
+  const before = was && stores && previous ? loadEndpoints(previous.files, was, stores, reuse) : [];
+  const diffOptions = diffOptionsOf(model.config.diff, now);
+  const same = reuse ? (b: Endpoint, a: Endpoint) => b === a : undefined;
   const changes = diffEndpoints(before, planned.endpoints, diffOptions, same);
   // Webhooks (OpenAPI 3.1) against the document the folder holds; none are stored with the endpoints.
   if (last?.endpoints && previous)
@@ -89,18 +90,11 @@ export async function planReport(
   };
 }
 
-/** Whether an endpoint of before (loaded by these hashes) and one of after have the same hash. */
-function sameHash(
-  before: readonly Endpoint[],
-  beforeHashes: readonly string[],
-  after: readonly Endpoint[],
-  hashed: HashedEndpoints,
-): (b: Endpoint, a: Endpoint) => boolean {
-  const was = new Map<Endpoint, string>();
-  const is = new Map<Endpoint, string>();
-  for (const [i, e] of before.entries()) was.set(e, beforeHashes[i]!);
-  for (const [i, e] of after.entries()) is.set(e, hashed.hashes[i]!);
-  return (b, a) => was.has(b) && was.get(b) === is.get(a);
+/** The endpoints by their hash. */
+function byHash(endpoints: readonly Endpoint[], hashed: HashedEndpoints): Map<string, Endpoint> {
+  const out = new Map<string, Endpoint>();
+  for (const [i, e] of endpoints.entries()) out.set(hashed.hashes[i]!, e);
+  return out;
 }
 
 export interface RecordInput {
