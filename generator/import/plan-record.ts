@@ -123,6 +123,8 @@ export function planRecord(
   const { location, contentDir, commit } = input;
   return nextBookkeeping({
     previous: previous?.files ?? {},
+    // As planMerge read them from the same files.
+    ...(previous ? { records } : {}),
     record: {
       schemaVersion: 1,
       seq: nextSeq(records),
