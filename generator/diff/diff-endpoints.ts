@@ -821,8 +821,9 @@ function entry(endpoint: Endpoint, kind: EndpointChange['kind'], changes: ApiCha
 /**
  * Per-endpoint diff of two imports: every endpoint added, removed or changed, sorted by path
  * then method, each with its classified changes. Endpoints match by method and path shape.
- * `same`: whether two endpoints are known equal without comparing them (an import knows the
- * stored hash of both), so that only the endpoints that changed are compared.
+ * `same`: whether a pair is known equal without comparing it (an import that hashed its
+ * endpoints passes, for a stored hash it has too, its very endpoint as the previous one), so that
+ * only the endpoints that changed are compared.
  */
 export function diffEndpoints(
   before: Endpoint[],
