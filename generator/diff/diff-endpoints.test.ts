@@ -19,6 +19,15 @@ describe('diffEndpoints', () => {
     expect(diffEndpoints(list, structuredClone(list))).toEqual([]);
   });
 
+  it('compares only the pairs not known to be the same', () => {
+    const before = [ep({ method: 'GET', path: '/a' }), ep({ method: 'GET', path: '/b' })];
+    const after = before.map((e) => ({ ...e, deprecated: true }));
+    const known = new Set([before[0], after[0]]);
+    const d = diffEndpoints(before, after, {}, (b, a) => known.has(b) && known.has(a));
+    expect(d.map((c) => c.key)).toEqual(['GET /b']);
+    expect(diffEndpoints(before, after)).toHaveLength(2);
+  });
+
   it('classifies added, removed and changed endpoints, sorted by path then method', () => {
     const before = [ep({ method: 'GET', path: '/pets' }), ep({ method: 'DELETE', path: '/pets/{id}' })];
     const after = [

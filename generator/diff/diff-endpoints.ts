@@ -821,11 +821,15 @@ function entry(endpoint: Endpoint, kind: EndpointChange['kind'], changes: ApiCha
 /**
  * Per-endpoint diff of two imports: every endpoint added, removed or changed, sorted by path
  * then method, each with its classified changes. Endpoints match by method and path shape.
+ * `same`: whether a pair is known equal without comparing it (an import that hashed its
+ * endpoints passes, for a stored hash it has too, its very endpoint as the previous one), so that
+ * only the endpoints that changed are compared.
  */
 export function diffEndpoints(
   before: Endpoint[],
   after: Endpoint[],
   options: DiffOptions = {},
+  same?: (before: Endpoint, after: Endpoint) => boolean,
 ): EndpointChange[] {
   const old = new Map(before.map((e) => [endpointMatchKey(e.method, e.path), e]));
   const seen = new Set<string>();
@@ -840,6 +844,7 @@ export function diffEndpoints(
       continue;
     }
     seen.add(key);
+    if (same?.(previous, endpoint)) continue;
     const changes = diffEndpoint(previous, endpoint, differ, options);
     if (changes.length > 0) result.push({ endpoint, change: entry(endpoint, 'changed', changes) });
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FolderFiles } from '../../folder/model.js';
 import type { Endpoint, HistoryRecord } from '../../schemas/types.js';
 import { sha256Hex } from './sha256-hex.js';
-import { loadEndpoints, storeEndpoints } from './endpoint-store.js';
+import { hashEndpoints, loadEndpoints, readStores, storeEndpoints } from './endpoint-store.js';
 import { nextBookkeeping } from './next-bookkeeping.js';
 import { lastComplete, nextSeq, readHistory } from './read-history.js';
 
@@ -41,6 +41,10 @@ describe('endpoint store', () => {
     expect(first.file?.path).toBe('.svc/endpoints/000001.json');
     const stored = JSON.parse(first.file!.content);
     expect(Object.keys(stored.schemas)).toHaveLength(1);
+    // One line per endpoint and per schema: the canonical JSON their hashes were taken of.
+    const lines = first.file!.content.split('\n').filter((l) => /^"[0-9a-f]{16}": /.test(l));
+    const keys = [...[...first.hashes].sort(), ...Object.keys(stored.schemas)];
+    expect(lines.map((l) => l.slice(1, 17))).toEqual(keys);
     const files: FolderFiles = { [first.file!.path]: first.file!.content };
     expect(loadEndpoints(files, first.hashes)).toEqual(list);
 
@@ -48,6 +52,44 @@ describe('endpoint store', () => {
     expect(again.hashes[0]).toBe(first.hashes[0]);
     expect(Object.keys(JSON.parse(again.file!.content).endpoints)).toEqual([again.hashes[1]]);
     expect(storeEndpoints(files, 3, list).file).toBeUndefined();
+  });
+
+  it('stores the same with the stores read and the endpoints hashed by the caller', () => {
+    const first = storeEndpoints({}, 1, [ep('/a'), ep('/b')]);
+    const files: FolderFiles = { [first.file!.path]: first.file!.content };
+    const list = [ep('/a'), ep('/c')];
+    const hashed = hashEndpoints(list);
+    const stores = readStores(files);
+    expect(hashed.hashes).toEqual(storeEndpoints(files, 2, list).hashes);
+    expect(storeEndpoints(files, 2, list, { stores, hashed })).toEqual(storeEndpoints(files, 2, list));
+    expect(loadEndpoints(files, first.hashes, stores)).toEqual(loadEndpoints(files, first.hashes));
+  });
+
+  it('reads a pretty-printed store (an older svc) and a line store alike, each entry parsed once', () => {
+    const list = [ep('/a'), ep('/b', { defs: { Pet: shared, Other: { type: 'string' } } })];
+    const first = storeEndpoints({}, 1, list);
+    const path = first.file!.path;
+    const pretty = `${JSON.stringify(JSON.parse(first.file!.content), null, 2)}\n`;
+    const lines = readStores({ [path]: first.file!.content });
+    const whole = readStores({ [path]: pretty });
+    expect(loadEndpoints({}, first.hashes, lines)).toEqual(list);
+    expect(loadEndpoints({}, first.hashes, whole)).toEqual(list);
+    // A schema two endpoints share is one object, as from a whole parse.
+    const [a, b] = loadEndpoints({}, first.hashes, lines);
+    expect(a!.defs!.Pet).toBe(b!.defs!.Pet);
+    // An endpoint at hand with the same hash is returned as it is, not read.
+    const at = ep('/a');
+    expect(loadEndpoints({}, first.hashes, lines, new Map([[first.hashes[0]!, at]]))[0]).toBe(at);
+  });
+
+  it('refuses a store whose entry is not JSON when that entry is read', () => {
+    const first = storeEndpoints({}, 1, [ep('/a')]);
+    const path = first.file!.path;
+    const broken = first.file!.content.replace(/("[0-9a-f]{16}": \{)/, '$1!');
+    const stores = readStores({ [path]: broken });
+    expect(() => loadEndpoints({}, first.hashes, stores)).toThrow(/not a valid endpoint store/);
+    // Not in the line form at all: parsed whole, and refused at once.
+    expect(() => readStores({ [path]: `${broken}x` })).toThrow(/not a valid endpoint store/);
   });
 });
 

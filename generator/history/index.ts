@@ -1,5 +1,13 @@
 export { sha256Hex } from './sha256-hex.js';
-export { EndpointHasher, loadEndpoints, storeEndpoints } from './endpoint-store.js';
+export {
+  EndpointHasher,
+  type EndpointStores,
+  type HashedEndpoints,
+  hashEndpoints,
+  loadEndpoints,
+  readStores,
+  storeEndpoints,
+} from './endpoint-store.js';
 export { type BookkeepingInput, nextBookkeeping } from './next-bookkeeping.js';
 export { GENERATED_FILE, readGenerated, renderGenerated } from './generated-store.js';
 export {

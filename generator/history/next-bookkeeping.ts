@@ -1,7 +1,7 @@
 import type { FolderFiles } from '../../folder/model.js';
 import type { Endpoint, HistoryRecord } from '../../schemas/types.js';
 import { prettyCanonicalJson } from '../../core/canonical-json.js';
-import { storeEndpoints } from './endpoint-store.js';
+import { type EndpointStores, type HashedEndpoints, storeEndpoints } from './endpoint-store.js';
 import { GENERATED_FILE } from './generated-store.js';
 import {
   FOLDER_DOCUMENT,
@@ -12,7 +12,7 @@ import {
   specPath,
   WRITTEN_FILE,
 } from './paths.js';
-import { lastComplete, readHistory } from './read-history.js';
+import { lastComplete, parseRecord, readHistory } from './read-history.js';
 
 export interface BookkeepingInput {
   /** The folder as it is now; only its .svc/ part is read. */
@@ -23,6 +23,11 @@ export interface BookkeepingInput {
   endpoints?: readonly Endpoint[];
   document?: { text: string; sha256: string };
   written?: Record<string, string>;
+  /** The records of `previous` as readHistory reads them, when the caller has them already. */
+  records?: readonly HistoryRecord[];
+  /** The endpoint stores of `previous` and the endpoints' hashes, when the caller has them already. */
+  stores?: EndpointStores;
+  hashed?: HashedEndpoints;
   /** Complete imports: .svc/generated.json's text (the merge base of the next import). */
   generated?: string;
 }
@@ -39,10 +44,14 @@ export function nextBookkeeping(input: BookkeepingInput): { files: FolderFiles; 
   const files: FolderFiles = {};
   for (const [path, text] of Object.entries(input.previous)) if (isBookkeeping(path)) files[path] = text;
   const record: HistoryRecord = { ...input.record };
-  const before = lastComplete(readHistory(files));
+  const earlier = input.records ?? readHistory(files);
+  const before = lastComplete(earlier);
 
   if (record.status === 'complete' && input.endpoints) {
-    const stored = storeEndpoints(files, record.seq, input.endpoints);
+    const stored = storeEndpoints(files, record.seq, input.endpoints, {
+      ...(input.stores ? { stores: input.stores } : {}),
+      ...(input.hashed ? { hashed: input.hashed } : {}),
+    });
     record.endpoints = [...stored.hashes].sort();
     if (stored.file) files[stored.file.path] = stored.file.content;
     if (before?.endpoints && sameList(before.endpoints, record.endpoints)) {
@@ -59,9 +68,13 @@ export function nextBookkeeping(input: BookkeepingInput): { files: FolderFiles; 
   if (record.status === 'complete' && input.written) files[WRITTEN_FILE] = prettyCanonicalJson(input.written);
   if (record.status === 'complete' && input.generated !== undefined) files[GENERATED_FILE] = input.generated;
 
-  files[historyPath(record.seq)] = prettyCanonicalJson(record);
+  const recordPath = historyPath(record.seq);
+  const recordText = prettyCanonicalJson(record);
+  files[recordPath] = recordText;
 
-  const records = readHistory(files);
+  // The earlier records as read, and this one as it reads back (checked as readHistory checks it).
+  const records = [...earlier.filter((r) => r.seq !== record.seq), parseRecord(recordPath, recordText)];
+  records.sort((a, b) => a.seq - b.seq);
   const current = lastComplete(records)?.revision?.documentSha256?.slice(0, 16);
   // The documents of the three most recent distinct valid imports: importing the same document
   // again (a no-op import) counts once, so it never pushes an earlier document out.

@@ -10,25 +10,7 @@ export function readHistory(files: FolderFiles): HistoryRecord[] {
   const paths = Object.keys(files)
     .filter((p) => p.startsWith(`${HISTORY_DIR}/`) && p.endsWith('.json'))
     .sort();
-  for (const path of paths) {
-    let value: unknown;
-    try {
-      value = JSON.parse(files[path] ?? '');
-    } catch (cause) {
-      throw new SvcError('FOLDER_INVALID', 'import history record is not JSON', {
-        place: { file: path },
-        cause,
-      });
-    }
-    const checked = validate('history', value);
-    if (!checked.ok) {
-      throw new SvcError('FOLDER_INVALID', 'import history record does not match its schema', {
-        place: { file: path },
-        details: formatViolations(checked.errors),
-      });
-    }
-    records.push(checked.value);
-  }
+  for (const path of paths) records.push(parseRecord(path, files[path] ?? ''));
   records.sort((a, b) => a.seq - b.seq);
   // A record that shares an earlier record's endpoints reads as if it listed them.
   const bySeq = new Map(records.map((r) => [r.seq, r]));
@@ -46,6 +28,27 @@ export function readHistory(files: FolderFiles): HistoryRecord[] {
     }
     return { ...r, endpoints: source.endpoints };
   });
+}
+
+/** One record file's text, parsed and checked against its schema; an error names the file. */
+export function parseRecord(path: string, text: string): HistoryRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw new SvcError('FOLDER_INVALID', 'import history record is not JSON', {
+      place: { file: path },
+      cause,
+    });
+  }
+  const checked = validate('history', value);
+  if (!checked.ok) {
+    throw new SvcError('FOLDER_INVALID', 'import history record does not match its schema', {
+      place: { file: path },
+      details: formatViolations(checked.errors),
+    });
+  }
+  return checked.value;
 }
 
 /** The most recent complete import, whose endpoints the next import is compared with. */

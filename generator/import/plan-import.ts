@@ -90,6 +90,7 @@ async function plan(
   const reported = await planReport(previous, tools, merge, model, files, {
     location: target.location,
     now: now(),
+    dryRun,
   });
   options.statusLog.push({ status: 'complete', at: now().toISOString() });
   const book = planRecord(previous, tools, merge, reported, files, {

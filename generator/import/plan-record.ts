@@ -5,15 +5,19 @@
 import { isManagedPath } from '../../folder/index.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import { toolsListCost } from '../../folder/tools-list-cost.js';
-import type { HistoryRecord, ImportReport } from '../../schemas/types.js';
+import type { Endpoint, HistoryRecord, ImportReport } from '../../schemas/types.js';
 import { diffEndpoints, diffOptionsOf, webhookChanges } from '../diff/index.js';
 import {
+  type EndpointStores,
   FOLDER_DOCUMENT,
+  type HashedEndpoints,
+  hashEndpoints,
   isBookkeeping,
   loadEndpoints,
   nextBookkeeping,
   nextSeq,
   renderGenerated,
+  readStores,
   sha256Hex,
 } from '../history/index.js';
 import { contentHashes } from '../merge/index.js';
@@ -28,6 +32,10 @@ export interface PlannedReport {
   report: ImportReport;
   changed: boolean;
   documentSha256: string;
+  /** The previous folder's endpoint stores, read once for the diff and the record. */
+  stores?: EndpointStores;
+  /** The endpoints hashed as stored, when they will be (not in a dry run). */
+  hashed?: HashedEndpoints;
 }
 
 export async function planReport(
@@ -36,11 +44,18 @@ export async function planReport(
   { merged, last }: PlannedMerge,
   model: FolderModel,
   files: FolderFiles,
-  { location, now }: { location: string; now: Date },
+  { location, now, dryRun }: { location: string; now: Date; dryRun?: boolean },
 ): Promise<PlannedReport> {
-  const before = last?.endpoints && previous ? loadEndpoints(previous.files, last.endpoints) : [];
+  const was = last?.endpoints && previous ? last.endpoints : undefined;
+  const stores = was && previous ? readStores(previous.files) : undefined;
+  // Hashed here when the record stores them anyway: an endpoint whose hash the previous import
+  // stored is that endpoint unchanged, so it is neither read from the store nor compared.
+  const hashed = dryRun ? undefined : hashEndpoints(planned.endpoints);
+  const reuse = hashed ? byHash(planned.endpoints, hashed) : undefined;
+  const before = was && stores && previous ? loadEndpoints(previous.files, was, stores, reuse) : [];
   const diffOptions = diffOptionsOf(model.config.diff, now);
-  const changes = diffEndpoints(before, planned.endpoints, diffOptions);
+  const same = reuse ? (b: Endpoint, a: Endpoint) => b === a : undefined;
+  const changes = diffEndpoints(before, planned.endpoints, diffOptions, same);
   // Webhooks (OpenAPI 3.1) against the document the folder holds; none are stored with the endpoints.
   if (last?.endpoints && previous)
     changes.push(...(await webhookChanges(previous.files[FOLDER_DOCUMENT], planned.webhooks, diffOptions)));
@@ -66,7 +81,20 @@ export async function planReport(
       after: toolsListCost(model),
     },
   });
-  return { report, changed, documentSha256 };
+  return {
+    report,
+    changed,
+    documentSha256,
+    ...(stores ? { stores } : {}),
+    ...(hashed ? { hashed } : {}),
+  };
+}
+
+/** The endpoints by their hash. */
+function byHash(endpoints: readonly Endpoint[], hashed: HashedEndpoints): Map<string, Endpoint> {
+  const out = new Map<string, Endpoint>();
+  for (const [i, e] of endpoints.entries()) out.set(hashed.hashes[i]!, e);
+  return out;
 }
 
 export interface RecordInput {
@@ -82,7 +110,7 @@ export function planRecord(
   previous: PreviousFolder | undefined,
   planned: PlannedTools,
   { merged, records, last, lastWritten }: PlannedMerge,
-  { report, changed, documentSha256 }: PlannedReport,
+  { report, changed, documentSha256, stores, hashed }: PlannedReport,
   files: FolderFiles,
   input: RecordInput,
 ): { files: FolderFiles; record: HistoryRecord } {
@@ -95,6 +123,8 @@ export function planRecord(
   const { location, contentDir, commit } = input;
   return nextBookkeeping({
     previous: previous?.files ?? {},
+    // As planMerge read them from the same files.
+    ...(previous ? { records } : {}),
     record: {
       schemaVersion: 1,
       seq: nextSeq(records),
@@ -110,7 +140,12 @@ export function planRecord(
     // rendering the merge bases (.svc/generated.json, 2.5 MB for GitHub) that nobody reads from it.
     ...(input.dryRun
       ? {}
-      : { endpoints: planned.endpoints, generated: renderGenerated(merged.generatedByKey) }),
+      : {
+          endpoints: planned.endpoints,
+          ...(stores ? { stores } : {}),
+          ...(hashed ? { hashed } : {}),
+          generated: renderGenerated(merged.generatedByKey),
+        }),
     // Kept as the same bytes as Tools/openapi.json, so git stores the document once for both.
     document: { text: files[OPENAPI_FILE] ?? planned.text, sha256: documentSha256 },
     written,
