@@ -82,6 +82,8 @@ export const diffCommand: Command = {
       const result = await importFolder({
         dir,
         git: gitAccess(io),
+        // Nothing else runs in this process meanwhile: the folder is read with blocking calls.
+        blocking: true,
         dryRun: true,
         ...(values.ref ? { ref: values.ref } : {}),
         ...(location ? { location } : {}),

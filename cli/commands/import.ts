@@ -100,6 +100,8 @@ export const importCommand: Command = {
       const result = await importFolder({
         dir,
         git: gitAccess(io),
+        // Nothing else runs in this process meanwhile: the folder is read with blocking calls.
+        blocking: true,
         ...(location ? { location } : {}),
         ...(contentDir ? { contentDir } : {}),
         ...(values['allow-external-refs'] ? { allowExternalRefs: true } : {}),

@@ -40,7 +40,7 @@ export async function importFolder(given: ImportOptions): Promise<ImportResult> 
   if (!opts.config) {
     let files: FolderFiles | undefined;
     try {
-      files = await readFolder(opts.dir);
+      files = await readFolder(opts.dir, opts.blocking ? { blocking: true } : {});
       early = await tryUnchanged(files, opts, statusLog, now);
       if (early?.replayed)
         return await replay(early.target, early.replayed, { ...run, previousFiles: files }, opts);

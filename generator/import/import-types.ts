@@ -50,6 +50,11 @@ export interface ImportOptions {
   /** Injectable clock for deterministic tests. */
   now?: () => Date;
   /**
+   * Read the folder with blocking calls (read-folder.ts): for a process with nothing else to serve
+   * meanwhile (a CLI command), never for the control service.
+   */
+  blocking?: boolean;
+  /**
    * Always plan in full, even when the inputs match the fingerprint of the last no-op import
    * (plan-unchanged.ts); the result is the same, only slower (tests compare the two).
    */
