@@ -2,7 +2,6 @@ import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { SvcError } from '../../core/svc-error.js';
-import { importFolder } from '../../generator/import/index.js';
 import {
   type FailOn,
   renderReportMarkdown,
@@ -14,7 +13,7 @@ import { EXIT } from '../../core/exit-codes.js';
 import { fail } from '../../core/fail.js';
 import { gitAccess } from '../git-access.js';
 import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
-import { folderRelative } from './import.js';
+import { folderRelative, runImport } from './import.js';
 
 const FORMATS = ['markdown', 'json', 'text'] as const;
 const FAIL_ON: FailOn[] = ['breaking', 'warning', 'any'];
@@ -79,11 +78,9 @@ export const diffCommand: Command = {
         }
         return EXIT.ok;
       }
-      const result = await importFolder({
+      const result = await runImport(io, {
         dir,
         git: gitAccess(io),
-        // Nothing else runs in this process meanwhile: the folder is read with blocking calls.
-        blocking: true,
         dryRun: true,
         ...(values.ref ? { ref: values.ref } : {}),
         ...(location ? { location } : {}),

@@ -6,6 +6,8 @@
  * full path, which reuses the bundle when it was read. Nothing here writes, reports progress or
  * throws: the full path meets every problem itself, in its own order.
  */
+import { isAbsolute, resolve } from 'node:path';
+import { fileStat } from '../../folder/file-stats.js';
 import { loadConfig } from '../../folder/load-yaml-file.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import type { HistoryRecord } from '../../schemas/types.js';
@@ -21,11 +23,13 @@ import {
   unchangedInputs,
 } from './plan-unchanged.js';
 import { confineSource, readSourceBundle } from './read-source-bundle.js';
+import type { StatsBefore } from './stat-index.js';
 
 export interface UnchangedTry {
   target: ImportTarget;
   bundle: SourceBundle;
   inputsSha256?: string;
+  documentSha256?: string;
   /** The inputs matched: the result, and the one record to append. */
   replayed?: Replayed;
 }
@@ -35,6 +39,8 @@ export async function tryUnchanged(
   opts: FingerprintOptions,
   statusLog: HistoryRecord['statusLog'],
   now: () => Date,
+  /** The stats taken before the folder was read: the document's is added before it is read. */
+  before?: StatsBefore,
 ): Promise<UnchangedTry | undefined> {
   if (opts.config || opts.full || opts.userFiles || files[UNCHANGED_FILE] === undefined) return undefined;
   const config = loadConfig(files);
@@ -46,6 +52,7 @@ export async function tryUnchanged(
   let bundle: SourceBundle;
   try {
     await confineSource(previous, opts);
+    if (before) statDocument(found.target, opts.dir, before);
     bundle = await readSourceBundle(found.target, opts.dir);
   } catch {
     return undefined;
@@ -54,11 +61,21 @@ export async function tryUnchanged(
   const documentSha256 = bundle.document.sha256 ?? sha256Hex(bundle.document.text);
   if (!mayReplay(files, documentSha256)) return { target: found.target, bundle };
   const inputsSha256 = unchangedInputs(files, bundle, opts, documentSha256);
-  const tried = { target: found.target, bundle, ...(inputsSha256 ? { inputsSha256 } : {}) };
+  const tried = { target: found.target, bundle, documentSha256, ...(inputsSha256 ? { inputsSha256 } : {}) };
   try {
     const replayed = replayUnchanged(files, inputsSha256, statusLog, now);
     return replayed ? { ...tried, replayed } : tried;
   } catch {
     return tried;
   }
+}
+
+/** A local document's stat, before it is read (what replay-quick.ts stats): none for any other source. */
+function statDocument(target: ImportTarget, dir: string, before: StatsBefore): void {
+  const { location, source, contentDir, allowExternalRefs } = target;
+  if (target.config.source.kind !== 'openapi' || contentDir !== undefined || allowExternalRefs) return;
+  if (source.toolsOnly || location === '' || /^https?:\/\//i.test(location)) return;
+  const path = isAbsolute(location) ? location : resolve(dir, location);
+  const stat = fileStat(path);
+  if (stat) before.document = { path, stat };
 }

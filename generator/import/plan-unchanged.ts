@@ -84,21 +84,7 @@ export function unchangedInputs(
     hash.update(`${label}\0${text.length}\0`);
     hash.update(text);
   };
-  add(
-    'header',
-    JSON.stringify({
-      svc: version,
-      location: opts.location ?? null,
-      contentDir: opts.contentDir ?? null,
-      allowExternalRefs: opts.allowExternalRefs === true,
-      compact: opts.compact ?? null,
-      appBuilderOrigin: opts.appBuilderOrigin ?? null,
-      ref: opts.ref ?? null,
-      origin: bundle.document.origin,
-      commit: bundle.commit ?? null,
-      content: bundle.content ? bundle.content.length : null,
-    }),
-  );
+  add('header', fingerprintHeader(version, opts, bundle));
   // The document by its SHA-256: the planner has it already (the record's documentSha256).
   add('document sha256', documentSha256 ?? sha256Hex(bundle.document.text));
   if (bundle.externalRefs instanceof Map)
@@ -117,6 +103,30 @@ export function unchangedInputs(
   return hash.digest('hex');
 }
 
+/**
+ * The fingerprint's first part: svc's version and build, the options that steer a re-import, and
+ * what the bundle holds besides its files (the document's origin, a commit, the count of content
+ * files). The stat index (replay-index.ts) compares it as it is.
+ */
+export function fingerprintHeader(
+  version: string,
+  opts: ImportOptions,
+  bundle: Pick<SourceBundle, 'commit' | 'content'> & { document: { origin: string } },
+): string {
+  return JSON.stringify({
+    svc: version,
+    location: opts.location ?? null,
+    contentDir: opts.contentDir ?? null,
+    allowExternalRefs: opts.allowExternalRefs === true,
+    compact: opts.compact ?? null,
+    appBuilderOrigin: opts.appBuilderOrigin ?? null,
+    ref: opts.ref ?? null,
+    origin: bundle.document.origin,
+    commit: bundle.commit ?? null,
+    content: Array.isArray(bundle.content) ? bundle.content.length : null,
+  });
+}
+
 function isDocumentAndNewline(text: string, document: string): boolean {
   return text.length === document.length + 1 && text.endsWith('\n') && text.startsWith(document);
 }
@@ -130,7 +140,7 @@ export function mayReplay(files: FolderFiles, documentSha256: string): boolean {
   return entry !== undefined && entry.documentSha256 === documentSha256;
 }
 
-function readEntry(files: FolderFiles): UnchangedEntry | undefined {
+export function readEntry(files: FolderFiles): UnchangedEntry | undefined {
   const stored = files[UNCHANGED_FILE];
   if (stored === undefined) return undefined;
   try {
@@ -145,7 +155,7 @@ function readEntry(files: FolderFiles): UnchangedEntry | undefined {
  * a document or content directory inside the folder is read as the source), but the history and
  * the fingerprint itself. Never `.env`: no hash of a secret is written.
  */
-function replayable(path: string): boolean {
+export function replayable(path: string): boolean {
   return isManagedPath(path) && path !== UNCHANGED_FILE && !path.startsWith(`${HISTORY_DIR}/`);
 }
 
@@ -230,8 +240,8 @@ export function writtenInputs(
   return unchangedInputs(written, bundle, next, documentSha256);
 }
 
-/** The files the full path's plan lists: the managed ones. */
-function planned(files: FolderFiles): FolderFiles {
+/** The files the full path's plan lists: the managed ones (with the record a replay appends). */
+export function plannedFiles(files: FolderFiles): FolderFiles {
   const out: FolderFiles = {};
   for (const [path, text] of Object.entries(files)) if (isManagedPath(path)) out[path] = text;
   return out;
@@ -246,7 +256,8 @@ function sameReplayable(before: FolderFiles, after: FolderFiles): boolean {
 }
 
 export interface Replayed {
-  result: Omit<ImportResult, 'checklist'>;
+  /** The result but its checklist and its files (the shell adds the folder's, when it read them). */
+  result: Omit<ImportResult, 'checklist' | 'files'>;
   counts: ChecklistCounts;
   /** The one file the import writes: its history record. */
   append: { path: string; text: string };
@@ -295,7 +306,6 @@ export function replayUnchanged(
       changed: false,
       // Read back from the canonical record: in the order a planned import's report has.
       report: inReportOrder(record.report!),
-      files: { ...planned(files), [append.path]: append.text },
       record,
       ...(entry.authWarning ? { authWarning: entry.authWarning } : {}),
       ...(entry.warnings && entry.warnings.length > 0 ? { warnings: entry.warnings } : {}),
