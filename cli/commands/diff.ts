@@ -1,13 +1,10 @@
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { SvcError } from '../../core/svc-error.js';
-import {
-  type FailOn,
-  renderReportMarkdown,
-  renderReportText,
-  reportHits,
-} from '../../generator/report/index.js';
+// Not the report's index: the markdown renderer (and the tools/list cost it prints, with Ajv and
+// re2js) is loaded only for --format markdown.
+import { type FailOn, reportHits } from '../../generator/report/build-report.js';
+import { renderReportText } from '../../generator/report/render-text.js';
 import type { Command } from '../../core/command.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { fail } from '../../core/fail.js';
@@ -96,7 +93,11 @@ export const diffCommand: Command = {
         );
       else {
         if (committed) io.stdout(`${committed.markdown}\n`);
-        io.stdout(format === 'markdown' ? renderReportMarkdown(report) : renderReportText(report));
+        io.stdout(
+          format === 'markdown'
+            ? (await import('../../generator/report/render-markdown.js')).renderReportMarkdown(report)
+            : renderReportText(report),
+        );
       }
       const committedHit = committed ? committedHits(committed.result, failOn as FailOn) : undefined;
       if (failOn && committedHit) {
@@ -172,6 +173,7 @@ function committedHits(r: Committed['result'], failOn: FailOn | undefined): stri
 /** Whether config.yaml names a manual source (unreadable: not manual; the import then says why). */
 async function isManual(dir: string): Promise<boolean> {
   try {
+    const { parse: parseYaml } = await import('yaml');
     const config = parseYaml(await readFile(path.join(dir, 'config.yaml'), 'utf8')) as {
       source?: { kind?: unknown };
     } | null;

@@ -11,7 +11,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { fileStat, readTexts, statFolder, topLevelNow } from '../../folder/file-stats.js';
-import { loadConfig } from '../../folder/load-yaml-file.js';
+import { loadConfigFast } from '../../folder/load-config-fast.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import { settleFolder } from '../../folder/settle-folder.js';
 import type { HistoryRecord } from '../../schemas/types.js';
@@ -43,7 +43,8 @@ export async function replayQuick(opts: ImportOptions): Promise<Omit<ImportResul
     const files = readTexts(opts.dir, needed);
     const entry = readEntry(files);
     if (!entry) return undefined;
-    const config = loadConfig(files);
+    // As svc wrote it (else importFolder reads it): the `yaml` package is not loaded.
+    const config = loadConfigFast(files);
     if (config?.source.kind !== 'openapi') return undefined;
     const previous = { files, folder: { config } as FolderModel };
     const found = importTarget(previous, opts);
