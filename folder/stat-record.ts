@@ -3,11 +3,24 @@
  * schema-check-cache.ts), never in the folder: machine-local stat data (file-stats.ts), which means
  * nothing in a clone and is never committed. Keyed by the folder's real path. A record that cannot
  * be read is none; one that cannot be written is no error (it only saves time). A write goes to a
- * temporary file renamed over the old one, so concurrent writers leave one whole file.
+ * temporary file renamed over the old one, so concurrent writers leave one whole file. The records
+ * name the folder's files: the directory is the user's alone (0700). At most MAX_RECORDS are kept
+ * (GitHub's folder: 120 KB), the least recently written dropped first.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
+
+const MAX_RECORDS = 64;
 
 function recordFile(cacheDir: string, dir: string): { file: string; real: string } {
   const real = realpathSync(dir);
@@ -32,9 +45,10 @@ export function writeStatRecord(cacheDir: string, dir: string, value: object): v
   try {
     const { file, real } = recordFile(cacheDir, dir);
     temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(temp, JSON.stringify({ ...value, dir: real }));
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(temp, JSON.stringify({ ...value, dir: real }), { mode: 0o600 });
     renameSync(temp, file);
+    prune(path.dirname(file));
   } catch {
     try {
       if (temp) unlinkSync(temp);
@@ -42,4 +56,14 @@ export function writeStatRecord(cacheDir: string, dir: string, value: object): v
       // Nothing was written.
     }
   }
+}
+
+/** Drops the least recently written records past MAX_RECORDS (errors are ignored). */
+function prune(dir: string): void {
+  const names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+  if (names.length <= MAX_RECORDS) return;
+  const byAge = names
+    .map((name) => ({ name, at: statSync(path.join(dir, name)).mtimeMs }))
+    .sort((a, b) => a.at - b.at);
+  for (const { name } of byAge.slice(0, names.length - MAX_RECORDS)) unlinkSync(path.join(dir, name));
 }

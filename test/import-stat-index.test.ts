@@ -6,7 +6,19 @@
  * another svc build) sends the import the full way; a racy stat is never recorded.
  */
 import type { BigIntStats } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import {
+  cp,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +30,7 @@ import { importFolder } from '../generator/import/index.js';
 import type { ImportOptions } from '../generator/import/import-types.js';
 import { replayQuick } from '../generator/import/replay-quick.js';
 import { keepStatIndex } from '../generator/import/stat-index.js';
+import { readStatRecord, writeStatRecord } from '../folder/stat-record.js';
 import type { SvcConfig } from '../schemas/types.js';
 import { svc } from './helpers/run-cli.js';
 
@@ -201,6 +214,10 @@ describe('the stat index is defeated by', () => {
       await rename(other, file);
       return undefined;
     },
+    'a symbolic link in the folder (readFolder follows it; the stats do not)': async ({ dir }) => {
+      await symlink(await aTool(dir), path.join(dir, 'Tools', 'zz_link.yaml'));
+      return undefined;
+    },
     'an option (--openapi, even to the same document)': async ({ root }) => ({
       location: path.join(root, 'api.yaml'),
     }),
@@ -235,6 +252,27 @@ describe('the stat index is defeated by', () => {
     expect([after.size, after.mtimeNs, after.ino]).toEqual([before.size, before.mtimeNs, before.ino]);
     expect(await replayQuick({ ...opts, now: clockFrom(700) })).toBeUndefined();
     expect(await fullWay(opts)).not.toBe(999);
+  });
+
+  it("another svc build: the index's header names the build it was kept by", async () => {
+    const { cache, opts } = await indexedFolder();
+    const records = path.join(cache, 'folder-stats');
+    const [name] = await readdir(records);
+    const record = JSON.parse(await readFile(path.join(records, name!), 'utf8')) as { header: string };
+    expect(await replayQuick({ ...opts, dryRun: true })).toBeDefined();
+    const header = JSON.parse(record.header) as { svc: string };
+    record.header = JSON.stringify({ ...header, svc: `${header.svc}-other` });
+    await writeFile(path.join(records, name!), JSON.stringify(record));
+    expect(await replayQuick({ ...opts, dryRun: true })).toBeUndefined();
+  });
+
+  it('a copy of the folder elsewhere (cp -a keeps every mtime): its own index, none yet', async () => {
+    const { root, dir, opts } = await indexedFolder();
+    const copy = path.join(root, 'c', 'petstore');
+    await mkdir(path.dirname(copy), { recursive: true });
+    await cp(dir, copy, { recursive: true, preserveTimestamps: true });
+    expect(await replayQuick({ ...opts, dir: copy })).toBeUndefined();
+    expect(await replayQuick({ ...opts, dryRun: true })).toBeDefined();
   });
 
   it('nothing without a cache directory (SVC_CACHE_DIR=off): the full way replays', async () => {
@@ -295,5 +333,38 @@ describe('the racy-timestamp rule', () => {
     await expect(readdir(path.join(cache, 'folder-stats'))).rejects.toThrow();
     keepStatIndex(cache, dir, { started: Date.now(), folder, document }, files, 'h', indexed);
     expect(await readdir(path.join(cache, 'folder-stats'))).toHaveLength(1);
+  });
+});
+
+describe('the stat records', () => {
+  it("are the user's alone, and at most 64 are kept (the least recently written go)", async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'svc-stat-records-'));
+    roots.push(root);
+    const cache = path.join(root, 'cache');
+    const dirs: string[] = [];
+    const write = async (i: number) => {
+      const dir = path.join(root, `f${i}`);
+      await mkdir(dir);
+      writeStatRecord(cache, dir, { n: i });
+      dirs.push(dir);
+    };
+    for (let i = 0; i < 64; i++) await write(i);
+    // Distinct times, f0 the oldest.
+    for (const name of await readdir(path.join(cache, 'folder-stats'))) {
+      const n = (JSON.parse(await readFile(path.join(cache, 'folder-stats', name), 'utf8')) as { n: number })
+        .n;
+      const at = new Date(Date.now() - (100 - n) * 1000);
+      await utimes(path.join(cache, 'folder-stats', name), at, at);
+    }
+    await write(64);
+    await write(65);
+    expect(await readdir(path.join(cache, 'folder-stats'))).toHaveLength(64);
+    expect([0, 1, 2, 65].map((i) => readStatRecord(cache, dirs[i]!)?.value)).toEqual([
+      undefined,
+      undefined,
+      expect.objectContaining({ n: 2 }),
+      expect.objectContaining({ n: 65 }),
+    ]);
+    expect(((await stat(path.join(cache, 'folder-stats'))).mode & 0o777).toString(8)).toBe('700');
   });
 });
