@@ -16,7 +16,7 @@
  *
  * Blocking calls throughout: the readers are CLI commands with nothing else to do meanwhile.
  */
-import { type BigIntStats, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { type BigIntStats, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FolderFiles } from './model.js';
 
@@ -84,6 +84,57 @@ export function statFolder(dir: string, maxFiles = 50_000): FolderStats | undefi
     };
     if (!walk(dir, '')) return undefined;
     return { files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), topLevel };
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a content directory holds under its kind directories: a stat per file, and its directories. */
+export interface TreeStats {
+  /** The directory's real path (readContentDir reads there). */
+  root: string;
+  files: Map<string, BigIntStats>;
+  dirs: string[];
+}
+
+/**
+ * Every file and directory under the entries of `root` named in `top` (a content directory's kind
+ * directories, in both spellings), with no link followed below `root`: undefined for a symbolic
+ * link or special file anywhere there (readContentDir refuses or skips those; the caller then
+ * reads it), or for more than maxFiles files.
+ */
+export function statTree(root: string, top: readonly string[], maxFiles = 5_000): TreeStats | undefined {
+  const files = new Map<string, BigIntStats>();
+  const dirs: string[] = [];
+  try {
+    const real = realpathSync(root);
+    const walk = (abs: string, rel: string): boolean => {
+      for (const entry of readdirSync(abs, { withFileTypes: true })) {
+        const path = `${rel}/${entry.name}`;
+        const full = join(abs, entry.name);
+        const s = lstatSync(full, { bigint: true });
+        if (s.isDirectory()) {
+          dirs.push(path);
+          if (!walk(full, path)) return false;
+        } else if (s.isFile()) {
+          files.set(path, s);
+          if (files.size > maxFiles) return false;
+        } else return false;
+      }
+      return true;
+    };
+    // The names as listed (as readContentDir finds them), not as looked up.
+    for (const name of readdirSync(real).filter((n) => top.includes(n))) {
+      const full = join(real, name);
+      const s = lstatSync(full, { bigint: true });
+      if (s.isFile()) files.set(name, s);
+      else if (!s.isDirectory()) return undefined;
+      else {
+        dirs.push(name);
+        if (!walk(full, name)) return undefined;
+      }
+    }
+    return { root: real, files, dirs: dirs.sort() };
   } catch {
     return undefined;
   }

@@ -65,17 +65,22 @@ interface Ready {
 }
 
 /** A Petstore folder with its fingerprint, and a replay that read it and kept the stat index. */
-async function indexedFolder(): Promise<Ready> {
+async function indexedFolder({ content = false } = {}): Promise<Ready> {
   const root = await mkdtemp(path.join(tmpdir(), 'svc-stat-index-'));
   roots.push(root);
   await cp(path.join(fixtures, 'petstore-v1.yaml'), path.join(root, 'api.yaml'));
+  if (content) await cp(path.join(fixtures, 'content-v1'), path.join(root, 'content'), { recursive: true });
   const dir = path.join(root, 'a', 'petstore');
   const cache = path.join(root, 'cache');
   const config: SvcConfig = {
     schemaVersion: 1,
     server: { id: 'petstore', name: 'Default', published: false },
     app: { name: 'Petstore', provider: 'openapi' },
-    source: { kind: 'openapi', location: '../../api.yaml' },
+    source: {
+      kind: 'openapi',
+      location: '../../api.yaml',
+      ...(content ? { contentDir: '../../content' } : {}),
+    },
     auth: { mode: 'none', hasAuthSecret: false },
     apiBaseUrl: '',
     requiredEnv: [],
@@ -84,6 +89,7 @@ async function indexedFolder(): Promise<Ready> {
   const opts: ImportOptions = { dir, statCacheDir: cache, blocking: true };
   expect(await replayQuick(opts)).toBeUndefined();
   await settled(dir);
+  if (content) await settled(path.join(root, 'content'));
   // Read, matched, and its stats kept.
   expect((await importFolder({ ...opts, now: clockFrom(100) })).changed).toBe(false);
   expect(await readdir(path.join(cache, 'folder-stats'))).toHaveLength(1);
@@ -114,42 +120,43 @@ const aTool = async (dir: string) =>
   path.join(dir, 'Tools', (await readdir(path.join(dir, 'Tools'))).find((f) => f.endsWith('.yaml'))!);
 
 describe('an unchanged import proven by the stat index', () => {
-  it("gives importFolder's result but its files: the same checklist, progress, record and disk", async () => {
-    const { root, dir, opts } = await indexedFolder();
-    const full = path.join(root, 'b', 'petstore');
-    await mkdir(path.dirname(full), { recursive: true });
-    await cp(dir, full, { recursive: true });
-    for (const [start, dryRun] of [
-      [5000, true],
-      [6000, false],
-    ] as const) {
-      const quickProgress: ChecklistRow[][] = [];
-      const quick = await replayQuick({
-        ...opts,
-        dryRun,
-        now: clockFrom(start),
-        onProgress: (rows) => quickProgress.push(structuredClone(rows)),
-      });
-      const plannedProgress: ChecklistRow[][] = [];
-      const planned = await importFolder({
-        dir: full,
-        full: true,
-        dryRun,
-        now: clockFrom(start),
-        onProgress: (rows) => plannedProgress.push(structuredClone(rows)),
-      });
-      expect(quick).toBeDefined();
-      // A planned dry run's record names no endpoints (it computes no endpoint store); the
-      // replayed one, as importFolder's replay, is the record as an import writes it.
-      const { files: _, ...rest } = planned;
-      const { record, ...withoutRecord } = rest;
-      expect(quick).toEqual(dryRun ? { ...withoutRecord, record: quick?.record } : rest);
-      if (dryRun)
-        expect({ ...quick?.record, endpointsOf: undefined }).toEqual({ ...record, endpointsOf: undefined });
-      expect(quickProgress).toEqual(plannedProgress);
-      expect(await tree(dir)).toEqual(await tree(full));
-    }
-  });
+  for (const content of [false, true])
+    it(`gives importFolder's result but its files: the same checklist, progress, record and disk${content ? ', with a content directory' : ''}`, async () => {
+      const { root, dir, opts } = await indexedFolder({ content });
+      const full = path.join(root, 'b', 'petstore');
+      await mkdir(path.dirname(full), { recursive: true });
+      await cp(dir, full, { recursive: true });
+      for (const [start, dryRun] of [
+        [5000, true],
+        [6000, false],
+      ] as const) {
+        const quickProgress: ChecklistRow[][] = [];
+        const quick = await replayQuick({
+          ...opts,
+          dryRun,
+          now: clockFrom(start),
+          onProgress: (rows) => quickProgress.push(structuredClone(rows)),
+        });
+        const plannedProgress: ChecklistRow[][] = [];
+        const planned = await importFolder({
+          dir: full,
+          full: true,
+          dryRun,
+          now: clockFrom(start),
+          onProgress: (rows) => plannedProgress.push(structuredClone(rows)),
+        });
+        expect(quick).toBeDefined();
+        // A planned dry run's record names no endpoints (it computes no endpoint store); the
+        // replayed one, as importFolder's replay, is the record as an import writes it.
+        const { files: _, ...rest } = planned;
+        const { record, ...withoutRecord } = rest;
+        expect(quick).toEqual(dryRun ? { ...withoutRecord, record: quick?.record } : rest);
+        if (dryRun)
+          expect({ ...quick?.record, endpointsOf: undefined }).toEqual({ ...record, endpointsOf: undefined });
+        expect(quickProgress).toEqual(plannedProgress);
+        expect(await tree(dir)).toEqual(await tree(full));
+      }
+    });
 
   it('prints what svc import and svc diff print the full way (SVC_CACHE_DIR set, and off)', async () => {
     const { root, cache, opts } = await indexedFolder();
@@ -254,6 +261,39 @@ describe('the stat index is defeated by', () => {
     expect(await fullWay(opts)).not.toBe(999);
   });
 
+  const contentChanges: Record<string, (content: string) => Promise<void>> = {
+    'a content file edited': async (content) => {
+      const file = path.join(content, 'Docs', 'intro.md');
+      await writeFile(file, `${await readFile(file, 'utf8')}\nOne more line.\n`);
+    },
+    'a content file added, even one the reader skips (an image)': async (content) => {
+      await writeFile(path.join(content, 'Docs', 'logo.png'), 'png');
+    },
+    'a directory added to a kind directory': async (content) => {
+      await mkdir(path.join(content, 'Docs', 'guides'));
+    },
+    'a kind directory added in its other spelling': async (content) => {
+      await mkdir(path.join(content, 'skills'));
+    },
+  };
+  for (const [name, change] of Object.entries(contentChanges)) {
+    it(name, async () => {
+      const { root, dir, opts } = await indexedFolder({ content: true });
+      await markReplay(dir);
+      expect(await replayQuick({ ...opts, dryRun: true })).toBeDefined();
+      await change(path.join(root, 'content'));
+      expect(await replayQuick({ ...opts, dryRun: true })).toBeUndefined();
+    });
+  }
+
+  it('not by a file beside the kind directories of the content directory (never read)', async () => {
+    const { root, dir, opts } = await indexedFolder({ content: true });
+    await markReplay(dir);
+    await writeFile(path.join(root, 'content', 'NOTES.md'), 'mine\n');
+    const quick = await replayQuick({ ...opts, dryRun: true });
+    expect(quick?.checklist.find((r) => r.kind === 'tools')?.count).toBe(999);
+  });
+
   it("another svc build: the index's header names the build it was kept by", async () => {
     const { cache, opts } = await indexedFolder();
     const records = path.join(cache, 'folder-stats');
@@ -329,9 +369,16 @@ describe('the racy-timestamp rule', () => {
       stat: { ...real, ctimeNs: hourAgo, mtimeNs: hourAgo } as BigIntStats,
     };
     // Stats taken a minute before now: every file of the folder changed after them.
-    keepStatIndex(cache, dir, { started: Date.now() - 60_000, folder, document }, files, 'h', indexed);
+    keepStatIndex(
+      cache,
+      dir,
+      { started: Date.now() - 60_000, folder, source: { document } },
+      files,
+      'h',
+      indexed,
+    );
     await expect(readdir(path.join(cache, 'folder-stats'))).rejects.toThrow();
-    keepStatIndex(cache, dir, { started: Date.now(), folder, document }, files, 'h', indexed);
+    keepStatIndex(cache, dir, { started: Date.now(), folder, source: { document } }, files, 'h', indexed);
     expect(await readdir(path.join(cache, 'folder-stats'))).toHaveLength(1);
   });
 });

@@ -135,7 +135,8 @@ function keepIndex(opts: ImportOptions, before: StatsBefore, files: FolderFiles,
   const { svcVersion } = installedVersion();
   const { inputsSha256, documentSha256 } = early;
   if (!opts.statCacheDir || !svcVersion || !inputsSha256 || !documentSha256) return;
-  const header = fingerprintHeader(svcVersion, opts, early.bundle);
+  // What the bundle holds is proven by the stats (the content directory's included): not in the header.
+  const header = fingerprintHeader(svcVersion, opts, { document: { origin: early.bundle.document.origin } });
   keepStatIndex(opts.statCacheDir, opts.dir, before, files, header, { inputsSha256, documentSha256 });
 }
 

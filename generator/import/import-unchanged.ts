@@ -6,8 +6,6 @@
  * full path, which reuses the bundle when it was read. Nothing here writes, reports progress or
  * throws: the full path meets every problem itself, in its own order.
  */
-import { isAbsolute, resolve } from 'node:path';
-import { fileStat } from '../../folder/file-stats.js';
 import { loadConfig } from '../../folder/load-yaml-file.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import type { HistoryRecord } from '../../schemas/types.js';
@@ -23,7 +21,7 @@ import {
   unchangedInputs,
 } from './plan-unchanged.js';
 import { confineSource, readSourceBundle } from './read-source-bundle.js';
-import type { StatsBefore } from './stat-index.js';
+import { type StatsBefore, sourceStats } from './stat-index.js';
 
 export interface UnchangedTry {
   target: ImportTarget;
@@ -52,7 +50,8 @@ export async function tryUnchanged(
   let bundle: SourceBundle;
   try {
     await confineSource(previous, opts);
-    if (before) statDocument(found.target, opts.dir, before);
+    // The stats of what the bundle reads, taken before it reads them (stat-index.ts).
+    if (before) before.source = sourceStats(found.target, opts.dir);
     bundle = await readSourceBundle(found.target, opts.dir);
   } catch {
     return undefined;
@@ -68,14 +67,4 @@ export async function tryUnchanged(
   } catch {
     return tried;
   }
-}
-
-/** A local document's stat, before it is read (what replay-quick.ts stats): none for any other source. */
-function statDocument(target: ImportTarget, dir: string, before: StatsBefore): void {
-  const { location, source, contentDir, allowExternalRefs } = target;
-  if (target.config.source.kind !== 'openapi' || contentDir !== undefined || allowExternalRefs) return;
-  if (source.toolsOnly || location === '' || /^https?:\/\//i.test(location)) return;
-  const path = isAbsolute(location) ? location : resolve(dir, location);
-  const stat = fileStat(path);
-  if (stat) before.document = { path, stat };
 }

@@ -3,25 +3,24 @@
  * replay proven by the stat index (stat-index.ts) instead of reading the folder and the document.
  * It reads only what the replay itself needs (config.yaml, the fingerprint, the history) and the
  * files the fingerprint does not cover (as readFolder would, so a file that cannot be read still
- * fails the import), stats the rest, and gives importFolder's replayed result but its `files`.
- * Anything else (no index, a file that stats otherwise, a source other than a local document,
- * a content directory, external $refs, a fingerprint or history that does not replay) is
+ * fails the import), stats the rest (the document, the content directory), and gives importFolder's
+ * replayed result but its `files`. Anything else (no index, a file that stats otherwise, a source
+ * other than a local document, external $refs, a fingerprint or history that does not replay) is
  * undefined: the caller runs importFolder, which meets every problem itself. Nothing here
  * reports progress before it knows it replays, or calls the clock before that.
  */
-import { isAbsolute, resolve } from 'node:path';
-import { fileStat, readTexts, statFolder, topLevelNow } from '../../folder/file-stats.js';
+import { readTexts, statFolder, topLevelNow } from '../../folder/file-stats.js';
 import { loadConfigFast } from '../../folder/load-config-fast.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import { settleFolder } from '../../folder/settle-folder.js';
 import type { HistoryRecord } from '../../schemas/types.js';
-import { settleChecklist, startChecklist } from './checklist-settle.js';
+import { CONTENT_ROWS, settleChecklist, startChecklist } from './checklist-settle.js';
 import { importTarget } from './import-target.js';
 import type { ImportOptions, ImportResult } from './import-types.js';
 import { installedVersion } from './installed-version.js';
 import { fingerprintHeader, readEntry, replayable, replayUnchanged } from './plan-unchanged.js';
 import { confineSource } from './read-source-bundle.js';
-import { indexedInputs } from './stat-index.js';
+import { indexedInputs, sourceStats } from './stat-index.js';
 
 /** readFolder's limit on one file. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -48,20 +47,16 @@ export async function replayQuick(opts: ImportOptions): Promise<Omit<ImportResul
     if (config?.source.kind !== 'openapi') return undefined;
     const previous = { files, folder: { config } as FolderModel };
     const found = importTarget(previous, opts);
-    if (!found.ok || found.target.allowExternalRefs || found.target.contentDir !== undefined)
-      return undefined;
-    const { location, source } = found.target;
-    if (source.toolsOnly || location === '' || /^https?:\/\//i.test(location)) return undefined;
+    if (!found.ok) return undefined;
     await confineSource(previous, opts);
-    // Where readOpenApiSource reads it, and the origin it names.
-    const path = isAbsolute(location) ? location : resolve(opts.dir, location);
-    const stat = fileStat(path);
-    if (!stat) return undefined;
-    const header = fingerprintHeader(svcVersion, opts, { document: { origin: path } });
-    const indexed = indexedInputs(cacheDir, opts.dir, stats, { path, stat }, header);
+    const source = sourceStats(found.target, opts.dir);
+    if (!source) return undefined;
+    // The header as the index keeps it: svc's build, the options, where the document is read.
+    const header = fingerprintHeader(svcVersion, opts, { document: { origin: source.document.path } });
+    const indexed = indexedInputs(cacheDir, opts.dir, stats, source, header);
     if (indexed?.documentSha256 !== entry.documentSha256) return undefined;
     if (topLevelNow(opts.dir) !== stats.topLevel) return undefined;
-    return await replayed(opts, files, indexed.inputsSha256, source);
+    return await replayed(opts, files, indexed.inputsSha256, found.target.source);
   } catch {
     return undefined;
   }
@@ -80,6 +75,8 @@ async function replayed(
   if (!replay) return undefined;
   const checklist = startChecklist(source, opts.onProgress);
   checklist.processing(['tools']);
+  // As importFolder's replay: the content rows are processing once the plan would reach them.
+  if (source.contentDir !== undefined) checklist.processing(CONTENT_ROWS);
   if (!opts.dryRun) {
     // A record that cannot be appended: importFolder tries again and reports the failure.
     const { appendRecord } = await import('../../folder/append-record.js');
