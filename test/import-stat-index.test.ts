@@ -31,8 +31,8 @@ import type { ImportOptions } from '../generator/import/import-types.js';
 import { replayQuick } from '../generator/import/replay-quick.js';
 import { keepStatIndex } from '../generator/import/stat-index.js';
 import { readStatRecord, writeStatRecord } from '../folder/stat-record.js';
-import type { SvcConfig } from '../schemas/types.js';
 import { svc } from './helpers/run-cli.js';
+import { clockFrom, markReplay, petstoreConfig } from './helpers/unchanged-folder.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.join(here, '..', 'fixtures', 'reimport');
@@ -41,11 +41,6 @@ const roots: string[] = [];
 afterAll(async () => {
   for (const root of roots) await rm(root, { recursive: true, force: true });
 });
-
-const clockFrom = (start: number) => {
-  let t = start;
-  return () => new Date(Date.UTC(2026, 0, 1) + t++ * 1000);
-};
 
 /** Until every file of `dir` was last changed more than RACY_MS ago (what the index may record). */
 async function settled(dir: string): Promise<void> {
@@ -72,19 +67,7 @@ async function indexedFolder({ content = false } = {}): Promise<Ready> {
   if (content) await cp(path.join(fixtures, 'content-v1'), path.join(root, 'content'), { recursive: true });
   const dir = path.join(root, 'a', 'petstore');
   const cache = path.join(root, 'cache');
-  const config: SvcConfig = {
-    schemaVersion: 1,
-    server: { id: 'petstore', name: 'Default', published: false },
-    app: { name: 'Petstore', provider: 'openapi' },
-    source: {
-      kind: 'openapi',
-      location: '../../api.yaml',
-      ...(content ? { contentDir: '../../content' } : {}),
-    },
-    auth: { mode: 'none', hasAuthSecret: false },
-    apiBaseUrl: '',
-    requiredEnv: [],
-  };
+  const config = petstoreConfig({ content });
   expect((await importFolder({ dir, config, now: clockFrom(0) })).status).toBe('complete');
   const opts: ImportOptions = { dir, statCacheDir: cache, blocking: true };
   expect(await replayQuick(opts)).toBeUndefined();
@@ -94,14 +77,6 @@ async function indexedFolder({ content = false } = {}): Promise<Ready> {
   expect((await importFolder({ ...opts, now: clockFrom(100) })).changed).toBe(false);
   expect(await readdir(path.join(cache, 'folder-stats'))).toHaveLength(1);
   return { root, dir, cache, opts };
-}
-
-/** A marker only a replay shows: the recorded tool count (the fingerprint does not cover it). */
-async function markReplay(dir: string): Promise<void> {
-  const file = path.join(dir, UNCHANGED_FILE);
-  const entry = JSON.parse(await readFile(file, 'utf8')) as { counts: { tools: number } };
-  entry.counts.tools = 999;
-  await writeFile(file, JSON.stringify(entry));
 }
 
 async function tree(dir: string): Promise<Record<string, string>> {
