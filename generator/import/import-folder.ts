@@ -21,7 +21,7 @@ import type { ImportOptions, ImportResult, PreviousFolder, SourceBundle } from '
 import { CONTENT_ROWS, settleChecklist, startChecklist } from './checklist-settle.js';
 import { type UnchangedTry, tryUnchanged } from './import-unchanged.js';
 import { fingerprintHeader, plannedFiles, type Replayed } from './plan-unchanged.js';
-import { keepStatIndex, type StatsBefore } from './stat-index.js';
+import { keepStatIndex, type StatsBefore, statsApply } from './stat-index.js';
 import { statFolder } from '../../folder/file-stats.js';
 import { installedVersion } from './installed-version.js';
 import { confineSource, readSourceBundle } from './read-source-bundle.js';
@@ -124,7 +124,7 @@ async function replay(
 
 /** With a stat cache: the stats of the folder's files, taken before it is read (stat-index.ts). */
 function statsBefore(opts: ImportOptions): StatsBefore | undefined {
-  if (!opts.statCacheDir || opts.full) return undefined;
+  if (!statsApply(opts)) return undefined;
   const started = Date.now();
   const folder = statFolder(opts.dir);
   return folder ? { started, folder } : undefined;

@@ -20,17 +20,14 @@ import type { ImportOptions, ImportResult } from './import-types.js';
 import { installedVersion } from './installed-version.js';
 import { fingerprintHeader, readEntry, replayable, replayUnchanged } from './plan-unchanged.js';
 import { confineSource } from './read-source-bundle.js';
-import { indexedInputs, sourceStats } from './stat-index.js';
+import { indexedInputs, sourceStats, statsApply } from './stat-index.js';
 
 /** readFolder's limit on one file. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 export async function replayQuick(opts: ImportOptions): Promise<Omit<ImportResult, 'files'> | undefined> {
+  if (!statsApply(opts)) return undefined;
   const cacheDir = opts.statCacheDir;
-  if (!cacheDir || opts.config || opts.full || opts.userFiles || opts.compact || opts.allowExternalRefs)
-    return undefined;
-  if (opts.location !== undefined || opts.contentDir !== undefined || opts.ref !== undefined)
-    return undefined;
   const { svcVersion } = installedVersion();
   if (svcVersion === undefined) return undefined;
   try {

@@ -24,6 +24,7 @@ import {
 import type { FolderFiles } from '../../folder/model.js';
 import { readStatRecord, writeStatRecord } from '../../folder/stat-record.js';
 import type { ImportTarget } from './import-target.js';
+import type { ImportOptions } from './import-types.js';
 import { replayable } from './plan-unchanged.js';
 
 /** Raised when what a record means changes. */
@@ -51,6 +52,16 @@ export interface StatsBefore {
   folder: FolderStats;
   /** Set once the source is known, when it is a local document (sourceStats). */
   source?: SourceStats;
+}
+
+/**
+ * Whether an import with these options may be proven by stats (replay-quick.ts), and so whether
+ * its replay keeps them: a plain `svc import <dir>` or `svc diff <dir>`, with a cache directory.
+ */
+export function statsApply(opts: ImportOptions): opts is ImportOptions & { statCacheDir: string } {
+  if (!opts.statCacheDir || opts.config || opts.full || opts.userFiles || opts.compact) return false;
+  if (opts.allowExternalRefs || opts.ref !== undefined) return false;
+  return opts.location === undefined && opts.contentDir === undefined;
 }
 
 /** The stats of a local document and of its content directory, if it has one. */
