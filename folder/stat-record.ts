@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -36,6 +37,15 @@ export function readStatRecord(cacheDir: string, dir: string): { dir: string; va
     return value?.dir === real ? { dir: real, value } : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Whether a record is kept for the folder at `dir` (a cheap look before anything is stat'ed). */
+export function hasStatRecord(cacheDir: string, dir: string): boolean {
+  try {
+    return existsSync(recordFile(cacheDir, dir).file);
+  } catch {
+    return false;
   }
 }
 

@@ -6,7 +6,7 @@
  * full path, which reuses the bundle when it was read. Nothing here writes, reports progress or
  * throws: the full path meets every problem itself, in its own order.
  */
-import { loadConfig } from '../../folder/load-yaml-file.js';
+import { loadConfigFast } from '../../folder/load-config-fast.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import type { HistoryRecord } from '../../schemas/types.js';
 import { type ImportTarget, importTarget } from './import-target.js';
@@ -41,7 +41,8 @@ export async function tryUnchanged(
   before?: StatsBefore,
 ): Promise<UnchangedTry | undefined> {
   if (opts.config || opts.full || opts.userFiles || files[UNCHANGED_FILE] === undefined) return undefined;
-  const config = loadConfig(files);
+  // As svc wrote it, without the `yaml` package; else read as loadFolder reads it.
+  const config = loadConfigFast(files) ?? (await import('../../folder/load-yaml-file.js')).loadConfig(files);
   if (!config) return undefined;
   // importTarget and confineSource read only the folder's config.
   const previous = { files, folder: { config } as FolderModel };

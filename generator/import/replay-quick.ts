@@ -13,6 +13,7 @@ import { readTexts, statFolder, topLevelNow } from '../../folder/file-stats.js';
 import { loadConfigFast } from '../../folder/load-config-fast.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import { settleFolder } from '../../folder/settle-folder.js';
+import { hasStatRecord } from '../../folder/stat-record.js';
 import type { HistoryRecord } from '../../schemas/types.js';
 import { CONTENT_ROWS, settleChecklist, startChecklist } from './checklist-settle.js';
 import { importTarget } from './import-target.js';
@@ -31,6 +32,8 @@ export async function replayQuick(opts: ImportOptions): Promise<Omit<ImportResul
   const { svcVersion } = installedVersion();
   if (svcVersion === undefined) return undefined;
   try {
+    // No index kept for this folder: nothing to stat (importFolder reads, and keeps one).
+    if (!hasStatRecord(cacheDir, opts.dir)) return undefined;
     await settleFolder(opts.dir);
     const stats = statFolder(opts.dir);
     if (!stats) return undefined;
