@@ -6,8 +6,11 @@
  * fails the import), stats the rest (the document, the content directory), and gives importFolder's
  * replayed result but its `files`. Anything else (no index, a file that stats otherwise, a source
  * other than a local document, external $refs, a fingerprint or history that does not replay) is
- * undefined: the caller runs importFolder, which meets every problem itself. Nothing here
- * reports progress before it knows it replays, or calls the clock before that.
+ * undefined: the caller runs importFolder, which meets every problem itself. The clock is read
+ * and progress reported only once the inputs are known to match; a replay that fails after that
+ * (a history that does not replay, a record that cannot be appended) is undefined too, and
+ * importFolder starts again from the beginning (the CLI passes neither a clock nor a progress
+ * callback).
  */
 import { readTexts, statFolder, topLevelNow } from '../../folder/file-stats.js';
 import { loadConfigFast } from '../../folder/load-config-fast.js';
