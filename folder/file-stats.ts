@@ -155,3 +155,17 @@ export function readTexts(dir: string, paths: readonly string[]): FolderFiles {
   for (const path of paths) files[path] = readFileSync(join(dir, ...path.split('/')), 'utf8');
   return files;
 }
+
+/** Some files of the folder as bytes (a file that cannot be read throws). */
+export function readBytes(dir: string, paths: readonly string[]): Map<string, Buffer> {
+  return new Map(paths.map((path) => [path, readFileSync(join(dir, ...path.split('/')))]));
+}
+
+/** A file's bytes, or undefined when it cannot be read. */
+export function fileBytes(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}

@@ -60,17 +60,21 @@ interface Ready {
 }
 
 /** A Petstore folder with its fingerprint, and a replay that read it and kept the stat index. */
-async function indexedFolder({ content = false } = {}): Promise<Ready> {
+async function indexedFolder({ content = false, bom = false } = {}): Promise<Ready> {
   const root = await mkdtemp(path.join(tmpdir(), 'svc-stat-index-'));
   roots.push(root);
   await cp(path.join(fixtures, 'petstore-v1.yaml'), path.join(root, 'api.yaml'));
   if (content) await cp(path.join(fixtures, 'content-v1'), path.join(root, 'content'), { recursive: true });
+  if (bom) {
+    const api = path.join(root, 'api.yaml');
+    await writeFile(api, `\uFEFF${await readFile(api, 'utf8')}`);
+  }
   const dir = path.join(root, 'a', 'petstore');
   const cache = path.join(root, 'cache');
   const config = petstoreConfig({ content });
   expect((await importFolder({ dir, config, now: clockFrom(0) })).status).toBe('complete');
   const opts: ImportOptions = { dir, statCacheDir: cache, blocking: true };
-  expect(await replayQuick(opts)).toBeUndefined();
+  expect(await statsOnly(opts)).toBeUndefined();
   await settled(dir);
   if (content) await settled(path.join(root, 'content'));
   // Read, matched, and its stats kept.
@@ -90,6 +94,9 @@ async function tree(dir: string): Promise<Record<string, string>> {
   }
   return out;
 }
+
+/** The quick replay by the stats alone (no hashing of what they do not vouch for). */
+const statsOnly = (opts: ImportOptions) => replayQuick(opts, { hash: false });
 
 const aTool = async (dir: string) =>
   path.join(dir, 'Tools', (await readdir(path.join(dir, 'Tools'))).find((f) => f.endsWith('.yaml'))!);
@@ -133,6 +140,23 @@ describe('an unchanged import proven by the stat index', () => {
       }
     });
 
+  it("gives importFolder's result when it hashes the bytes (no index kept yet)", async () => {
+    const { root, dir, cache, opts } = await indexedFolder();
+    await rm(path.join(cache, 'folder-stats'), { recursive: true });
+    const full = path.join(root, 'b', 'petstore');
+    await mkdir(path.dirname(full), { recursive: true });
+    await cp(dir, full, { recursive: true });
+    const hashed = await replayQuick({ ...opts, now: clockFrom(7000) });
+    const { files: _, ...planned } = await importFolder({ dir: full, full: true, now: clockFrom(7000) });
+    expect(hashed).toEqual(planned);
+    expect(await tree(dir)).toEqual(await tree(full));
+    // Kept: the next one is proven by the stats.
+    await markReplay(dir);
+    expect(
+      (await statsOnly({ ...opts, dryRun: true }))?.checklist.find((r) => r.kind === 'tools')?.count,
+    ).toBe(999);
+  });
+
   it('prints what svc import and svc diff print the full way (SVC_CACHE_DIR set, and off)', async () => {
     const { root, cache, opts } = await indexedFolder();
     expect(await replayQuick({ ...opts, dryRun: true })).toBeDefined();
@@ -164,7 +188,7 @@ describe('an unchanged import proven by the stat index', () => {
     const { dir, opts } = await indexedFolder();
     await markReplay(dir);
     for (const start of [200, 300]) {
-      const quick = await replayQuick({ ...opts, now: clockFrom(start) });
+      const quick = await statsOnly({ ...opts, now: clockFrom(start) });
       expect(quick?.checklist.find((r) => r.kind === 'tools')?.count).toBe(999);
     }
   });
@@ -209,7 +233,9 @@ describe('the stat index is defeated by', () => {
       const ready = await indexedFolder();
       await markReplay(ready.dir);
       const opts = { ...ready.opts, ...(await change(ready)) };
-      expect(await replayQuick({ ...opts, now: clockFrom(700) })).toBeUndefined();
+      expect(await statsOnly({ ...opts, now: clockFrom(700) })).toBeUndefined();
+      // Nor does hashing the bytes find them unchanged.
+      expect(await replayQuick({ ...opts, dryRun: true })).toBeUndefined();
       expect(await fullWay(opts)).not.toBe(999);
     });
   }
@@ -223,7 +249,7 @@ describe('the stat index is defeated by', () => {
     await settled(dir);
     expect((await importFolder({ ...opts, now: clockFrom(400) })).changed).toBe(false);
     await markReplay(dir);
-    expect(await replayQuick({ ...opts, now: clockFrom(500) })).toBeDefined();
+    expect(await statsOnly({ ...opts, now: clockFrom(500) })).toBeDefined();
     const before = await stat(file, { bigint: true });
     const text = await readFile(file, 'utf8');
     const edited = text.replace('enabled: false', 'enabled: FALSE');
@@ -232,6 +258,7 @@ describe('the stat index is defeated by', () => {
     await utimes(file, mtime, mtime);
     const after = await stat(file, { bigint: true });
     expect([after.size, after.mtimeNs, after.ino]).toEqual([before.size, before.mtimeNs, before.ino]);
+    expect(await statsOnly({ ...opts, dryRun: true })).toBeUndefined();
     expect(await replayQuick({ ...opts, now: clockFrom(700) })).toBeUndefined();
     expect(await fullWay(opts)).not.toBe(999);
   });
@@ -255,8 +282,9 @@ describe('the stat index is defeated by', () => {
     it(name, async () => {
       const { root, dir, opts } = await indexedFolder({ content: true });
       await markReplay(dir);
-      expect(await replayQuick({ ...opts, dryRun: true })).toBeDefined();
+      expect(await statsOnly({ ...opts, dryRun: true })).toBeDefined();
       await change(path.join(root, 'content'));
+      // With a content directory, what the stats do not vouch for is read by importFolder.
       expect(await replayQuick({ ...opts, dryRun: true })).toBeUndefined();
     });
   }
@@ -265,7 +293,7 @@ describe('the stat index is defeated by', () => {
     const { root, dir, opts } = await indexedFolder({ content: true });
     await markReplay(dir);
     await writeFile(path.join(root, 'content', 'NOTES.md'), 'mine\n');
-    const quick = await replayQuick({ ...opts, dryRun: true });
+    const quick = await statsOnly({ ...opts, dryRun: true });
     expect(quick?.checklist.find((r) => r.kind === 'tools')?.count).toBe(999);
   });
 
@@ -274,11 +302,14 @@ describe('the stat index is defeated by', () => {
     const records = path.join(cache, 'folder-stats');
     const [name] = await readdir(records);
     const record = JSON.parse(await readFile(path.join(records, name!), 'utf8')) as { header: string };
-    expect(await replayQuick({ ...opts, dryRun: true })).toBeDefined();
+    expect(await statsOnly({ ...opts, dryRun: true })).toBeDefined();
     const header = JSON.parse(record.header) as { svc: string };
     record.header = JSON.stringify({ ...header, svc: `${header.svc}-other` });
     await writeFile(path.join(records, name!), JSON.stringify(record));
-    expect(await replayQuick({ ...opts, dryRun: true })).toBeUndefined();
+    expect(await statsOnly({ ...opts, dryRun: true })).toBeUndefined();
+    // This build hashes the bytes, finds them unchanged and keeps its own stats.
+    expect(await replayQuick({ ...opts, dryRun: true })).toBeDefined();
+    expect(await statsOnly({ ...opts, dryRun: true })).toBeDefined();
   });
 
   it('a copy of the folder elsewhere (cp -a keeps every mtime): its own index, none yet', async () => {
@@ -286,8 +317,9 @@ describe('the stat index is defeated by', () => {
     const copy = path.join(root, 'c', 'petstore');
     await mkdir(path.dirname(copy), { recursive: true });
     await cp(dir, copy, { recursive: true, preserveTimestamps: true });
-    expect(await replayQuick({ ...opts, dir: copy })).toBeUndefined();
-    expect(await replayQuick({ ...opts, dryRun: true })).toBeDefined();
+    expect(await statsOnly({ ...opts, dir: copy, dryRun: true })).toBeUndefined();
+    expect(await statsOnly({ ...opts, dryRun: true })).toBeDefined();
+    expect(await replayQuick({ ...opts, dir: copy, dryRun: true })).toBeDefined();
   });
 
   it('nothing without a cache directory (SVC_CACHE_DIR=off): the full way replays', async () => {
@@ -298,15 +330,26 @@ describe('the stat index is defeated by', () => {
     expect(await fullWay(off)).toBe(999);
   });
 
-  it('a touch: the full way reads, matches and keeps the new stats, and the next import is quick again', async () => {
+  it('a touch: the bytes are hashed, found unchanged, and their new stats kept', async () => {
     const { dir, opts } = await indexedFolder();
     await markReplay(dir);
     await utimes(await aTool(dir), new Date(), new Date());
-    expect(await replayQuick(opts)).toBeUndefined();
+    expect(await statsOnly(opts)).toBeUndefined();
     await settled(dir);
-    expect(await fullWay(opts)).toBe(999);
-    const quick = await replayQuick({ ...opts, now: clockFrom(850) });
+    const hashed = await replayQuick({ ...opts, now: clockFrom(800) });
+    expect(hashed?.checklist.find((r) => r.kind === 'tools')?.count).toBe(999);
+    const quick = await statsOnly({ ...opts, now: clockFrom(850) });
     expect(quick?.checklist.find((r) => r.kind === 'tools')?.count).toBe(999);
+  });
+
+  it('a document with a BOM is not hashed as bytes (its SHA-256 is of its text): importFolder replays it', async () => {
+    const { root, dir, cache, opts } = await indexedFolder({ bom: true });
+    await markReplay(dir);
+    expect(await statsOnly({ ...opts, dryRun: true })).toBeDefined();
+    await rm(path.join(cache, 'folder-stats'), { recursive: true });
+    expect(await replayQuick({ ...opts, dryRun: true })).toBeUndefined();
+    expect(await fullWay(opts)).toBe(999);
+    expect((await readFile(path.join(root, 'api.yaml')))[0]).toBe(0xef);
   });
 });
 
@@ -348,12 +391,19 @@ describe('the racy-timestamp rule', () => {
       cache,
       dir,
       { started: Date.now() - 60_000, folder, source: { document } },
-      files,
+      Object.keys(files),
       'h',
       indexed,
     );
     await expect(readdir(path.join(cache, 'folder-stats'))).rejects.toThrow();
-    keepStatIndex(cache, dir, { started: Date.now(), folder, source: { document } }, files, 'h', indexed);
+    keepStatIndex(
+      cache,
+      dir,
+      { started: Date.now(), folder, source: { document } },
+      Object.keys(files),
+      'h',
+      indexed,
+    );
     expect(await readdir(path.join(cache, 'folder-stats'))).toHaveLength(1);
   });
 });

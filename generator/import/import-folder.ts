@@ -137,7 +137,8 @@ function keepIndex(opts: ImportOptions, before: StatsBefore, files: FolderFiles,
   if (!opts.statCacheDir || !svcVersion || !inputsSha256 || !documentSha256) return;
   // What the bundle holds is proven by the stats (the content directory's included): not in the header.
   const header = fingerprintHeader(svcVersion, opts, { document: { origin: early.bundle.document.origin } });
-  keepStatIndex(opts.statCacheDir, opts.dir, before, files, header, { inputsSha256, documentSha256 });
+  const read = Object.keys(files);
+  keepStatIndex(opts.statCacheDir, opts.dir, before, read, header, { inputsSha256, documentSha256 });
 }
 
 /** A failed import: its history record is appended (not on a dry run), nothing else is written. */

@@ -78,35 +78,93 @@ export function unchangedInputs(
   if (bundle.content && !Array.isArray(bundle.content)) return undefined;
   const version = opts.svcVersion;
   if (version === undefined) return undefined;
+  const document = bundle.document.text;
+  const folder = Object.keys(files)
+    .filter(replayable)
+    .sort()
+    .map((path): [string, FolderPart] => {
+      // Tools/openapi.json is most often the document itself, or the document and a final
+      // newline (a 2-space JSON source rendered): compared, not hashed twice (GitHub's is 13 MB).
+      const text = files[path]!;
+      if (text === document) return [path, { same: 'document' }];
+      return [
+        path,
+        isDocumentAndNewline(text, document) ? { same: 'document and a newline' } : { data: text },
+      ];
+    });
+  const refs = bundle.externalRefs instanceof Map ? bundle.externalRefs : undefined;
+  return digestInputs(
+    fingerprintHeader(version, opts, bundle),
+    // The document by its SHA-256: the planner has it already (the record's documentSha256).
+    documentSha256 ?? sha256Hex(document),
+    [
+      ...[...(refs?.keys() ?? [])].sort().map((url): [string, string] => [`ref ${url}`, refs!.get(url)!]),
+      ...(bundle.content ?? []).map((f): [string, string] => [`content ${f.path}`, f.text]),
+    ],
+    folder,
+  );
+}
+
+/** A folder file as the fingerprint takes it: the document (or it and a newline), or its text or bytes. */
+type FolderPart = { same: 'document' | 'document and a newline' } | { data: string | Buffer };
+
+/**
+ * The fingerprint's hash: every part delimited by its label and its length in UTF-8 bytes, so that
+ * a text (as read) and the bytes it was read from (valid UTF-8) hash alike.
+ */
+function digestInputs(
+  header: string,
+  documentSha256: string,
+  parts: readonly [string, string][],
+  folder: readonly [string, FolderPart][],
+): string {
   const hash = createHash('sha256');
-  const add = (label: string, text: string) => {
-    // The length in UTF-16 units delimits the text as well as its byte length (and costs nothing).
-    hash.update(`${label}\0${text.length}\0`);
-    hash.update(text);
+  const add = (label: string, data: string | Buffer) => {
+    hash.update(`${label}\0${typeof data === 'string' ? Buffer.byteLength(data) : data.length}\0`);
+    hash.update(data);
   };
-  add('header', fingerprintHeader(version, opts, bundle));
-  // The document by its SHA-256: the planner has it already (the record's documentSha256).
-  add('document sha256', documentSha256 ?? sha256Hex(bundle.document.text));
-  if (bundle.externalRefs instanceof Map)
-    for (const url of [...bundle.externalRefs.keys()].sort())
-      add(`ref ${url}`, bundle.externalRefs.get(url)!);
-  for (const file of bundle.content ?? []) add(`content ${file.path}`, file.text);
-  for (const path of Object.keys(files).filter(replayable).sort()) {
-    // Tools/openapi.json is most often the document itself, or the document and a final
-    // newline (a 2-space JSON source rendered): compared, not hashed twice (GitHub's is 13 MB).
-    const text = files[path]!;
-    const document = bundle.document.text;
-    if (text === document) add(`document at ${path}`, '');
-    else if (isDocumentAndNewline(text, document)) add(`document and a newline at ${path}`, '');
-    else add(`file ${path}`, text);
+  add('header', header);
+  add('document sha256', documentSha256);
+  for (const [label, text] of parts) add(label, text);
+  for (const [path, part] of folder) {
+    if ('data' in part) add(`file ${path}`, part.data);
+    else add(`${part.same} at ${path}`, '');
   }
   return hash.digest('hex');
 }
 
 /**
+ * The same fingerprint from the bytes on disk, not decoded (replay-quick.ts): a local document
+ * (valid UTF-8 without a BOM, so that its SHA-256 is its text's), no external $refs, no content
+ * directory. Equal to unchangedInputs' wherever every file is valid UTF-8 (the text read is then
+ * those bytes again); a file that is not hashes otherwise, which is a miss, never a false match
+ * (equal hashes mean bytes that decode to the very texts the fingerprint was taken of).
+ */
+export function unchangedInputsOfBytes(
+  header: string,
+  document: Buffer,
+  documentSha256: string,
+  files: ReadonlyMap<string, Buffer>,
+): string {
+  const folder = [...files.keys()]
+    .filter(replayable)
+    .sort()
+    .map((path): [string, FolderPart] => {
+      const bytes = files.get(path)!;
+      if (bytes.equals(document)) return [path, { same: 'document' }];
+      const withNewline =
+        bytes.length === document.length + 1 &&
+        bytes[document.length] === 0x0a &&
+        bytes.subarray(0, document.length).equals(document);
+      return [path, withNewline ? { same: 'document and a newline' } : { data: bytes }];
+    });
+  return digestInputs(header, documentSha256, [], folder);
+}
+
+/**
  * The fingerprint's first part: svc's version and build, the options that steer a re-import, and
  * what the bundle holds besides its files (the document's origin, a commit, the count of content
- * files). The stat index (replay-index.ts) compares it as it is.
+ * files). The stat index (stat-index.ts) compares it as it is.
  */
 export function fingerprintHeader(
   version: string,

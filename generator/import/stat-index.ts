@@ -21,7 +21,6 @@ import {
   type TreeStats,
   topLevelNow,
 } from '../../folder/file-stats.js';
-import type { FolderFiles } from '../../folder/model.js';
 import { readStatRecord, writeStatRecord } from '../../folder/stat-record.js';
 import type { ImportTarget } from './import-target.js';
 import type { ImportOptions } from './import-types.js';
@@ -101,7 +100,8 @@ export function keepStatIndex(
   cacheDir: string,
   dir: string,
   before: StatsBefore,
-  read: FolderFiles,
+  /** The paths of the folder files the replay read. */
+  read: readonly string[],
   header: string,
   indexed: Indexed,
 ): void {
@@ -110,11 +110,12 @@ export function keepStatIndex(
   const content = source.content;
   if (content && [...content.files.values()].some((stat) => !settledBefore(stat, started))) return;
   const statted = [...before.folder.files.keys()].filter(replayable);
-  if (statted.length !== Object.keys(read).filter(replayable).length) return;
+  const wasRead = new Set(read.filter(replayable));
+  if (statted.length !== wasRead.size) return;
   const files: Record<string, string> = {};
   for (const path of statted) {
     const stat = before.folder.files.get(path)!;
-    if (read[path] === undefined || !settledBefore(stat, started)) return;
+    if (!wasRead.has(path) || !settledBefore(stat, started)) return;
     files[path] = statKey(stat);
   }
   if (topLevelNow(dir) !== before.folder.topLevel) return;
