@@ -1,13 +1,13 @@
 /**
  * The stat index of an unchanged folder: once a replay has read the folder, the document and the
- * content directory and found them to match the fingerprint (import-unchanged.ts), the stats of
- * those very files, taken before they were read, are kept with the fingerprint in the user's cache
- * directory (folder/stat-record.ts). The next import whose files all stat as recorded
- * (folder/file-stats.ts: size, mtime, ctime, inode and device, and the racy-timestamp rule) has the
- * same inputs without reading them (replay-quick.ts). All or nothing: a file added, removed,
- * touched or racy (in the content directory's kind directories, any file or directory, read or
- * not), another document path or header (svc's build, the options, the origin) and the import
- * reads everything.
+ * content directory and found them to match the fingerprint (import-unchanged.ts, or
+ * replay-quick.ts hashing their bytes), the stats of those very files, taken before they were
+ * read, are kept with the fingerprint in the user's cache directory (folder/stat-record.ts). The
+ * next import whose files all stat as recorded (folder/file-stats.ts: size, mtime, ctime, inode
+ * and device, and the racy-timestamp rule) has the same inputs without reading them
+ * (replay-quick.ts). All or nothing: a file added, removed, touched or racy (in the content
+ * directory's kind directories, any file or directory, read or not), another document path or
+ * header (svc's build, the options, the origin) and the inputs are read and hashed again.
  */
 import { isAbsolute, resolve } from 'node:path';
 import { CONTENT_DIRS } from '../../folder/content-paths.js';
