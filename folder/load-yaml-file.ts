@@ -12,9 +12,9 @@ import type { FolderFiles } from './model.js';
 import { FALLBACK, readYamlFast } from './yaml-fast.js';
 import { lineOfPointer, parseYaml } from './yaml-file.js';
 
-/** Largest YAML or content file the loader reads (characters): well above any real tool file. */
-export const MAX_FOLDER_FILE_CHARS = 8 * 1024 * 1024;
-export const CONFIG_FILE = 'config.yaml';
+import { CONFIG_FILE, MAX_FOLDER_FILE_CHARS } from './load-config-fast.js';
+
+export { CONFIG_FILE, MAX_FOLDER_FILE_CHARS };
 
 /** config.yaml alone, read as loadFolder reads it; undefined when it does not load. */
 export function loadConfig(files: FolderFiles): SvcConfig | undefined {

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RACY_MS, statFolder } from '../folder/file-stats.js';
 import { ensureBuilt, REPO_ROOT } from './helpers/built-cli.js';
 import { modulesLoadedBy as modulesLoaded } from './helpers/modules-loaded.js';
 
@@ -15,7 +16,8 @@ beforeAll(ensureBuilt, 120_000);
 const scratch = mkdtempSync(path.join(tmpdir(), 'svc-startup-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const modulesLoadedBy = (args: string[]) => modulesLoaded(scratch, args);
+const modulesLoadedBy = (args: string[], env: Record<string, string> = {}) =>
+  modulesLoaded(scratch, args, env);
 
 const heavy = (urls: string[], patterns: RegExp[]) => urls.filter((u) => patterns.some((p) => p.test(u)));
 
@@ -51,5 +53,34 @@ describe('svc startup', () => {
         /node_modules\/(@modelcontextprotocol|hono|@hono)\//,
       ]),
     ).toEqual([]);
+  }, 60_000);
+
+  it('an unchanged import or diff (hashed, or proven by the stat index) loads neither the planner, the folder loader nor yaml', async () => {
+    const petstore = path.join(REPO_ROOT, 'fixtures/specs/petstore-3.0.yaml');
+    const dir = path.join(scratch, 'unchanged');
+    const env = { SVC_CACHE_DIR: path.join(scratch, 'cache') };
+    modulesLoadedBy(['init', dir, '--name', 'Petstore', '--openapi', petstore], env);
+    // The stat index records only files changed more than RACY_MS before the import starts.
+    const newest = () =>
+      Math.max(...[...statFolder(dir)!.files.values()].map((s) => Number(s.ctimeNs / 1_000_000n)));
+    while (newest() > Date.now() - 2 * RACY_MS) await new Promise((r) => setTimeout(r, 10));
+    // The first hashes the bytes and keeps their stats; the next ones are proven by them.
+    for (const args of [
+      ['import', dir],
+      ['import', dir],
+      ['diff', dir],
+    ]) {
+      const loaded = modulesLoadedBy(args, env);
+      expect(loaded.some((u) => u.endsWith('/replay-quick.js'))).toBe(true);
+      expect(
+        heavy(loaded, [
+          /\/dist\/generator\/import\/(import-folder|plan-import|open-previous)\.js/,
+          /\/dist\/folder\/load-folder\.js/,
+          /\/dist\/generator\/(parse|tools|render\/render|diff\/diff)/,
+          /node_modules\/(yaml|re2js|@apidevtools)\//,
+        ]),
+        args.join(' '),
+      ).toEqual([]);
+    }
   }, 60_000);
 });

@@ -15,19 +15,13 @@ import { importFolder } from '../generator/import/index.js';
 import type { ChecklistRow } from '../generator/import/checklist.js';
 import type { ImportOptions } from '../generator/import/import-types.js';
 import { writtenInputs } from '../generator/import/plan-unchanged.js';
-import type { SvcConfig } from '../schemas/types.js';
 import { svc } from './helpers/run-cli.js';
+import { clockFrom, markReplay, petstoreConfig } from './helpers/unchanged-folder.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.join(here, '..', 'fixtures', 'reimport');
 const roots: string[] = [];
 let tick = 0;
-/** A clock that moves: both runs of a comparison start from the same instant. */
-const clockFrom = (start: number) => {
-  let t = start;
-  return () => new Date(Date.UTC(2026, 0, 1) + t++ * 1000);
-};
-
 afterAll(async () => {
   for (const root of roots) await rm(root, { recursive: true, force: true });
 });
@@ -59,19 +53,7 @@ async function readyFolder(s: Scenario): Promise<{ root: string; dir: string }> 
   if (s.contentDir)
     await cp(path.join(fixtures, s.contentDir), path.join(root, 'content'), { recursive: true });
   const dir = path.join(root, 'a', 'petstore');
-  const config: SvcConfig = {
-    schemaVersion: 1,
-    server: { id: 'petstore', name: 'Default', published: false },
-    app: { name: 'Petstore', provider: 'openapi' },
-    source: {
-      kind: 'openapi',
-      location: '../../api.yaml',
-      ...(s.contentDir ? { contentDir: '../../content' } : {}),
-    },
-    auth: { mode: 'none', hasAuthSecret: false },
-    apiBaseUrl: '',
-    requiredEnv: [],
-  };
+  const config = petstoreConfig({ content: s.contentDir !== undefined });
   const now = clockFrom(tick);
   tick += 100;
   expect((await importFolder({ dir, config, now })).status).toBe('complete');
@@ -211,14 +193,6 @@ describe('svc diff of an unchanged folder (a dry run)', () => {
     expect(JSON.stringify(dry.result.report)).toBe(JSON.stringify(planned.result.report));
   });
 });
-
-/** A marker only a replay shows: the recorded tool count (the fingerprint does not cover it). */
-async function markReplay(dir: string): Promise<void> {
-  const file = path.join(dir, UNCHANGED_FILE);
-  const entry = JSON.parse(await readFile(file, 'utf8')) as { counts: { tools: number } };
-  entry.counts.tools = 999;
-  await writeFile(file, JSON.stringify(entry));
-}
 
 async function toolsRow(dir: string, opts: Partial<ImportOptions> = {}): Promise<number | undefined> {
   const { result } = await run(dir, opts, 9000);
@@ -371,15 +345,7 @@ describe('the first unchanged import after one that wrote the folder', () => {
       await cp(path.join(fixtures, 'petstore-v1.yaml'), path.join(root, 'api.yaml'));
       await cp(path.join(fixtures, 'content-v1'), path.join(root, 'content'), { recursive: true });
       const dir = path.join(root, 'a', 'petstore');
-      const config: SvcConfig = {
-        schemaVersion: 1,
-        server: { id: 'petstore', name: 'Default', published: false },
-        app: { name: 'Petstore', provider: 'openapi' },
-        source: { kind: 'openapi', location: '../../api.yaml', contentDir: '../../content' },
-        auth: { mode: 'none', hasAuthSecret: false },
-        apiBaseUrl: '',
-        requiredEnv: [],
-      };
+      const config = petstoreConfig({ content: true });
       expect((await importFolder({ dir, config, now: clockFrom(100) })).status).toBe('complete');
       await write(dir, root);
       expect(await readFile(path.join(dir, UNCHANGED_FILE), 'utf8')).toContain('inputsSha256');
@@ -403,15 +369,7 @@ describe('the first unchanged import after one that wrote the folder', () => {
     roots.push(root);
     await cp(path.join(fixtures, 'petstore-v1.yaml'), path.join(root, 'api.yaml'));
     const dir = path.join(root, 'a', 'petstore');
-    const config: SvcConfig = {
-      schemaVersion: 1,
-      server: { id: 'petstore', name: 'Default', published: false },
-      app: { name: 'Petstore', provider: 'openapi' },
-      source: { kind: 'openapi', location: '../../api.yaml' },
-      auth: { mode: 'none', hasAuthSecret: false },
-      apiBaseUrl: '',
-      requiredEnv: [],
-    };
+    const config = petstoreConfig();
     expect((await importFolder({ dir, config, now: clockFrom(100) })).status).toBe('complete');
     await markReplay(dir);
     const files = Object.fromEntries(

@@ -1,20 +1,16 @@
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { SvcError } from '../../core/svc-error.js';
-import { importFolder } from '../../generator/import/index.js';
-import {
-  type FailOn,
-  renderReportMarkdown,
-  renderReportText,
-  reportHits,
-} from '../../generator/report/index.js';
+// Not the report's index: the markdown renderer (and the tools/list cost it prints, with Ajv and
+// re2js) is loaded only for --format markdown.
+import { type FailOn, reportHits } from '../../generator/report/build-report.js';
+import { renderReportText } from '../../generator/report/render-text.js';
 import type { Command } from '../../core/command.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { fail } from '../../core/fail.js';
 import { gitAccess } from '../git-access.js';
 import { parseCommandArgs, requirePositional } from '../../core/parse-args.js';
-import { folderRelative } from './import.js';
+import { folderRelative, runImport } from './import.js';
 
 const FORMATS = ['markdown', 'json', 'text'] as const;
 const FAIL_ON: FailOn[] = ['breaking', 'warning', 'any'];
@@ -79,7 +75,7 @@ export const diffCommand: Command = {
         }
         return EXIT.ok;
       }
-      const result = await importFolder({
+      const result = await runImport(io, {
         dir,
         git: gitAccess(io),
         dryRun: true,
@@ -97,7 +93,11 @@ export const diffCommand: Command = {
         );
       else {
         if (committed) io.stdout(`${committed.markdown}\n`);
-        io.stdout(format === 'markdown' ? renderReportMarkdown(report) : renderReportText(report));
+        io.stdout(
+          format === 'markdown'
+            ? (await import('../../generator/report/render-markdown.js')).renderReportMarkdown(report)
+            : renderReportText(report),
+        );
       }
       const committedHit = committed ? committedHits(committed.result, failOn as FailOn) : undefined;
       if (failOn && committedHit) {
@@ -173,6 +173,7 @@ function committedHits(r: Committed['result'], failOn: FailOn | undefined): stri
 /** Whether config.yaml names a manual source (unreadable: not manual; the import then says why). */
 async function isManual(dir: string): Promise<boolean> {
   try {
+    const { parse: parseYaml } = await import('yaml');
     const config = parseYaml(await readFile(path.join(dir, 'config.yaml'), 'utf8')) as {
       source?: { kind?: unknown };
     } | null;

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import { isServerFolder } from '../../folder/branch-folders.js';
 import { readFolder } from '../../folder/read-folder.js';
-import { importFolder } from '../../generator/import/import-folder.js';
+import { cacheDir } from '../../folder/schema-check-cache.js';
+import type { ImportOptions } from '../../generator/import/import-types.js';
 import { renderReportText } from '../../generator/report/render-text.js';
 import type { Command, CliIo } from '../../core/command.js';
 import { EXIT } from '../../core/exit-codes.js';
@@ -31,6 +32,21 @@ async function appBuilderBranchDirs(dir: string): Promise<string[]> {
     if (loaded.ok && loaded.folder.config.source.kind === 'app_builder') found.push(sub);
   }
   return found;
+}
+
+/**
+ * An import (or a dry run) as the CLI runs it: the folder read with blocking calls (nothing else
+ * runs in this process meanwhile), the stat index in the user's cache directory; an unchanged
+ * import proven by that index first (loading none of the planner or the writer), else importFolder.
+ */
+export async function runImport(io: CliIo, given: ImportOptions) {
+  const cache = cacheDir(io.env);
+  const opts: ImportOptions = { ...given, blocking: true, ...(cache ? { statCacheDir: cache } : {}) };
+  const { replayQuick } = await import('../../generator/import/replay-quick.js');
+  const quick = await replayQuick(opts);
+  if (quick) return quick;
+  const { importFolder } = await import('../../generator/import/import-folder.js');
+  return importFolder(opts);
 }
 
 export const importCommand: Command = {
@@ -97,7 +113,7 @@ export const importCommand: Command = {
       }
       const location = folderRelative(io, dir, values.openapi);
       const contentDir = folderRelative(io, dir, values.content);
-      const result = await importFolder({
+      const result = await runImport(io, {
         dir,
         git: gitAccess(io),
         ...(location ? { location } : {}),

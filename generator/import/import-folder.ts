@@ -20,8 +20,10 @@ import { type ImportTarget, importTarget } from './import-target.js';
 import type { ImportOptions, ImportResult, PreviousFolder, SourceBundle } from './import-types.js';
 import { CONTENT_ROWS, settleChecklist, startChecklist } from './checklist-settle.js';
 import { type UnchangedTry, tryUnchanged } from './import-unchanged.js';
-import type { Replayed } from './plan-unchanged.js';
-import { buildId, packageVersion } from '../../core/package-root.js';
+import { fingerprintHeader, plannedFiles, type Replayed } from './plan-unchanged.js';
+import { keepStatIndex, type StatsBefore, statsApply } from './stat-index.js';
+import { statFolder } from '../../folder/file-stats.js';
+import { installedVersion } from './installed-version.js';
 import { confineSource, readSourceBundle } from './read-source-bundle.js';
 
 export async function importFolder(given: ImportOptions): Promise<ImportResult> {
@@ -40,10 +42,14 @@ export async function importFolder(given: ImportOptions): Promise<ImportResult> 
   if (!opts.config) {
     let files: FolderFiles | undefined;
     try {
-      files = await readFolder(opts.dir);
-      early = await tryUnchanged(files, opts, statusLog, now);
-      if (early?.replayed)
-        return await replay(early.target, early.replayed, { ...run, previousFiles: files }, opts);
+      const before = statsBefore(opts);
+      files = await readFolder(opts.dir, opts.blocking ? { blocking: true } : {});
+      early = await tryUnchanged(files, opts, statusLog, now, before);
+      if (early?.replayed) {
+        const result = await replay(early.target, early.replayed, { ...run, previousFiles: files }, opts);
+        if (before && result.status === 'complete') keepIndex(opts, before, files, early);
+        return result;
+      }
       previous = (await import('./open-previous.js')).openPrevious(files);
     } catch (error) {
       return ended(
@@ -112,25 +118,27 @@ async function replay(
     return ended(failedImport(failure, asSvcError(error), 'tools'), opts);
   }
   settleChecklist(checklist, replayed.counts);
-  return { ...replayed.result, checklist: checklist.snapshot() };
+  const files = { ...plannedFiles(run.previousFiles ?? {}), [replayed.append.path]: replayed.append.text };
+  return { ...replayed.result, files, checklist: checklist.snapshot() };
 }
 
-let version: { svcVersion?: string } | undefined;
+/** With a stat cache: the stats of the folder's files, taken before it is read (stat-index.ts). */
+function statsBefore(opts: ImportOptions): StatsBefore | undefined {
+  if (!statsApply(opts)) return undefined;
+  const started = Date.now();
+  const folder = statFolder(opts.dir);
+  return folder ? { started, folder } : undefined;
+}
 
-/**
- * svc's version and, when built, its code (the build id of dist/), once per process; none where it
- * cannot be known (a bundle without its package.json).
- */
-function installedVersion(): { svcVersion?: string } {
-  if (version) return version;
-  try {
-    const found = packageVersion();
-    const code = buildId();
-    version = found === 'unknown' ? {} : { svcVersion: code ? `${found}+${code}` : found };
-  } catch {
-    version = {};
-  }
-  return version;
+/** After a replay that read its inputs: their stats are kept for the next one. */
+function keepIndex(opts: ImportOptions, before: StatsBefore, files: FolderFiles, early: UnchangedTry): void {
+  const { svcVersion } = installedVersion();
+  const { inputsSha256, documentSha256 } = early;
+  if (!opts.statCacheDir || !svcVersion || !inputsSha256 || !documentSha256) return;
+  // What the bundle holds is proven by the stats (the content directory's included): not in the header.
+  const header = fingerprintHeader(svcVersion, opts, { document: { origin: early.bundle.document.origin } });
+  const read = Object.keys(files);
+  keepStatIndex(opts.statCacheDir, opts.dir, before, read, header, { inputsSha256, documentSha256 });
 }
 
 /** A failed import: its history record is appended (not on a dry run), nothing else is written. */

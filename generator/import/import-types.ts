@@ -50,6 +50,17 @@ export interface ImportOptions {
   /** Injectable clock for deterministic tests. */
   now?: () => Date;
   /**
+   * Read the folder with blocking calls (read-folder.ts): for a process with nothing else to serve
+   * meanwhile (a CLI command), never for the control service.
+   */
+  blocking?: boolean;
+  /**
+   * The user's cache directory (the CLI's SVC_CACHE_DIR rule), where an unchanged replay keeps the
+   * stats of the files it read (stat-index.ts), so that the next one may stat rather than read
+   * them (replay-quick.ts). None: every replay reads and hashes its inputs.
+   */
+  statCacheDir?: string;
+  /**
    * Always plan in full, even when the inputs match the fingerprint of the last no-op import
    * (plan-unchanged.ts); the result is the same, only slower (tests compare the two).
    */

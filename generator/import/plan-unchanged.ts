@@ -78,43 +78,111 @@ export function unchangedInputs(
   if (bundle.content && !Array.isArray(bundle.content)) return undefined;
   const version = opts.svcVersion;
   if (version === undefined) return undefined;
-  const hash = createHash('sha256');
-  const add = (label: string, text: string) => {
-    // The length in UTF-16 units delimits the text as well as its byte length (and costs nothing).
-    hash.update(`${label}\0${text.length}\0`);
-    hash.update(text);
-  };
-  add(
-    'header',
-    JSON.stringify({
-      svc: version,
-      location: opts.location ?? null,
-      contentDir: opts.contentDir ?? null,
-      allowExternalRefs: opts.allowExternalRefs === true,
-      compact: opts.compact ?? null,
-      appBuilderOrigin: opts.appBuilderOrigin ?? null,
-      ref: opts.ref ?? null,
-      origin: bundle.document.origin,
-      commit: bundle.commit ?? null,
-      content: bundle.content ? bundle.content.length : null,
-    }),
+  const document = bundle.document.text;
+  const folder = Object.keys(files)
+    .filter(replayable)
+    .sort()
+    .map((path): [string, FolderPart] => {
+      // Tools/openapi.json is most often the document itself, or the document and a final
+      // newline (a 2-space JSON source rendered): compared, not hashed twice (GitHub's is 13 MB).
+      const text = files[path]!;
+      if (text === document) return [path, { same: 'document' }];
+      return [
+        path,
+        isDocumentAndNewline(text, document) ? { same: 'document and a newline' } : { data: text },
+      ];
+    });
+  const refs = bundle.externalRefs instanceof Map ? bundle.externalRefs : undefined;
+  return digestInputs(
+    fingerprintHeader(version, opts, bundle),
+    // The document by its SHA-256: the planner has it already (the record's documentSha256).
+    documentSha256 ?? sha256Hex(document),
+    [
+      ...[...(refs?.keys() ?? [])].sort().map((url): [string, string] => [`ref ${url}`, refs!.get(url)!]),
+      ...(bundle.content ?? []).map((f): [string, string] => [`content ${f.path}`, f.text]),
+    ],
+    folder,
   );
-  // The document by its SHA-256: the planner has it already (the record's documentSha256).
-  add('document sha256', documentSha256 ?? sha256Hex(bundle.document.text));
-  if (bundle.externalRefs instanceof Map)
-    for (const url of [...bundle.externalRefs.keys()].sort())
-      add(`ref ${url}`, bundle.externalRefs.get(url)!);
-  for (const file of bundle.content ?? []) add(`content ${file.path}`, file.text);
-  for (const path of Object.keys(files).filter(replayable).sort()) {
-    // Tools/openapi.json is most often the document itself, or the document and a final
-    // newline (a 2-space JSON source rendered): compared, not hashed twice (GitHub's is 13 MB).
-    const text = files[path]!;
-    const document = bundle.document.text;
-    if (text === document) add(`document at ${path}`, '');
-    else if (isDocumentAndNewline(text, document)) add(`document and a newline at ${path}`, '');
-    else add(`file ${path}`, text);
+}
+
+/** A folder file as the fingerprint takes it: the document (or it and a newline), or its text or bytes. */
+type FolderPart = { same: 'document' | 'document and a newline' } | { data: string | Buffer };
+
+/**
+ * The fingerprint's hash: every part delimited by its label and its length in UTF-8 bytes, so that
+ * a text (as read) and the bytes it was read from (valid UTF-8) hash alike.
+ */
+function digestInputs(
+  header: string,
+  documentSha256: string,
+  parts: readonly [string, string][],
+  folder: readonly [string, FolderPart][],
+): string {
+  const hash = createHash('sha256');
+  const add = (label: string, data: string | Buffer) => {
+    hash.update(`${label}\0${typeof data === 'string' ? Buffer.byteLength(data) : data.length}\0`);
+    hash.update(data);
+  };
+  add('header', header);
+  add('document sha256', documentSha256);
+  for (const [label, text] of parts) add(label, text);
+  for (const [path, part] of folder) {
+    if ('data' in part) add(`file ${path}`, part.data);
+    else add(`${part.same} at ${path}`, '');
   }
   return hash.digest('hex');
+}
+
+/**
+ * The same fingerprint from the bytes on disk, not decoded (replay-quick.ts): a local document
+ * (valid UTF-8 without a BOM, so that its SHA-256 is its text's), no external $refs, no content
+ * directory. Equal to unchangedInputs' wherever every file is valid UTF-8 (the text read is then
+ * those bytes again); a file that is not hashes otherwise, which is a miss, never a false match
+ * (equal hashes mean bytes that decode to the very texts the fingerprint was taken of).
+ */
+export function unchangedInputsOfBytes(
+  header: string,
+  document: Buffer,
+  documentSha256: string,
+  files: ReadonlyMap<string, Buffer>,
+): string {
+  const folder = [...files.keys()]
+    .filter(replayable)
+    .sort()
+    .map((path): [string, FolderPart] => {
+      const bytes = files.get(path)!;
+      if (bytes.equals(document)) return [path, { same: 'document' }];
+      const withNewline =
+        bytes.length === document.length + 1 &&
+        bytes[document.length] === 0x0a &&
+        bytes.subarray(0, document.length).equals(document);
+      return [path, withNewline ? { same: 'document and a newline' } : { data: bytes }];
+    });
+  return digestInputs(header, documentSha256, [], folder);
+}
+
+/**
+ * The fingerprint's first part: svc's version and build, the options that steer a re-import, and
+ * what the bundle holds besides its files (the document's origin, a commit, the count of content
+ * files). The stat index (stat-index.ts) compares it as it is.
+ */
+export function fingerprintHeader(
+  version: string,
+  opts: ImportOptions,
+  bundle: Pick<SourceBundle, 'commit' | 'content'> & { document: { origin: string } },
+): string {
+  return JSON.stringify({
+    svc: version,
+    location: opts.location ?? null,
+    contentDir: opts.contentDir ?? null,
+    allowExternalRefs: opts.allowExternalRefs === true,
+    compact: opts.compact ?? null,
+    appBuilderOrigin: opts.appBuilderOrigin ?? null,
+    ref: opts.ref ?? null,
+    origin: bundle.document.origin,
+    commit: bundle.commit ?? null,
+    content: Array.isArray(bundle.content) ? bundle.content.length : null,
+  });
 }
 
 function isDocumentAndNewline(text: string, document: string): boolean {
@@ -130,7 +198,7 @@ export function mayReplay(files: FolderFiles, documentSha256: string): boolean {
   return entry !== undefined && entry.documentSha256 === documentSha256;
 }
 
-function readEntry(files: FolderFiles): UnchangedEntry | undefined {
+export function readEntry(files: FolderFiles): UnchangedEntry | undefined {
   const stored = files[UNCHANGED_FILE];
   if (stored === undefined) return undefined;
   try {
@@ -145,7 +213,7 @@ function readEntry(files: FolderFiles): UnchangedEntry | undefined {
  * a document or content directory inside the folder is read as the source), but the history and
  * the fingerprint itself. Never `.env`: no hash of a secret is written.
  */
-function replayable(path: string): boolean {
+export function replayable(path: string): boolean {
   return isManagedPath(path) && path !== UNCHANGED_FILE && !path.startsWith(`${HISTORY_DIR}/`);
 }
 
@@ -230,8 +298,8 @@ export function writtenInputs(
   return unchangedInputs(written, bundle, next, documentSha256);
 }
 
-/** The files the full path's plan lists: the managed ones. */
-function planned(files: FolderFiles): FolderFiles {
+/** The files the full path's plan lists: the managed ones (with the record a replay appends). */
+export function plannedFiles(files: FolderFiles): FolderFiles {
   const out: FolderFiles = {};
   for (const [path, text] of Object.entries(files)) if (isManagedPath(path)) out[path] = text;
   return out;
@@ -246,7 +314,8 @@ function sameReplayable(before: FolderFiles, after: FolderFiles): boolean {
 }
 
 export interface Replayed {
-  result: Omit<ImportResult, 'checklist'>;
+  /** The result but its checklist and its files (the shell adds the folder's, when it read them). */
+  result: Omit<ImportResult, 'checklist' | 'files'>;
   counts: ChecklistCounts;
   /** The one file the import writes: its history record. */
   append: { path: string; text: string };
@@ -295,7 +364,6 @@ export function replayUnchanged(
       changed: false,
       // Read back from the canonical record: in the order a planned import's report has.
       report: inReportOrder(record.report!),
-      files: { ...planned(files), [append.path]: append.text },
       record,
       ...(entry.authWarning ? { authWarning: entry.authWarning } : {}),
       ...(entry.warnings && entry.warnings.length > 0 ? { warnings: entry.warnings } : {}),

@@ -9,12 +9,12 @@ import path from 'node:path';
 import { BUILT_CLI, REPO_ROOT } from './built-cli.js';
 
 /** The module URLs `svc <args>` resolved, run in `cwd` (where the record file is written too). */
-export function modulesLoadedBy(cwd: string, args: string[]): string[] {
+export function modulesLoadedBy(cwd: string, args: string[], env: Record<string, string> = {}): string[] {
   const out = path.join(cwd, `loads-${Math.random().toString(36).slice(2)}.txt`);
   execFileSync(
     process.execPath,
     ['--import', path.join(REPO_ROOT, 'test/helpers/record-loads.mjs'), BUILT_CLI, ...args],
-    { cwd, env: { ...process.env, SVC_RECORD_LOADS: out }, stdio: 'ignore' },
+    { cwd, env: { ...process.env, ...env, SVC_RECORD_LOADS: out }, stdio: 'ignore' },
   );
   return readFileSync(out, 'utf8').split('\n').filter(Boolean);
 }

@@ -1,0 +1,79 @@
+/**
+ * One JSON file per server folder in the user's cache directory (the CLI's SVC_CACHE_DIR rule,
+ * schema-check-cache.ts), never in the folder: machine-local stat data (file-stats.ts), which means
+ * nothing in a clone and is never committed. Keyed by the folder's real path. A record that cannot
+ * be read is none; one that cannot be written is no error (it only saves time). A write goes to a
+ * temporary file renamed over the old one, so concurrent writers leave one whole file. The records
+ * name the folder's files: the directory is the user's alone (0700). At most MAX_RECORDS are kept
+ * (GitHub's folder: 120 KB), the least recently written dropped first.
+ */
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+
+const MAX_RECORDS = 64;
+
+function recordFile(cacheDir: string, dir: string): { file: string; real: string } {
+  const real = realpathSync(dir);
+  const key = createHash('sha256').update(real).digest('hex').slice(0, 32);
+  return { file: path.join(cacheDir, 'folder-stats', `${key}.json`), real };
+}
+
+/** The record kept for the folder at `dir` (its real path in `dir`), or undefined. */
+export function readStatRecord(cacheDir: string, dir: string): { dir: string; value: unknown } | undefined {
+  try {
+    const { file, real } = recordFile(cacheDir, dir);
+    const value = JSON.parse(readFileSync(file, 'utf8')) as { dir?: unknown };
+    return value?.dir === real ? { dir: real, value } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a record is kept for the folder at `dir` (a cheap look before anything is stat'ed). */
+export function hasStatRecord(cacheDir: string, dir: string): boolean {
+  try {
+    return existsSync(recordFile(cacheDir, dir).file);
+  } catch {
+    return false;
+  }
+}
+
+/** Keeps `value` (with the folder's real path as `dir`) as the folder's record. */
+export function writeStatRecord(cacheDir: string, dir: string, value: object): void {
+  let temp: string | undefined;
+  try {
+    const { file, real } = recordFile(cacheDir, dir);
+    temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(temp, JSON.stringify({ ...value, dir: real }), { mode: 0o600 });
+    renameSync(temp, file);
+    prune(path.dirname(file));
+  } catch {
+    try {
+      if (temp) unlinkSync(temp);
+    } catch {
+      // Nothing was written.
+    }
+  }
+}
+
+/** Drops the least recently written records past MAX_RECORDS (errors are ignored). */
+function prune(dir: string): void {
+  const names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+  if (names.length <= MAX_RECORDS) return;
+  const byAge = names
+    .map((name) => ({ name, at: statSync(path.join(dir, name)).mtimeMs }))
+    .sort((a, b) => a.at - b.at);
+  for (const { name } of byAge.slice(0, names.length - MAX_RECORDS)) unlinkSync(path.join(dir, name));
+}
