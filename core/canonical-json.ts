@@ -61,11 +61,19 @@ export function sameJson(a: unknown, b: unknown): boolean {
 // documents that run to megabytes (GitHub's shared schemas). Parts are collected and joined
 // once: concatenating them instead builds rope strings that cost far more to keep and hash.
 function write(value: unknown, out: string[]): void {
+  if (typeof value === 'string') {
+    out.push(JSON.stringify(value));
+    return;
+  }
   if (value === null || typeof value !== 'object') {
     out.push(JSON.stringify(value) ?? 'null');
     return;
   }
   if (Array.isArray(value)) {
+    if (value.length === 0) {
+      out.push('[]');
+      return;
+    }
     out.push('[');
     for (let i = 0; i < value.length; i++) {
       if (i > 0) out.push(',');
@@ -83,12 +91,24 @@ function write(value: unknown, out: string[]): void {
   for (const key of keys) {
     const v = record[key];
     if (v === undefined) continue;
-    // A key of these characters is its own JSON string body; any other is escaped by JSON.
-    out.push(opening ? '{"' : ',"', PLAIN_KEY.test(key) ? key : JSON.stringify(key).slice(1, -1), '":');
+    out.push(opening ? `{${keyText(key)}` : `,${keyText(key)}`);
     opening = false;
     write(v, out);
   }
   out.push(opening ? '{}' : '}');
 }
 
+// A key of these characters is its own JSON string body; any other is escaped by JSON.
 const PLAIN_KEY = /^[\w$.\-/ ]*$/;
+/** `"key":` by key: schemas repeat the same few keywords and property names thousands of times. */
+const keyTexts = new Map<string, string>();
+const MAX_KEY_TEXTS = 10_000;
+
+function keyText(key: string): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    text = `"${PLAIN_KEY.test(key) ? key : JSON.stringify(key).slice(1, -1)}":`;
+    if (keyTexts.size < MAX_KEY_TEXTS) keyTexts.set(key, text);
+  }
+  return text;
+}
