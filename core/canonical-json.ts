@@ -43,7 +43,7 @@ function sortedCopy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedCopy);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) {
+  for (const key of sortKeys(Object.keys(value))) {
     const v = (value as Record<string, unknown>)[key];
     if (v !== undefined) out[key] = sortedCopy(v);
   }
@@ -85,8 +85,7 @@ function write(value: unknown, out: string[]): void {
     return;
   }
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  if (keys.length > 1) keys.sort();
+  const keys = sortKeys(Object.keys(record));
   let opening = true;
   for (const key of keys) {
     const v = record[key];
@@ -111,4 +110,29 @@ function keyText(key: string): string {
     if (keyTexts.size < MAX_KEY_TEXTS) keyTexts.set(key, text);
   }
   return text;
+}
+
+/** Keys above this many are sorted by Array.prototype.sort. */
+const INSERTION_SORT_MAX = 16;
+
+/**
+ * Sorts an object's keys in place, in the order `sort()` gives (by UTF-16 code units). The few
+ * keys of most objects are sorted by insertion: `sort()` allocates a work array on every call,
+ * which for the hundreds of thousands of small objects of a large document made most of the
+ * garbage canonical JSON left.
+ */
+function sortKeys(keys: string[]): string[] {
+  const n = keys.length;
+  if (n > INSERTION_SORT_MAX) return keys.sort();
+  for (let i = 1; i < n; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    if ((keys[j] as string) <= key) continue;
+    while (j >= 0 && (keys[j] as string) > key) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
 }
