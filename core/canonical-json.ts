@@ -43,7 +43,7 @@ function sortedCopy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedCopy);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) {
+  for (const key of sortKeys(Object.keys(value))) {
     const v = (value as Record<string, unknown>)[key];
     if (v !== undefined) out[key] = sortedCopy(v);
   }
@@ -61,11 +61,19 @@ export function sameJson(a: unknown, b: unknown): boolean {
 // documents that run to megabytes (GitHub's shared schemas). Parts are collected and joined
 // once: concatenating them instead builds rope strings that cost far more to keep and hash.
 function write(value: unknown, out: string[]): void {
+  if (typeof value === 'string') {
+    out.push(JSON.stringify(value));
+    return;
+  }
   if (value === null || typeof value !== 'object') {
     out.push(JSON.stringify(value) ?? 'null');
     return;
   }
   if (Array.isArray(value)) {
+    if (value.length === 0) {
+      out.push('[]');
+      return;
+    }
     out.push('[');
     for (let i = 0; i < value.length; i++) {
       if (i > 0) out.push(',');
@@ -77,18 +85,54 @@ function write(value: unknown, out: string[]): void {
     return;
   }
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  if (keys.length > 1) keys.sort();
+  const keys = sortKeys(Object.keys(record));
   let opening = true;
   for (const key of keys) {
     const v = record[key];
     if (v === undefined) continue;
-    // A key of these characters is its own JSON string body; any other is escaped by JSON.
-    out.push(opening ? '{"' : ',"', PLAIN_KEY.test(key) ? key : JSON.stringify(key).slice(1, -1), '":');
+    out.push(opening ? `{${keyText(key)}` : `,${keyText(key)}`);
     opening = false;
     write(v, out);
   }
   out.push(opening ? '{}' : '}');
 }
 
+// A key of these characters is its own JSON string body; any other is escaped by JSON.
 const PLAIN_KEY = /^[\w$.\-/ ]*$/;
+/** `"key":` by key: schemas repeat the same few keywords and property names thousands of times. */
+const keyTexts = new Map<string, string>();
+const MAX_KEY_TEXTS = 10_000;
+
+function keyText(key: string): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    text = `"${PLAIN_KEY.test(key) ? key : JSON.stringify(key).slice(1, -1)}":`;
+    if (keyTexts.size < MAX_KEY_TEXTS) keyTexts.set(key, text);
+  }
+  return text;
+}
+
+/** Keys above this many are sorted by Array.prototype.sort. */
+const INSERTION_SORT_MAX = 16;
+
+/**
+ * Sorts an object's keys in place, in the order `sort()` gives (by UTF-16 code units). The few
+ * keys of most objects are sorted by insertion: `sort()` allocates a work array on every call,
+ * which for the hundreds of thousands of small objects of a large document made most of the
+ * garbage canonical JSON left.
+ */
+function sortKeys(keys: string[]): string[] {
+  const n = keys.length;
+  if (n > INSERTION_SORT_MAX) return keys.sort();
+  for (let i = 1; i < n; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    if ((keys[j] as string) <= key) continue;
+    while (j >= 0 && (keys[j] as string) > key) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
+}

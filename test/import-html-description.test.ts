@@ -59,3 +59,57 @@ it('imports a document whose descriptions hold HTML tables', async () => {
   expect(tool).toMatch(/\| Plan +\| Calls +\|/);
   expect(tool).toMatch(/\| free +\| the default +\|/);
 });
+
+it('converts HTML that only a later tool holds, in a property of its body, once earlier texts were plain', async () => {
+  root = await mkdtemp(join(tmpdir(), 'svc-html-'));
+  const document = {
+    openapi: '3.0.3',
+    info: { title: 'Notes', version: '1' },
+    servers: [{ url: 'https://api.example.test' }],
+    paths: {
+      '/a': {
+        get: {
+          operationId: 'first',
+          summary: 'Plain text',
+          responses: { 200: { description: 'ok', content: { 'application/json': { example: '<p>x</p>' } } } },
+        },
+      },
+      '/b': {
+        post: {
+          operationId: 'second',
+          summary: 'Plain too',
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    note: { type: 'string', description: '<p>A <strong>bold</strong> note</p>' },
+                  },
+                },
+              },
+            },
+          },
+          responses: { 200: { description: 'ok' } },
+        },
+      },
+    },
+  };
+  await writeFile(join(root, 'notes.json'), JSON.stringify(document));
+  const config: SvcConfig = {
+    schemaVersion: 1,
+    server: { id: 'notes', name: 'Default', published: false },
+    app: { name: 'Notes', provider: 'openapi' },
+    source: { kind: 'openapi', location: '../notes.json' },
+    auth: { mode: 'none', hasAuthSecret: false },
+    apiBaseUrl: '',
+    requiredEnv: [],
+  };
+  const result = await importFolder({ dir: join(root, 'notes'), config });
+  expect(result.error?.describe()).toBeUndefined();
+  const second = await readFile(join(root, 'notes', 'Tools', 'second.yaml'), 'utf8');
+  expect(second).toContain('A **bold** note');
+  expect(second).not.toContain('<strong>');
+  const first = await readFile(join(root, 'notes', 'Tools', 'first.yaml'), 'utf8');
+  expect(first).toContain('Plain text');
+});

@@ -15,6 +15,7 @@ import { sha256Hex } from './sha256-hex.js';
 export const GENERATED_FILE = `${BOOKKEEPING_DIR}/generated.json`;
 
 const LEFT_OUT = ['enabled', 'sortOrder', 'widget', 'stale', 'generated'] as const;
+const LEFT_OUT_SET: ReadonlySet<string> = new Set(LEFT_OUT);
 const SCHEMA_FIELDS = ['inputSchema', 'outputSchema'] as const;
 /** Marks a `$defs` entry stored in `schemas`; no JSON Schema keyword starts with this. */
 const REF = '@svc:schema ';
@@ -26,8 +27,10 @@ type Stored = Record<string, unknown>;
  * `schemas` (by hash), serialized once here rather than again when the file is written.
  */
 function stored(tool: SvcTool, schemas: Map<string, string>): Stored {
-  const out: Stored = { ...tool };
-  for (const k of LEFT_OUT) delete out[k];
+  // Copied without the left-out fields rather than copied whole and deleted from: an object
+  // deleted from becomes a slow dictionary, and this one is serialized next.
+  const out: Stored = {};
+  for (const [k, v] of Object.entries(tool)) if (!LEFT_OUT_SET.has(k)) out[k] = v;
   for (const field of SCHEMA_FIELDS) {
     const schema = out[field] as { $defs?: Record<string, unknown> } | undefined;
     if (!schema?.$defs) continue;

@@ -9,7 +9,14 @@ import { endpointMatchKey } from '../diff/endpoint-key.js';
 import { toEndpoints, toWebhooks } from '../endpoints/index.js';
 import { authWarning, declaredSchemes } from '../init/auth-suggestion.js';
 import { defaultBaseUrl, parseDocument } from '../parse/index.js';
-import { type BuildToolsOptions, buildTools, loadHtmlToMarkdown, mayContainHtml } from '../tools/index.js';
+import { GENERATED_FILE } from '../history/index.js';
+import {
+  type BuildToolsOptions,
+  buildTools,
+  loadHtmlToMarkdown,
+  looksLikeHtml,
+  mayContainHtml,
+} from '../tools/index.js';
 import { asSvcError, StepFailure } from './failed-import.js';
 import type { ImportTarget } from './import-target.js';
 import type { PreviousFolder, SourceBundle } from './import-types.js';
@@ -54,7 +61,14 @@ export async function planTools(
     const authNotice =
       config.auth.mode === 'none' ? authWarning(declaredSchemes(parsed.document, parsed.version)) : undefined;
     baseUrl = defaultBaseUrl(parsed, bundle.document.origin);
-    const built = await toolsOf(endpoints, bundle.document.text, compactOptions(config, previous?.folder));
+    // A folder without stored bases has its previous tools built again with the converter (plan-files.ts).
+    const earlierNeedsConverter = previous !== undefined && previous.files[GENERATED_FILE] === undefined;
+    const built = await toolsOf(
+      endpoints,
+      bundle.document.text,
+      compactOptions(config, previous?.folder),
+      earlierNeedsConverter,
+    );
     planned = {
       config,
       text: bundle.document.text,
@@ -94,12 +108,18 @@ async function toolsOf(
   endpoints: Endpoint[],
   text: string,
   options: BuildToolsOptions,
+  earlierNeedsConverter: boolean,
 ): Promise<Pick<PlannedTools, 'tools' | 'markdown' | 'warnings'>> {
+  const mayHoldHtml = mayContainHtml(text);
+  if (mayHoldHtml && !earlierNeedsConverter) {
+    const plain = withoutHtml(endpoints, options);
+    if (plain) return plain;
+  }
   const warnings: string[] = [];
   // Descriptions kept as plain text because their HTML could not be converted, by text.
   const asText = new Map<string, unknown>();
   // The converter's libraries load only when the document may hold HTML descriptions.
-  const markdown = mayContainHtml(text)
+  const markdown = mayHoldHtml
     ? await loadHtmlToMarkdown((html, error) => asText.set(html, error))
     : undefined;
   const tools = buildTools(endpoints, {
@@ -109,6 +129,36 @@ async function toolsOf(
   });
   warnings.push(...textFallbackWarnings(asText));
   return { tools, ...(markdown ? { markdown } : {}), warnings };
+}
+
+const HTML_FOUND = Symbol('a description is HTML');
+
+/**
+ * The tools, when no text they are built from is HTML (GitHub's and Kubernetes' documents hold
+ * `<p>` in examples only): built without loading the converter's libraries (~100 ms of module
+ * loading), which would have handed every text back unchanged. Undefined as soon as one text is
+ * HTML (Stripe's second): the caller starts again with the converter.
+ */
+function withoutHtml(
+  endpoints: Endpoint[],
+  options: BuildToolsOptions,
+): Pick<PlannedTools, 'tools' | 'warnings'> | undefined {
+  const warnings: string[] = [];
+  const probe = (text: string) => {
+    if (looksLikeHtml(text)) throw HTML_FOUND;
+    return text;
+  };
+  try {
+    const tools = buildTools(endpoints, {
+      ...options,
+      markdown: probe,
+      onWarning: (line) => warnings.push(line),
+    });
+    return { tools, warnings };
+  } catch (error) {
+    if (error === HTML_FOUND) return undefined;
+    throw error;
+  }
 }
 
 /**

@@ -6,7 +6,8 @@ import type { parse as ParseYaml } from 'yaml';
 import { SvcError } from '../../core/svc-error.js';
 import type { SourceText } from '../sources/index.js';
 import { rememberDecodedJson } from './decoded-json.js';
-import { tooDeepError, tooDeepInValue, tooDeepInYaml } from './nesting-depth.js';
+import { MAX_DOCUMENT_DEPTH, tooDeepError, tooDeepInValue, tooDeepInYaml } from './nesting-depth.js';
+import { type CollectedRefs, rememberRefs } from './ref-walk.js';
 
 /** Default YAML alias limit: enough for real documents, far below a "billion laughs" expansion. */
 export const DEFAULT_MAX_ALIAS_COUNT = 100;
@@ -38,8 +39,10 @@ export async function decodeText(
   }
   const value =
     first === '{' || first === '[' ? await decodeJson(source) : await decodeYaml(source, maxAliasCount);
-  const deep = tooDeepInValue(value);
+  const refs: CollectedRefs = { internal: [], external: [] };
+  const deep = tooDeepInValue(value, MAX_DOCUMENT_DEPTH, refs);
   if (deep !== undefined) throw tooDeepError(source.origin, deep);
+  if (value !== null && typeof value === 'object') rememberRefs(value, refs);
   return value;
 }
 

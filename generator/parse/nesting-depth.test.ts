@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { tooDeepInValue, tooDeepInYaml } from './nesting-depth.js';
+import { decodeText } from './decode-text.js';
+import { MAX_DOCUMENT_DEPTH, tooDeepInValue, tooDeepInYaml } from './nesting-depth.js';
+import { collectRefs } from './ref-walk.js';
 
 /** YAML block maps `k1: k2: … kN: leaf`, N levels below the root map. */
 function blockMaps(levels: number, key = (i: number) => `k${i}`): string {
@@ -84,4 +89,47 @@ describe('tooDeepInValue against a plain recursive measure', () => {
     }
     expect(tooDeepInValue(JSON.parse('{"__proto__": {"a": [{}]}}'), 3)).toBe('/__proto__/a/0');
   });
+});
+
+describe('the $refs the depth walk collects', () => {
+  const withRefs = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.jsonValue({ maxDepth: 1 }),
+      tie('object'),
+      fc.array(tie('value'), { maxLength: 4 }),
+    ),
+    object: fc
+      .tuple(
+        fc.dictionary(
+          fc.oneof(fc.string({ maxLength: 3 }), fc.constantFrom('a/b', 'c~d', '0')),
+          tie('value'),
+          {
+            maxKeys: 4,
+          },
+        ),
+        fc.option(fc.constantFrom('#/a', '#/components/schemas/x', 'other.yaml#/x', 'https://x.test/s.json')),
+      )
+      .map(([members, ref]) => (ref === null ? members : { ...members, $ref: ref })),
+  }));
+
+  it('are those collectRefs finds walking the document, in the same order with the same pointers', () => {
+    fc.assert(
+      fc.property(withRefs.value, (value) => {
+        const refs = { internal: [], external: [] };
+        expect(tooDeepInValue(value, MAX_DOCUMENT_DEPTH, refs)).toBeUndefined();
+        expect(refs).toEqual(collectRefs(structuredClone(value)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('are handed to collectRefs once, for the document decoded: a second call walks it again', async () => {
+    const text = gunzipSync(readFileSync('fixtures/reimport/api.github.com-22.0.0.json.gz')).toString('utf8');
+    const value = (await decodeText({ text, origin: 'gh.json', bytes: text.length })) as object;
+    const walked = collectRefs(structuredClone(value));
+    expect(walked.internal.length).toBeGreaterThan(1000);
+    expect(collectRefs(value)).toEqual(walked);
+    expect(collectRefs(value)).toEqual(walked);
+  }, 60_000);
 });

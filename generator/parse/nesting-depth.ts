@@ -8,7 +8,7 @@
  */
 import { CST, Parser } from 'yaml';
 import { SvcError } from '../../core/svc-error.js';
-import { escapePointer } from './ref-walk.js';
+import { type CollectedRefs, escapePointer } from './ref-walk.js';
 
 /**
  * Levels of objects and arrays, the document itself being level 1. Twelve times the deepest real
@@ -32,15 +32,21 @@ function pointerOf(frame: Frame): string {
 /**
  * The pointer of the first object or array nested deeper than `limit`, or undefined. A walk in
  * document order with one entry per open level (its node, its keys, the next child), not one
- * object per node: GitHub's 13 MB document has about a million nodes.
+ * object per node: GitHub's 13 MB document has about a million nodes. Given `refs`, the same walk
+ * collects the $refs as collectRefs does (one walk of the document rather than two).
  */
-export function tooDeepInValue(value: unknown, limit = MAX_DOCUMENT_DEPTH): string | undefined {
+export function tooDeepInValue(
+  value: unknown,
+  limit = MAX_DOCUMENT_DEPTH,
+  refs?: CollectedRefs,
+): string | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   if (limit < 1) return '';
   const nodes: object[] = [value];
   // The keys of an open object; undefined for an open array.
   const keys: (string[] | undefined)[] = [Array.isArray(value) ? undefined : Object.keys(value)];
   const next: number[] = [0];
+  if (refs) noteRef(value, refs, '');
   while (nodes.length > 0) {
     const top = nodes.length - 1;
     const node = nodes[top] as Record<string, unknown> & unknown[];
@@ -57,11 +63,20 @@ export function tooDeepInValue(value: unknown, limit = MAX_DOCUMENT_DEPTH): stri
     if (child === null || typeof child !== 'object') continue;
     // The child sits at level top + 2 (the document is level 1).
     if (top + 2 > limit) return openPointer(keys, next);
+    // The child's $ref, in the order collectRefs finds them: its pointer is the open levels'.
+    if (refs && !Array.isArray(child) && typeof (child as { $ref?: unknown }).$ref === 'string')
+      noteRef(child, refs, openPointer(keys, next));
     nodes.push(child);
     keys.push(Array.isArray(child) ? undefined : Object.keys(child));
     next.push(0);
   }
   return undefined;
+}
+
+function noteRef(node: object, refs: CollectedRefs, at: string): void {
+  const ref = (node as Record<string, unknown>).$ref;
+  if (typeof ref !== 'string' || Array.isArray(node)) return;
+  (ref.startsWith('#') ? refs.internal : refs.external).push({ ref, at });
 }
 
 /** The pointer of the child last entered at every open level. */

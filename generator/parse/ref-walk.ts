@@ -11,7 +11,27 @@ export interface RefUse {
   at: string;
 }
 
-export function collectRefs(document: unknown): { internal: RefUse[]; external: RefUse[] } {
+export interface CollectedRefs {
+  internal: RefUse[];
+  external: RefUse[];
+}
+
+/** The $refs of a document decoded last, found by decoding's walk (decode-text.ts), taken once. */
+const collected = new WeakMap<object, CollectedRefs>();
+
+export function rememberRefs(document: object, refs: CollectedRefs): void {
+  collected.set(document, refs);
+}
+
+export function collectRefs(document: unknown): CollectedRefs {
+  if (document !== null && typeof document === 'object') {
+    const known = collected.get(document);
+    if (known) {
+      // Taken once: a document changed after (external refs bundled in) is walked again.
+      collected.delete(document);
+      return known;
+    }
+  }
   const internal: RefUse[] = [];
   const external: RefUse[] = [];
   // Segments are kept on a stack and joined only where a $ref is found: building a pointer

@@ -13,6 +13,7 @@ import { renderContent } from './render-content.js';
 import { renderEnvExample } from './render-env-example.js';
 import { GITIGNORE_FILE, renderGitignore } from './render-gitignore.js';
 import { renderReadme } from './render-readme.js';
+import { isPrettyJsonOf } from './pretty-json-text.js';
 import { orderedTool, renderOrderedTool } from './render-tool.js';
 
 export interface RenderExtras {
@@ -95,6 +96,8 @@ export function renderFolderChecked(
 export function renderOpenApi(text: string): string {
   // The import decoded this very text already: its value, not a second parse of 10 MB.
   const value = decodedJson(text) ?? parseSource(text);
+  // A document published as 2-space JSON (GitHub's) is its own rendering: no second copy is made.
+  if (isPrettyJsonOf(value, text)) return `${text}\n`;
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 

@@ -13,6 +13,7 @@ export {
 export {
   keepText,
   loadHtmlToMarkdown,
+  looksLikeHtml,
   type MarkdownConverter,
   mayContainHtml,
 } from './html-to-markdown.js';
