@@ -21,6 +21,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -34,7 +35,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageVersion } from '../core/package-root.js';
+import { packageRoot, packageVersion } from '../core/package-root.js';
 
 /** Raised when what a line means changes. */
 const FORMAT = 'svc-schema-checks/1';
@@ -112,6 +113,16 @@ function versionOrNone(): string {
   }
 }
 
+/**
+ * The folder/ directory of the checking code that runs: this module's own, or, inside the bundle of
+ * `svc serve` (scripts/bundle-serve.mjs, which has no folder/ beside it), the compiled folder/ that
+ * the bundle was built with, so that serve and validate share one cache file.
+ */
+function checkerDir(here: string, ext: string): string {
+  if (existsSync(path.join(here, `check-tools${ext}`))) return here;
+  return path.join(packageRoot(), 'dist', 'folder');
+}
+
 let fingerprintMemo: string | undefined;
 
 /** What the verdict of a check depends on besides the schema, as a short hash. */
@@ -119,6 +130,7 @@ export function checkerFingerprint(): string {
   if (fingerprintMemo) return fingerprintMemo;
   const here = fileURLToPath(import.meta.url);
   const ext = path.extname(here);
+  const dir = checkerDir(path.dirname(here), ext);
   const require = createRequire(import.meta.url);
   const parts = [
     FORMAT,
@@ -127,7 +139,7 @@ export function checkerFingerprint(): string {
     // svc's version, and the checking code itself (a build between two releases changes it too).
     versionOrNone(),
     ...['check-tools', 'linear-pattern', '../schemas/compiled/meta-schema-validator'].map((name) =>
-      readText(path.join(path.dirname(here), `${name}${ext}`)),
+      readText(path.join(dir, `${name}${ext}`)),
     ),
   ];
   const hash = createHash('sha256');

@@ -1,0 +1,44 @@
+// Part of `npm run build` (scripts/build.mjs), after tsc: `svc serve` as one bundled module.
+//
+// The runtime's module graph is some 500 files (ours, the MCP SDK, zod's 190, hono, micromark...);
+// resolving, reading and compiling them one by one was ~40% of the time from `svc serve` to its
+// first tools/list answer. esbuild writes the serve command, with everything it imports, over tsc's
+// dist/cli/commands/serve.js (the CLI's `serve` entry loads it as before); what the runtime imports
+// only when asked (tracing, metrics, limits, search...) stays in chunks beside it, loaded on use.
+// OpenTelemetry stays a package import: tracing is opt-in and its SDK is large.
+//
+// A plain `tsc -p tsconfig.build.json` afterwards writes the unbundled serve.js back: slower, never stale.
+// Deterministic: the same sources and lockfile give the same bytes (build-id.json hashes them).
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+const OUTDIR = 'dist/cli/commands';
+const CHUNKS = 'serve-chunks';
+
+// CommonJS packages in the bundle (prom-client, gray-matter) require() Node's built-ins: an ES
+// module has no require, so each output file makes one for esbuild's require shim to find.
+const REQUIRE =
+  "import { createRequire as svcCreateRequire } from 'node:module';\nconst require = svcCreateRequire(import.meta.url);";
+
+/** Bundles cli/commands/serve.ts into dist/cli/commands/serve.js (and serve-chunks/) under root. */
+export async function bundleServe(root) {
+  rmSync(join(root, OUTDIR, CHUNKS), { recursive: true, force: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: { serve: 'cli/commands/serve.ts' },
+    outdir: OUTDIR,
+    chunkNames: `${CHUNKS}/[name]-[hash]`,
+    allowOverwrite: true,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    external: ['@opentelemetry/*'],
+    banner: { js: REQUIRE },
+    legalComments: 'eof',
+    charset: 'utf8',
+    logLevel: 'warning',
+  });
+}
