@@ -5,7 +5,7 @@
 // first tools/list answer. esbuild writes the serve command, with everything it imports, over tsc's
 // dist/cli/commands/serve.js (the CLI's `serve` entry loads it as before); what the runtime imports
 // only when asked (tracing, metrics, limits, search...) stays in chunks beside it, loaded on use.
-// OpenTelemetry stays a package import: tracing is opt-in and its SDK is large.
+// OpenTelemetry's SDK stays a package import: tracing is opt-in and the SDK is large.
 //
 // A plain `tsc -p tsconfig.build.json` afterwards writes the unbundled serve.js back: slower, never stale.
 // Deterministic: the same sources and lockfile give the same bytes (build-id.json hashes them).
@@ -35,7 +35,14 @@ export async function bundleServe(root) {
     platform: 'node',
     target: 'node20',
     format: 'esm',
-    external: ['@opentelemetry/*'],
+    // The tracing SDK stays a package import (opt-in, large); @opentelemetry/api is bundled, as
+    // prom-client requires it at boot (it keeps its state in a global, shared with the SDK's copy).
+    external: [
+      '@opentelemetry/core',
+      '@opentelemetry/exporter-trace-otlp-http',
+      '@opentelemetry/resources',
+      '@opentelemetry/sdk-trace-base',
+    ],
     banner: { js: REQUIRE },
     legalComments: 'eof',
     charset: 'utf8',
