@@ -21,7 +21,6 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -35,7 +34,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageRoot, packageVersion } from '../core/package-root.js';
+import { packageVersion } from '../core/package-root.js';
 
 /** Raised when what a line means changes. */
 const FORMAT = 'svc-schema-checks/1';
@@ -114,13 +113,34 @@ function versionOrNone(): string {
 }
 
 /**
- * The folder/ directory of the checking code that runs: this module's own, or, inside the bundle of
- * `svc serve` (scripts/bundle-serve.mjs, which has no folder/ beside it), the compiled folder/ that
- * the bundle was built with, so that serve and validate share one cache file.
+ * The checker's packages and code, hashed: the versions of Ajv, ajv-formats and re2js, svc's
+ * version, and the checking code itself (a build between two releases changes it too).
  */
-function checkerDir(here: string, ext: string): string {
-  if (existsSync(path.join(here, `check-tools${ext}`))) return here;
-  return path.join(packageRoot(), 'dist', 'folder');
+export function checkerCodeHash(): string {
+  const here = fileURLToPath(import.meta.url);
+  const ext = path.extname(here);
+  const require = createRequire(import.meta.url);
+  const parts = [
+    ...['ajv', 'ajv-formats', 're2js'].map((name) => manifestOf(require, name)),
+    versionOrNone(),
+    ...['check-tools', 'linear-pattern', '../schemas/compiled/meta-schema-validator'].map((name) =>
+      readText(path.join(path.dirname(here), `${name}${ext}`)),
+    ),
+  ];
+  return sha256Parts(parts);
+}
+
+/**
+ * In the bundle `svc serve` runs from, checkerCodeHash() as the build computed it from the compiled
+ * folder/ and the packages the bundle holds (scripts/bundle-serve.mjs defines it): the bundle has
+ * no folder/ beside it, and serve shares validate's cache file. Undefined anywhere else.
+ */
+declare const SVC_CHECKER_CODE_HASH: string | undefined;
+
+function sha256Parts(parts: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\u0000');
+  return hash.digest('hex');
 }
 
 let fingerprintMemo: string | undefined;
@@ -128,23 +148,8 @@ let fingerprintMemo: string | undefined;
 /** What the verdict of a check depends on besides the schema, as a short hash. */
 export function checkerFingerprint(): string {
   if (fingerprintMemo) return fingerprintMemo;
-  const here = fileURLToPath(import.meta.url);
-  const ext = path.extname(here);
-  const dir = checkerDir(path.dirname(here), ext);
-  const require = createRequire(import.meta.url);
-  const parts = [
-    FORMAT,
-    process.version,
-    ...['ajv', 'ajv-formats', 're2js'].map((name) => manifestOf(require, name)),
-    // svc's version, and the checking code itself (a build between two releases changes it too).
-    versionOrNone(),
-    ...['check-tools', 'linear-pattern', '../schemas/compiled/meta-schema-validator'].map((name) =>
-      readText(path.join(dir, `${name}${ext}`)),
-    ),
-  ];
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part).update('\u0000');
-  fingerprintMemo = hash.digest('hex').slice(0, 16);
+  const code = typeof SVC_CHECKER_CODE_HASH === 'string' ? SVC_CHECKER_CODE_HASH : checkerCodeHash();
+  fingerprintMemo = sha256Parts([FORMAT, process.version, code]).slice(0, 16);
   return fingerprintMemo;
 }
 

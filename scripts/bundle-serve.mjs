@@ -11,6 +11,7 @@
 // Deterministic: the same sources and lockfile give the same bytes (build-id.json hashes them).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const OUTDIR = 'dist/cli/commands';
@@ -24,6 +25,11 @@ const REQUIRE =
 /** Bundles cli/commands/serve.ts into dist/cli/commands/serve.js (and serve-chunks/) under root. */
 export async function bundleServe(root) {
   rmSync(join(root, OUTDIR, CHUNKS), { recursive: true, force: true });
+  // The schema check cache's fingerprint of the checker, from the compiled folder/ beside the bundle
+  // (tsc has just written it) and the packages bundled: what `svc validate` computes at run time.
+  const { checkerCodeHash } = await import(
+    pathToFileURL(join(root, 'dist/folder/schema-check-cache.js')).href
+  );
   await build({
     absWorkingDir: root,
     entryPoints: { serve: 'cli/commands/serve.ts' },
@@ -44,6 +50,7 @@ export async function bundleServe(root) {
       '@opentelemetry/sdk-trace-base',
     ],
     banner: { js: REQUIRE },
+    define: { SVC_CHECKER_CODE_HASH: JSON.stringify(checkerCodeHash()) },
     legalComments: 'eof',
     charset: 'utf8',
     logLevel: 'warning',
