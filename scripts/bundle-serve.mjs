@@ -22,6 +22,26 @@ const CHUNKS = 'serve-chunks';
 const REQUIRE =
   "import { createRequire as svcCreateRequire } from 'node:module';\nconst require = svcCreateRequire(import.meta.url);";
 
+/**
+ * gray-matter (folder/frontmatter.ts) only splits the fences: svc always hands it its own YAML
+ * engine, so gray-matter's default one, js-yaml, never runs. Loading it still cost ~25 ms of
+ * every boot, most of it esprima, which js-yaml requires from node_modules in a way no bundler
+ * can see. In the bundle js-yaml is a stub that says so if it is ever called.
+ */
+const noJsYaml = {
+  name: 'svc-no-js-yaml',
+  setup(b) {
+    b.onResolve({ filter: /^js-yaml$/ }, (args) =>
+      /[\\/]gray-matter[\\/]/.test(args.importer) ? { path: 'js-yaml', namespace: 'svc-stub' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'svc-stub' }, () => ({
+      contents: `const unused = () => { throw new Error('js-yaml is not in svc serve: svc parses frontmatter with its own YAML engine'); };
+module.exports = { safeLoad: unused, safeDump: unused };`,
+      loader: 'js',
+    }));
+  },
+};
+
 /** Bundles cli/commands/serve.ts into dist/cli/commands/serve.js (and serve-chunks/) under root. */
 export async function bundleServe(root) {
   rmSync(join(root, OUTDIR, CHUNKS), { recursive: true, force: true });
@@ -50,6 +70,7 @@ export async function bundleServe(root) {
       '@opentelemetry/sdk-trace-base',
     ],
     banner: { js: REQUIRE },
+    plugins: [noJsYaml],
     define: { SVC_CHECKER_CODE_HASH: JSON.stringify(checkerCodeHash()) },
     legalComments: 'eof',
     charset: 'utf8',
