@@ -112,27 +112,44 @@ function versionOrNone(): string {
   }
 }
 
-let fingerprintMemo: string | undefined;
-
-/** What the verdict of a check depends on besides the schema, as a short hash. */
-export function checkerFingerprint(): string {
-  if (fingerprintMemo) return fingerprintMemo;
+/**
+ * The checker's packages and code, hashed: the versions of Ajv, ajv-formats and re2js, svc's
+ * version, and the checking code itself (a build between two releases changes it too).
+ */
+export function checkerCodeHash(): string {
   const here = fileURLToPath(import.meta.url);
   const ext = path.extname(here);
   const require = createRequire(import.meta.url);
   const parts = [
-    FORMAT,
-    process.version,
     ...['ajv', 'ajv-formats', 're2js'].map((name) => manifestOf(require, name)),
-    // svc's version, and the checking code itself (a build between two releases changes it too).
     versionOrNone(),
     ...['check-tools', 'linear-pattern', '../schemas/compiled/meta-schema-validator'].map((name) =>
       readText(path.join(path.dirname(here), `${name}${ext}`)),
     ),
   ];
+  return sha256Parts(parts);
+}
+
+/**
+ * In the bundle `svc serve` runs from, checkerCodeHash() as the build computed it from the compiled
+ * folder/ and the packages the bundle holds (scripts/bundle-serve.mjs defines it): the bundle has
+ * no folder/ beside it, and serve shares validate's cache file. Undefined anywhere else.
+ */
+declare const SVC_CHECKER_CODE_HASH: string | undefined;
+
+function sha256Parts(parts: readonly string[]): string {
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part).update('\u0000');
-  fingerprintMemo = hash.digest('hex').slice(0, 16);
+  return hash.digest('hex');
+}
+
+let fingerprintMemo: string | undefined;
+
+/** What the verdict of a check depends on besides the schema, as a short hash. */
+export function checkerFingerprint(): string {
+  if (fingerprintMemo) return fingerprintMemo;
+  const code = typeof SVC_CHECKER_CODE_HASH === 'string' ? SVC_CHECKER_CODE_HASH : checkerCodeHash();
+  fingerprintMemo = sha256Parts([FORMAT, process.version, code]).slice(0, 16);
   return fingerprintMemo;
 }
 

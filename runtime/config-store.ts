@@ -45,13 +45,25 @@ export interface ConfigStoreOptions extends ConfigOrigin {
    * not checked again. `svc serve` passes the user's cache; a runtime given none checks them all.
    */
   cleanSchemas?: CheckToolsOptions['cleanSchemas'];
+  /**
+   * false: the first config's digest is left to whoever asks first. startRuntime asks once it
+   * listens, so that the digest (~60 ms for GitHub's 1,108 tools) is computed while the first
+   * client connects rather than before the runtime listens. Default true: on the next turn of
+   * the event loop, as after every swap.
+   */
+  warmFirstDigest?: boolean;
 }
 
-function compile(folder: FolderModel, version: number, origin: ConfigOrigin | undefined): LoadedConfig {
+function compile(
+  folder: FolderModel,
+  version: number,
+  origin: ConfigOrigin | undefined,
+  warmDigest = true,
+): LoadedConfig {
   const config = compileConfig(folder, version);
   if (origin?.commit) config.commit = origin.commit;
   // The digest (sessions, Svc-Config-Commit) is computed right after, off the boot or swap path.
-  setImmediate(() => config.digest);
+  if (warmDigest) setImmediate(() => config.digest);
   return config;
 }
 
@@ -59,7 +71,7 @@ function compile(folder: FolderModel, version: number, origin: ConfigOrigin | un
 export function createConfigStore(folder: FolderModel, opts: ConfigStoreOptions = {}): ConfigStore {
   assertServable(folder, opts.cleanSchemas);
   const keep = Math.max(1, opts.keep ?? 3);
-  let current = compile(folder, 1, opts);
+  let current = compile(folder, 1, opts, opts.warmFirstDigest ?? true);
   /** Newest first; current is recent[0]. */
   let recent: LoadedConfig[] = [current];
   const listeners = new Set<(config: LoadedConfig, previous: LoadedConfig) => void>();

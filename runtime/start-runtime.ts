@@ -87,7 +87,12 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
   checkBootConfig(source.folder, env, logger);
   const commit = source.commit ? { commit: source.commit } : {};
   const cleanSchemas = opts.cleanSchemas ? { cleanSchemas: opts.cleanSchemas } : {};
-  const store = createConfigStore(source.folder, { keep: env.configVersions, ...commit, ...cleanSchemas });
+  const store = createConfigStore(source.folder, {
+    keep: env.configVersions,
+    ...commit,
+    ...cleanSchemas,
+    warmFirstDigest: false,
+  });
   const services = await startServices(env, redact, opts.executionLogWrite);
   let runtime: RuntimeApp | undefined;
   // A snapshot key or state directory that cannot be read refuses the boot, before anything listens.
@@ -103,6 +108,9 @@ async function boot(opts: StartRuntimeOptions): Promise<RunningRuntime> {
     ...(sync ? { syncHealth: sync.health } : {}),
   });
   logStarted(listening.base, store, source.folder, source.source, logger);
+  // Every MCP answer names its config (Svc-Config-Commit: the digest when no commit is known):
+  // computed now, while the first client connects, not before the runtime listens.
+  setImmediate(() => store.current().digest);
   warnOriginsUnrestricted(env, logger);
   sync?.poller.start();
   warnNoTools(store.current().toolList.length, logger);

@@ -3,8 +3,8 @@
 // tsconfig.build.json. In a fresh checkout the compiler is not there yet: say to run `npm ci` first
 // rather than fail with a bare "tsc: not found".
 //
-// Then it names the code it built: dist/build-id.json holds a SHA-256 of every compiled .js file
-// (paths and bytes), which the unchanged-import fingerprint names (core/package-root.ts
+// Then it bundles `svc serve` (scripts/bundle-serve.mjs) and names the code it built:
+// dist/build-id.json holds a SHA-256 of every compiled .js file (paths and bytes), which the unchanged-import fingerprint names (core/package-root.ts
 // buildId), so a changed svc never replays a plan an older one recorded.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -25,6 +25,10 @@ try {
 }
 const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
 if (run.status !== 0) process.exit(run.status ?? 1);
+// `svc serve` runs from one bundled module, named by build-id.json too. Imported here, once the
+// compiler was found: esbuild is a dependency as well, missing too in a checkout without `npm ci`.
+const { bundleServe } = await import('./bundle-serve.mjs');
+await bundleServe(root);
 
 const dist = join(root, 'dist');
 const files = readdirSync(dist, { recursive: true, withFileTypes: true })

@@ -126,12 +126,17 @@ Environment (read at start; .env.example in the folder lists the ones it needs).
 .env is read too: a variable set in the environment wins over the same one in .env.
 ${environmentHelp()}`,
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs('serve', argv, {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      watch: { type: 'boolean' },
-    });
+    // Every error, a usage error included, is printed here: in the bundle `svc serve` runs from
+    // (scripts/bundle-serve.mjs) SvcError is the bundle's own class, which the CLI's fail would not know.
+    let positionals: string[] = [];
     try {
+      const parsed = parseCommandArgs('serve', argv, {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        watch: { type: 'boolean' },
+      });
+      const { values } = parsed;
+      positionals = parsed.positionals;
       // The runtime's entry: the V8 boot tuning starts here, never on import (runtime/boot-heap.ts).
       holdBootHeap();
       if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) {

@@ -1,7 +1,7 @@
 /**
- * The CLI as users run it: the tsc build in dist/, spawned as its own node process. The build is
- * redone when a source file is newer than dist/cli/main.js, under a lock so that test files
- * running in parallel build once.
+ * The CLI as users run it: the build in dist/ (tsc, and the bundle of `svc serve`), spawned as its
+ * own node process. The build is redone when a source file is newer than dist/cli/main.js, under a
+ * lock so that test files running in parallel build once.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -29,7 +29,7 @@ function fresh(): boolean {
   return existsSync(BUILT_CLI) && statSync(BUILT_CLI).mtimeMs >= newestSource();
 }
 
-/** Builds dist/ with tsconfig.build.json unless it is already newer than every source. */
+/** Builds dist/ (scripts/build.mjs) unless it is already newer than every source. */
 export async function ensureBuilt(): Promise<void> {
   const lock = path.join(
     tmpdir(),
@@ -48,14 +48,11 @@ export async function ensureBuilt(): Promise<void> {
     }
     try {
       if (!fresh()) {
-        execFileSync(
-          process.execPath,
-          [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-          {
-            cwd: REPO_ROOT,
-            stdio: 'inherit',
-          },
-        );
+        // npm run build's own script: tsc, then the bundle `svc serve` runs from, as users get them.
+        execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/build.mjs')], {
+          cwd: REPO_ROOT,
+          stdio: 'inherit',
+        });
       }
       return;
     } finally {
