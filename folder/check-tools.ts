@@ -22,6 +22,8 @@ import { SvcError } from '../core/svc-error.js';
 import { definedOnly } from './error-place.js';
 import { linearPattern, linearRegExp } from './linear-pattern.js';
 import type { FolderFiles, FolderModel, ToolItem } from './model.js';
+import { ghostRequired } from './required-names.js';
+import { isServed } from './served.js';
 import { lineOfPointer, parseYaml } from './yaml-file.js';
 import type { SchemaCheckCache } from './schema-check-cache.js';
 
@@ -98,65 +100,6 @@ export function compileToolSchema(schema: object): CompiledSchema {
   }
   compiled.set(schema, result);
   return result;
-}
-
-const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
-const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const SUBSCHEMAS = [
-  'items',
-  'additionalProperties',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-];
-
-/**
- * `required` names that no property declares, as [pointer, name]. Only where the object's
- * properties are all spelled out at that level: a node that also uses patternProperties, an
- * additionalProperties schema, $ref or a composition keyword may declare the name elsewhere.
- */
-/** Each `required` name no property of its object declares, as [pointer of the entry, name]. */
-export function undeclaredRequired(schema: unknown): [string, string][] {
-  const out: [string, string][] = [];
-  ghostRequired(schema, '', out);
-  return out;
-}
-
-function ghostRequired(schema: unknown, pointer: string, out: [string, string][], depth = 0): void {
-  if (!isPlainObject(schema) || depth > 64) return;
-  const required = schema.required;
-  const open =
-    schema.patternProperties !== undefined ||
-    isPlainObject(schema.additionalProperties) ||
-    SUBSCHEMA_LISTS.some((k) => k !== 'prefixItems' && schema[k] !== undefined) ||
-    schema.$ref !== undefined ||
-    schema.dependentSchemas !== undefined ||
-    schema.if !== undefined;
-  if (Array.isArray(required) && !open) {
-    const props = isPlainObject(schema.properties) ? schema.properties : {};
-    required.forEach((name, i) => {
-      if (typeof name === 'string' && !Object.hasOwn(props, name))
-        out.push([`${pointer}/required/${i}`, name]);
-    });
-  }
-  const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
-  for (const key of SUBSCHEMA_MAPS) {
-    const map = schema[key];
-    if (isPlainObject(map))
-      for (const [k, v] of Object.entries(map))
-        ghostRequired(v, `${pointer}/${key}/${esc(k)}`, out, depth + 1);
-  }
-  for (const key of SUBSCHEMA_LISTS) {
-    const list = schema[key];
-    if (Array.isArray(list))
-      for (const [i, v] of list.entries()) ghostRequired(v, `${pointer}/${key}/${i}`, out, depth + 1);
-  }
-  for (const key of SUBSCHEMAS) ghostRequired(schema[key], `${pointer}/${key}`, out, depth + 1);
 }
 
 function metaProblem(schema: object): { error: string; field: string } | undefined {
@@ -443,9 +386,4 @@ export function checkTools(folder: FolderModel, options: CheckToolsOptions = {})
     }
   }
   return { errors, warnings };
-}
-
-/** Whether the runtime serves a tool: enabled, and not stale (a stale tool calls an endpoint that is gone). */
-export function isServed(item: ToolItem): boolean {
-  return item.tool.enabled === true && item.tool.stale !== true;
 }

@@ -8,10 +8,10 @@ export {
   type CheckToolsOptions,
   checkTools,
   compileToolSchema,
-  isServed,
   type ToolCheckResult,
-  undeclaredRequired,
 } from './check-tools.js';
+export { undeclaredRequired } from './required-names.js';
+export { isServed } from './served.js';
 export {
   type ContentEntry,
   classifyContentPath,

@@ -4,7 +4,7 @@
  * exactly this list (runtime/loaded-config.ts), `svc validate` prints it, and the import report and
  * the PR comment show it before and after a change.
  */
-import { isServed } from './check-tools.js';
+import { isServed } from './served.js';
 import { decideMode, listBytes, META_TOOL_NAMES, META_TOOLS, type ModeDecision } from './discovery-mode.js';
 import { type ListedTool, listedTool, widgetUri } from './listed-tool.js';
 import type { FolderModel } from './model.js';

@@ -4,7 +4,8 @@
  * without the MCP SDK the rest of a served config loads.
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { compileToolSchema, isServed } from '../folder/check-tools.js';
+import { compileToolSchema } from '../folder/check-tools.js';
+import { isServed } from '../folder/served.js';
 import { decideMode, listBytes, type ModeDecision } from '../folder/discovery-mode.js';
 import { type ListedTool, listedTool, widgetUri } from '../folder/listed-tool.js';
 import type { FolderModel, ToolItem } from '../folder/model.js';

@@ -35,7 +35,7 @@ describe('svc startup', () => {
     }
   }, 60_000);
 
-  it('init loads the generator but not the runtime', () => {
+  it('init loads the generator but neither the runtime nor the tool schema compiler', () => {
     const petstore = path.join(REPO_ROOT, 'fixtures/specs/petstore-3.0.yaml');
     const loaded = modulesLoadedBy([
       'init',
@@ -51,6 +51,10 @@ describe('svc startup', () => {
       heavy(loaded, [
         /^(?!.*\/node_modules\/).*\/dist\/runtime\//,
         /node_modules\/(@modelcontextprotocol|hono|@hono)\//,
+        // Ajv's 2020 compiler is svc validate's and the runtime's: the importer checks required
+        // names (folder/required-names) and validates documents with precompiled code.
+        /\/dist\/folder\/check-tools\.js$/,
+        /node_modules\/ajv\/dist\/2020\.js$/,
       ]),
     ).toEqual([]);
   }, 60_000);

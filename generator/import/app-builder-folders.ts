@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { SvcError } from '../../core/svc-error.js';
 import { isServerFolder, serverFoldersIn } from '../../folder/branch-folders.js';
-import { writeFolder } from '../../folder/index.js';
+import { writeFolder } from '../../folder/write-folder.js';
 import { type OpenFolder, openFolder } from '../../folder/open-folder.js';
 import type { SvcConfig } from '../../schemas/types.js';
 import { renderConfig } from '../render/index.js';

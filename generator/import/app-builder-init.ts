@@ -9,7 +9,8 @@
 import path from 'node:path';
 import { isSvcError, SvcError } from '../../core/svc-error.js';
 import { isServerFolder } from '../../folder/branch-folders.js';
-import { type FolderFiles, writeFolder } from '../../folder/index.js';
+import type { FolderFiles } from '../../folder/model.js';
+import { writeFolder } from '../../folder/write-folder.js';
 import { readUserFiles } from '../../folder/user-files.js';
 import type { Auth } from '../../schemas/types.js';
 import { appBuilderConfig } from '../init/index.js';

@@ -3,7 +3,8 @@
  * folder (validated), keeping the bytes of what did not change or must not change.
  */
 import { sameJson } from '../../core/canonical-json.js';
-import { folderInvalid, isManagedPath } from '../../folder/index.js';
+import { isManagedPath } from '../../folder/folder-paths.js';
+import { folderInvalid } from '../../folder/folder-problems.js';
 import type { ContentItems, FolderFiles, FolderModel } from '../../folder/model.js';
 import { SvcError } from '../../core/svc-error.js';
 import type { Endpoint, HistoryRecord } from '../../schemas/types.js';

@@ -2,7 +2,7 @@
  * Planning, steps 5 and 6: the diff against the previous import and its report, then the history
  * record and the bookkeeping files of .svc/.
  */
-import { isManagedPath } from '../../folder/index.js';
+import { isManagedPath } from '../../folder/folder-paths.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import { toolsListCost } from '../../folder/tools-list-cost.js';
 import type { Endpoint, HistoryRecord, ImportReport } from '../../schemas/types.js';

@@ -8,7 +8,7 @@ import promptSchema from '../../schemas/prompt.schema.json' with { type: 'json' 
 import resourceSchema from '../../schemas/resource.schema.json' with { type: 'json' };
 import skillSchema from '../../schemas/skill.schema.json' with { type: 'json' };
 import { SvcError } from '../../core/svc-error.js';
-import { ITEM_NAME, MAX_DOC_DEPTH } from '../../folder/content-items.js';
+import { ITEM_NAME, MAX_DOC_DEPTH } from '../../folder/content-paths.js';
 import type { ContentItem, ContentItems, DocItem, FolderFiles, WidgetItem } from '../../folder/model.js';
 import { orderKeys, type SchemaNode, sortKeysDeep } from './key-order.js';
 import { yamlText } from './yaml-text.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { undeclaredRequired } from '../../folder/check-tools.js';
+import { undeclaredRequired } from '../../folder/required-names.js';
 import { declareRequiredNames, UNDESCRIBED } from './declare-required.js';
 
 describe('declareRequiredNames', () => {

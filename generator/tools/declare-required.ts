@@ -4,7 +4,7 @@
  * declares it, untyped and said to be undescribed, rather than drop the requirement or ship a
  * schema that `svc validate` refuses once the tool is enabled.
  */
-import { undeclaredRequired } from '../../folder/check-tools.js';
+import { undeclaredRequired } from '../../folder/required-names.js';
 
 export const UNDESCRIBED = 'Required by the API description, which does not describe it.';
 
