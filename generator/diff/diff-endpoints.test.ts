@@ -249,3 +249,42 @@ describe('diffEndpoints: endpoints stored by an older svc (no contract)', () => 
     ]);
   });
 });
+
+describe('diffEndpoints: defs of the endpoint and of its contract', () => {
+  it("reads a reference in the contract's defs, then in the endpoint's, the contract's first", () => {
+    const side = (code: object, shared: object) =>
+      ep({
+        method: 'POST',
+        path: '/pets',
+        requestBody: { contentType: 'application/json', required: true, schema: { $ref: '#/$defs/Pet' } },
+        defs: { Pet: pet, Shared: { type: 'object', properties: { old: { type: 'string' } } } },
+        contract: {
+          responses: { '404': { media: { 'application/json': { $ref: '#/$defs/Err' } } } },
+          defs: {
+            Err: {
+              type: 'object',
+              required: ['code'],
+              properties: { code, shared: { $ref: '#/$defs/Shared' } },
+            },
+            Shared: shared,
+          },
+        },
+      });
+    const before = side({ type: 'string' }, { type: 'object', required: ['a'], properties: { a: {} } });
+    const after = side({ type: 'integer' }, { type: 'object', required: ['a'], properties: { a: {} } });
+    const texts = diffEndpoints([before], [after])[0]!.changes.map((c) => c.text);
+    expect(texts.join('\n')).toContain('string → integer');
+    // The same contract defs, but the endpoint's Shared (under the contract's) changed: nothing.
+    const shadowed = side({ type: 'string' }, { type: 'object', required: ['a'], properties: { a: {} } });
+    expect(
+      diffEndpoints([before], [{ ...shadowed, defs: { ...shadowed.defs!, Shared: { type: 'integer' } } }]),
+    ).toEqual([]);
+    // The contract's Shared changed: seen.
+    const changed = side({ type: 'string' }, { type: 'object', properties: { a: {} } });
+    expect(
+      diffEndpoints([before], [changed])[0]!
+        .changes.map((c) => c.text)
+        .join('\n'),
+    ).toContain('shared.a');
+  });
+});

@@ -3,7 +3,7 @@ import type { ApiChange, Endpoint, EndpointChange } from '../../schemas/types.js
 import { diffDiscriminators } from './discriminator-diff.js';
 import { endpointGroup, endpointLabel, endpointMatchKey } from './endpoint-key.js';
 import { type ChangeLevel, type KeywordScope, RULES, type RuleId } from './rules.js';
-import { deepEqual, type SchemaFinding, SchemaDiffer } from './schema-diff.js';
+import { type Defs, deepEqual, LayeredDefs, type SchemaFinding, SchemaDiffer } from './schema-diff.js';
 import { METHOD_ORDER } from '../endpoints/index.js';
 
 const DAY_MS = 86_400_000;
@@ -23,7 +23,6 @@ const UNSTABLE = new Set(['draft', 'alpha']);
 const STABILITY_ORDER = ['draft', 'alpha', 'beta', 'stable'];
 
 type Contract = NonNullable<Endpoint['contract']>;
-type Defs = Record<string, unknown> | undefined;
 
 /** sha256 in hex; one-shot where Node has it (20.12+): a report of 3,000 changes hashes 3,000 short texts. */
 const sha256: (text: string) => string =
@@ -66,19 +65,19 @@ function paramsByKey(endpoint: Endpoint): Map<string, Endpoint['parameters'][num
   return new Map(endpoint.parameters.map((p) => [`${p.in}:${p.name}`, p]));
 }
 
-const mergedDefs = new WeakMap<Endpoint, Defs>();
+const layered = new WeakMap<Endpoint, Defs>();
 
-/** The endpoint's defs with the contract's own (schemas only error responses or headers use). */
-function allDefs(e: Endpoint): Defs {
+/** The endpoint's defs with the contract's own (schemas only error responses or headers use) over them. */
+export function allDefs(e: Endpoint): Defs {
   const extra = e.contract?.defs;
   if (!extra) return e.defs;
   if (!e.defs) return extra;
-  let merged = mergedDefs.get(e);
-  if (!merged) {
-    merged = { ...e.defs, ...extra };
-    mergedDefs.set(e, merged);
+  let defs = layered.get(e);
+  if (!defs) {
+    defs = new LayeredDefs(extra, e.defs);
+    layered.set(e, defs);
   }
-  return merged;
+  return defs;
 }
 
 /** Milliseconds of an ISO date (or date-time); undefined when it is not one. */

@@ -21,9 +21,9 @@
  * longer pick the variant by the property); added to a response is info.
  */
 import type { Endpoint } from '../../schemas/types.js';
+import { type Defs, defAt } from './schema-diff.js';
 
 type Discriminators = NonNullable<NonNullable<Endpoint['contract']>['discriminators']>;
-type Defs = Record<string, unknown>;
 type Side = 'request' | 'response';
 
 export interface DiscriminatorChange {
@@ -57,7 +57,7 @@ function reachable(roots: unknown[], defs: Defs): Set<string> {
         const name = value.slice(DEFS_PREFIX.length);
         if (!out.has(name)) {
           out.add(name);
-          stack.push(defs[name]);
+          stack.push(defAt(defs, name));
         }
       } else if (typeof value === 'object') stack.push(value);
     }
@@ -97,7 +97,7 @@ function requires(schema: unknown, property: string, defs: Defs, depth = 0): boo
   if (typeof s.$ref === 'string')
     return (
       s.$ref.startsWith(DEFS_PREFIX) &&
-      requires(defs[s.$ref.slice(DEFS_PREFIX.length)], property, defs, depth + 1)
+      requires(defAt(defs, s.$ref.slice(DEFS_PREFIX.length)), property, defs, depth + 1)
     );
   if (Array.isArray(s.required) && s.required.includes(property)) return true;
   if (Array.isArray(s.allOf) && s.allOf.some((x) => requires(x, property, defs, depth + 1))) return true;
@@ -157,7 +157,7 @@ function addedOrRemoved(
       });
       continue;
     }
-    const schema = name.startsWith('#') ? bodySchema(ends.before, name) : ends.defsBefore[name];
+    const schema = name.startsWith('#') ? bodySchema(ends.before, name) : defAt(ends.defsBefore, name);
     const id =
       side === 'request' && requires(schema, d.propertyName, ends.defsBefore)
         ? 'request-discriminator-added-property-required'

@@ -8,11 +8,9 @@
  * matched by method and name; what the consumer answers is not compared.
  */
 import type { Endpoint, EndpointChange } from '../../schemas/types.js';
-import { aggregated, Changes, type DiffOptions } from './diff-endpoints.js';
+import { aggregated, allDefs, Changes, type DiffOptions } from './diff-endpoints.js';
 import { webhookKey } from './endpoint-key.js';
 import { SchemaDiffer } from './schema-diff.js';
-
-type Defs = Record<string, unknown> | undefined;
 
 function webhookName(e: Endpoint): string {
   return e.path.slice(1);
@@ -26,11 +24,6 @@ function key(e: Endpoint): string {
 function payload(e: Endpoint): Record<string, unknown> {
   if (e.contract?.requestMedia) return e.contract.requestMedia;
   return e.requestBody ? { [e.requestBody.contentType]: e.requestBody.schema } : {};
-}
-
-function allDefs(e: Endpoint): Defs {
-  const extra = e.contract?.defs;
-  return extra ? { ...e.defs, ...extra } : e.defs;
 }
 
 function diffPayload(before: Endpoint, after: Endpoint, out: Changes, differ: SchemaDiffer): void {

@@ -7,7 +7,7 @@ import { isManagedPath } from '../../folder/folder-paths.js';
 import { folderInvalid } from '../../folder/folder-problems.js';
 import type { ContentItems, FolderFiles, FolderModel } from '../../folder/model.js';
 import { SvcError } from '../../core/svc-error.js';
-import type { Endpoint, HistoryRecord } from '../../schemas/types.js';
+import type { Endpoint, HistoryRecord, SvcTool } from '../../schemas/types.js';
 import {
   isBookkeeping,
   lastComplete,
@@ -18,7 +18,13 @@ import {
   WRITTEN_FILE,
 } from '../history/index.js';
 import { contentHashes, derivedBases, firstReleaseTools, mergeImport } from '../merge/index.js';
-import { README_SIGNATURE, renderFolder, renderFolderChecked, renderTool } from '../render/index.js';
+import {
+  README_SIGNATURE,
+  renderFolderChecked,
+  renderFolderFrame,
+  renderTool,
+  toolFile,
+} from '../render/index.js';
 import { type BuildToolsOptions, buildTools } from '../tools/index.js';
 import { checklistKindOfPath } from './checklist.js';
 import { StepFailure } from './failed-import.js';
@@ -77,7 +83,11 @@ function earlierGenerations(endpoints: Endpoint[], options: BuildToolsOptions) {
   return [buildTools(endpoints, options), firstReleaseTools(endpoints)];
 }
 
-/** What is written is validated by loading it back; a dry run writes nothing and skips that. */
+/**
+ * What is written is validated by loading it back; a dry run writes nothing and skips that. Nor
+ * does it render a tool file until one is read (lazyFiles): svc diff reads none when a file
+ * rendered before them (the document, config.yaml) already tells that the import changes something.
+ */
 export function planFiles(
   previous: PreviousFolder | undefined,
   model: FolderModel,
@@ -93,16 +103,20 @@ export function planFiles(
       folderInvalid(rendered.errors, 'the imported folder'),
     );
   }
-  return previous ? keepPreviousBytes(rendered.files, previous, model, merged) : { ...rendered.files };
+  if (!previous) return lazyFiles(rendered.files);
+  return keepPreviousBytes(rendered.files, previous, model, merged);
 }
 
+/** A file's text, or how to render it when it is read. */
+type Planned = string | (() => string);
+
 function keepPreviousBytes(
-  rendered: FolderFiles,
+  rendered: Record<string, Planned>,
   { files: was, folder: old }: PreviousFolder,
   model: FolderModel,
   merged: PlannedMerge['merged'],
 ): FolderFiles {
-  const files: FolderFiles = { ...rendered };
+  const files: Record<string, Planned> = { ...rendered };
   for (const path of merged.keptFiles) if (was[path] !== undefined) files[path] = was[path]!;
   // A file whose meaning did not change keeps its bytes (and any comment a reviewer added).
   if (was['config.yaml'] !== undefined && sameJson(old.config, model.config))
@@ -111,13 +125,16 @@ function keepPreviousBytes(
   for (const item of merged.tools) {
     const tool = before.get(item.file);
     const bytes = was[item.file];
-    if (!tool || bytes === undefined || bytes === files[item.file]) continue;
-    if (sameJson(tool, item.tool)) {
-      files[item.file] = bytes;
-    } else if (bytes !== renderTool(tool)) {
-      // Laid out or commented by hand: the changes go into the file's own YAML document.
-      const patched = patchYaml(bytes, item.tool as unknown as Record<string, unknown>);
-      if (patched !== undefined) files[item.file] = patched;
+    if (!tool || bytes === undefined) continue;
+    const planned = files[item.file];
+    if (typeof planned === 'function') {
+      files[item.file] = () => {
+        const text = planned();
+        return keptToolText(text, tool, bytes, item.tool) ?? text;
+      };
+    } else {
+      const kept = keptToolText(planned, tool, bytes, item.tool);
+      if (kept !== undefined) files[item.file] = kept;
     }
   }
   // A README.md svc did not write (kept by `svc init --force`) stays the user's.
@@ -129,19 +146,69 @@ function keepPreviousBytes(
     if (loadFolderKnows(path)) continue;
     files[path] = text;
   }
+  return lazyFiles(files);
+}
+
+/**
+ * A tool file's text given its rendering and the previous import's file: the file's own bytes
+ * when the tool means the same, patched when it was laid out or commented by hand and changed.
+ * Undefined: the file keeps `planned` (a file the import does not render is then left out).
+ */
+function keptToolText(
+  planned: string | undefined,
+  tool: SvcTool,
+  bytes: string,
+  next: SvcTool,
+): string | undefined {
+  if (bytes === planned) return planned;
+  if (sameJson(tool, next)) return bytes;
+  if (bytes === renderTool(tool)) return planned;
+  // Laid out or commented by hand: the changes go into the file's own YAML document.
+  return patchYaml(bytes, next as unknown as Record<string, unknown>) ?? planned;
+}
+
+/** The files, each one that is still to render rendered (once) when its property is read. */
+function lazyFiles(planned: Record<string, Planned>): FolderFiles {
+  const files: FolderFiles = {};
+  for (const [path, text] of Object.entries(planned)) {
+    if (typeof text === 'string') {
+      files[path] = text;
+      continue;
+    }
+    const settle = (value: string) => {
+      Object.defineProperty(files, path, { value, writable: true, enumerable: true, configurable: true });
+      return value;
+    };
+    Object.defineProperty(files, path, {
+      get: () => settle(text()),
+      set: settle,
+      enumerable: true,
+      configurable: true,
+    });
+  }
   return files;
 }
 
+/** The folder as renderFolder makes it, but for a tool file: how to render it. */
 function renderUnchecked(
   model: FolderModel,
   text: string,
-): { ok: true; files: FolderFiles } | { ok: false; errors: SvcError[] } {
+): { ok: true; files: Record<string, Planned> } | { ok: false; errors: SvcError[] } {
   try {
-    return { ok: true, files: renderFolder(model, { openapi: text }) };
+    const files: Record<string, Planned> = renderFolderFrame(model, { openapi: text });
+    for (const { key, tool } of model.tools) files[toolFile(key)] = () => renderTool(tool);
+    return { ok: true, files: sortedPlanned(files) };
   } catch (error) {
     if (error instanceof SvcError) return { ok: false, errors: [error] };
     throw error;
   }
+}
+
+/** In the order renderFolder gives its files. */
+function sortedPlanned(files: Record<string, Planned>): Record<string, Planned> {
+  const out: Record<string, Planned> = {};
+  for (const path of Object.keys(files).sort()) out[path] = files[path]!;
+  return out;
 }
 
 /** Paths the folder loader reads as tools, the document or content (svc re-renders those). */

@@ -174,5 +174,12 @@ describe('planImport', () => {
       clock,
     );
     expect(real.result.files['.svc/generated.json']).not.toBe(before['.svc/generated.json']);
+    // Its tool files are rendered when read, as the real run renders them.
+    const tools = (files: FolderFiles) => Object.keys(files).filter((p) => /^Tools\/.*\.yaml$/.test(p));
+    expect(tools(plan.result.files)).toEqual(tools(real.result.files));
+    expect(tools(plan.result.files).length).toBeGreaterThan(1);
+    for (const p of tools(real.result.files)) expect(plan.result.files[p]).toBe(real.result.files[p]);
+    const managed = (files: FolderFiles) => Object.entries(files).filter(([p]) => !p.startsWith('.svc/'));
+    expect(JSON.stringify(managed(plan.result.files))).toBe(JSON.stringify(managed(real.result.files)));
   });
 });

@@ -11,7 +11,9 @@ export {
   renderEmptyFolder,
   renderFolder,
   renderFolderChecked,
+  renderFolderFrame,
   renderOpenApi,
+  toolFile,
 } from './render-folder.js';
 export { README_SIGNATURE, renderReadme } from './render-readme.js';
 export { renderTool, TOOL_KEY_ORDER } from './render-tool.js';

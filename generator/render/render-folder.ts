@@ -51,28 +51,50 @@ export function renderFolderValues(
 ): { files: FolderFiles; values: Map<string, unknown> } {
   const config = orderedConfig(folder.config);
   const values = new Map<string, unknown>([['config.yaml', config]]);
-  const files: FolderFiles = {
-    'config.yaml': renderOrderedConfig(config),
-    'README.md': renderReadme(folder),
-    'docker-compose.yml': renderCompose(),
-    '.env.example': renderEnvExample(folder.config),
-  };
+  const files = renderFolderFrame(folder, extras, config);
   for (const { key, tool } of folder.tools) {
-    const path = `Tools/${key}.yaml`;
+    const ordered = orderedTool(tool);
+    values.set(toolFile(key), ordered);
+    files[toolFile(key)] = renderOrderedTool(ordered);
+  }
+  return { files: sortedFiles(files), values };
+}
+
+/** Tools/<key>.yaml */
+export function toolFile(key: string): string {
+  return `Tools/${key}.yaml`;
+}
+
+/**
+ * Every file of the folder but the tool files, unsorted; the tool keys are checked as they are
+ * rendered (before the content). A dry run renders a tool file only when it is read (plan-files.ts).
+ */
+export function renderFolderFrame(
+  folder: FolderModel,
+  extras: RenderExtras = {},
+  config: unknown = orderedConfig(folder.config),
+): FolderFiles {
+  const keys = new Set<string>();
+  for (const { key } of folder.tools) {
+    const path = toolFile(key);
     if (!TOOL_KEY.test(key)) {
       throw new SvcError('FOLDER_INVALID', `tool key "${key}" must match ^[A-Za-z0-9_-]{1,64}$`, {
         place: { file: path },
       });
     }
-    if (path in files)
+    if (keys.has(key))
       throw new SvcError('FOLDER_INVALID', `two tools share the key "${key}"`, { place: { file: path } });
-    const ordered = orderedTool(tool);
-    values.set(path, ordered);
-    files[path] = renderOrderedTool(ordered);
+    keys.add(key);
   }
-  Object.assign(files, renderContent(folder));
+  const files: FolderFiles = {
+    'config.yaml': renderOrderedConfig(config),
+    'README.md': renderReadme(folder),
+    'docker-compose.yml': renderCompose(),
+    '.env.example': renderEnvExample(folder.config),
+    ...renderContent(folder),
+  };
   if (extras.openapi !== undefined) files[OPENAPI_FILE] = renderOpenApi(extras.openapi);
-  return { files: sortedFiles(files), values };
+  return files;
 }
 
 /** Renders, then loads what was rendered: the generator validates what it writes. */
