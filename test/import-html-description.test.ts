@@ -15,6 +15,21 @@ afterEach(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
+/** Imports `document` (written beside the folder) into <root>/<id>, as `svc init` does. */
+async function importDocument(id: string, name: string, document: object) {
+  await writeFile(join(root!, `${id}.json`), JSON.stringify(document));
+  const config: SvcConfig = {
+    schemaVersion: 1,
+    server: { id, name: 'Default', published: false },
+    app: { name, provider: 'openapi' },
+    source: { kind: 'openapi', location: `../${id}.json` },
+    auth: { mode: 'none', hasAuthSecret: false },
+    apiBaseUrl: '',
+    requiredEnv: [],
+  };
+  return importFolder({ dir: join(root!, id), config });
+}
+
 it('imports a document whose descriptions hold HTML tables', async () => {
   root = await mkdtemp(join(tmpdir(), 'svc-html-'));
   const document = {
@@ -41,17 +56,7 @@ it('imports a document whose descriptions hold HTML tables', async () => {
       },
     },
   };
-  await writeFile(join(root, 'limits.json'), JSON.stringify(document));
-  const config: SvcConfig = {
-    schemaVersion: 1,
-    server: { id: 'limits', name: 'Default', published: false },
-    app: { name: 'Limits', provider: 'openapi' },
-    source: { kind: 'openapi', location: '../limits.json' },
-    auth: { mode: 'none', hasAuthSecret: false },
-    apiBaseUrl: '',
-    requiredEnv: [],
-  };
-  const result = await importFolder({ dir: join(root, 'limits'), config });
+  const result = await importDocument('limits', 'Limits', document);
   expect(result.error?.describe()).toBeUndefined();
   expect(result.status).toBe('complete');
   expect(result.warnings).toBeUndefined();
@@ -95,17 +100,7 @@ it('converts HTML that only a later tool holds, in a property of its body, once 
       },
     },
   };
-  await writeFile(join(root, 'notes.json'), JSON.stringify(document));
-  const config: SvcConfig = {
-    schemaVersion: 1,
-    server: { id: 'notes', name: 'Default', published: false },
-    app: { name: 'Notes', provider: 'openapi' },
-    source: { kind: 'openapi', location: '../notes.json' },
-    auth: { mode: 'none', hasAuthSecret: false },
-    apiBaseUrl: '',
-    requiredEnv: [],
-  };
-  const result = await importFolder({ dir: join(root, 'notes'), config });
+  const result = await importDocument('notes', 'Notes', document);
   expect(result.error?.describe()).toBeUndefined();
   const second = await readFile(join(root, 'notes', 'Tools', 'second.yaml'), 'utf8');
   expect(second).toContain('A **bold** note');
