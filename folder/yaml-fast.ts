@@ -31,9 +31,14 @@ export function readYamlFast(text: string): Result {
   }
 }
 
-const QUOTED_KEY = /^("(?:[^"\\]|\\.)*"):(?: |$)/;
-// YAML's white space is space and tab only: a key starting with U+00A0 is plain (isSafePlain has the last word).
-const PLAIN_KEY = /^([^ \t"'#][^:]*?):(?: |$)/;
+// A double-quoted key at a given column (sticky: no slice of the line to match it).
+const QUOTED_KEY = /("(?:[^"\\]|\\.)*"):(?: |$)/y;
+
+/**
+ * Where the value after the key found by keyAt starts in its line (module state, not a tuple:
+ * keyAt runs for every line of every tool file and an allocation per line showed in profiles).
+ */
+let valueStart = 0;
 
 class Reader {
   constructor(
@@ -48,20 +53,26 @@ class Reader {
     return n;
   }
 
-  /** A map whose keys sit at column `indent`; the first line may be virtual (after "- "). */
-  map(indent: number, firstRest?: string): Record<string, unknown> {
+  /**
+   * A map whose keys sit at column `indent`; the first line may be virtual (after "- "): then
+   * `first` is that line and `firstStart` the column of its key.
+   */
+  map(indent: number, first?: string, firstStart = 0): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    let rest = firstRest;
+    let line = first;
+    let start = firstStart;
     for (;;) {
-      if (rest === undefined) {
+      if (line === undefined) {
         if (this.pos >= this.lines.length) break;
         const ind = this.indentAt(this.pos);
         if (ind < indent) break;
         if (ind > indent) throw new Fallback();
-        rest = (this.lines[this.pos] as string).slice(indent);
+        line = this.lines[this.pos] as string;
+        start = indent;
       }
-      const [k, after] = splitKey(rest);
-      if (Object.hasOwn(out, k)) throw new Fallback();
+      const k = keyAt(line, start);
+      if (k === undefined || Object.hasOwn(out, k)) throw new Fallback();
+      const after = valueStart >= line.length ? '' : line.slice(valueStart);
       this.pos++;
       const value = this.value(after, indent);
       // `out.__proto__ = v` would set the prototype (a tool file's `__proto__: {enabled: true}` made every
@@ -69,7 +80,7 @@ class Reader {
       if (k === '__proto__')
         Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
       else out[k] = value;
-      rest = undefined;
+      line = undefined;
     }
     return out;
   }
@@ -80,41 +91,37 @@ class Reader {
       if (this.pos >= this.lines.length) throw new Fallback();
       const ind = this.indentAt(this.pos);
       if (ind !== indent + 2) throw new Fallback();
-      const line = (this.lines[this.pos] as string).slice(ind);
-      return line === '-' || line.startsWith('- ') ? this.seq(ind) : this.map(ind);
+      const line = this.lines[this.pos] as string;
+      return isItem(line, ind) ? this.seq(ind) : this.map(ind);
     }
     if (after === '|' || after === '|-' || after === '|2' || after === '|2-')
       return this.literal(after, indent + 2);
     return scalarOf(after);
   }
 
-  seq(indent: number, firstRest?: string): unknown[] {
+  seq(indent: number): unknown[] {
     const out: unknown[] = [];
-    let rest = firstRest;
     for (;;) {
-      if (rest === undefined) {
-        if (this.pos >= this.lines.length) break;
-        const ind = this.indentAt(this.pos);
-        if (ind < indent) break;
-        if (ind > indent) throw new Fallback();
-        const line = (this.lines[this.pos] as string).slice(indent);
-        if (!line.startsWith('- ')) {
-          if (ind === indent && line !== '-') break;
-          throw new Fallback();
-        }
-        rest = line.slice(2);
+      if (this.pos >= this.lines.length) break;
+      const ind = this.indentAt(this.pos);
+      if (ind < indent) break;
+      if (ind > indent) throw new Fallback();
+      const line = this.lines[this.pos] as string;
+      if (!line.startsWith('- ', indent)) {
+        if (line.length !== indent + 1 || line.charCodeAt(indent) !== 45 /* - */) break;
+        throw new Fallback();
       }
+      const start = indent + 2;
       // "- - x" (a nested sequence) or "- key: v" (a map) start a collection two columns in.
-      if (rest.startsWith('- ')) {
-        this.lines[this.pos] = `${' '.repeat(indent + 2)}${rest}`;
-        out.push(this.seq(indent + 2));
-      } else if (startsWithKey(rest)) {
-        out.push(this.map(indent + 2, rest));
+      if (line.startsWith('- ', start)) {
+        this.lines[this.pos] = `${' '.repeat(start)}${line.slice(start)}`;
+        out.push(this.seq(start));
+      } else if (keyAt(line, start) !== undefined) {
+        out.push(this.map(start, line, start));
       } else {
         this.pos++;
-        out.push(scalarOf(rest));
+        out.push(scalarOf(line.slice(start)));
       }
-      rest = undefined;
     }
     return out;
   }
@@ -138,7 +145,8 @@ class Reader {
       // Without an indicator YAML takes the indentation of the first line: it must be ours.
       if (!explicit && !seenText && ind !== contentIndent) throw new Fallback();
       seenText = true;
-      if (/[ \t]$/.test(line) || line.includes('\r')) throw new Fallback();
+      const last = line.charCodeAt(line.length - 1);
+      if (last === 32 || last === 9 || line.includes('\r')) throw new Fallback();
       lines.push(line.slice(contentIndent));
       this.pos++;
     }
@@ -149,27 +157,34 @@ class Reader {
   }
 }
 
-function startsWithKey(rest: string): boolean {
-  return keyOf(rest) !== undefined;
+/** Whether the text at column `at` is a sequence item: "-" alone or "- …". */
+function isItem(line: string, at: number): boolean {
+  return line.startsWith('- ', at) || (line.length === at + 1 && line.charCodeAt(at) === 45);
 }
 
-function splitKey(rest: string): [string, string] {
-  const found = keyOf(rest);
-  if (!found) throw new Fallback();
-  return found;
-}
-
-// Cheap checks first: most sequence items are plain scalars with no colon at all.
-function keyOf(rest: string): [string, string] | undefined {
-  if (rest.charCodeAt(0) === 34 /* " */) {
-    const quoted = QUOTED_KEY.exec(rest);
+/**
+ * The key of "key: value" (or "key:") starting at column `start` of `line`, undefined when the
+ * text there is no key svc writes; sets valueStart. A plain key runs to the first colon, which
+ * must end the line or be followed by a space; it may not start with white space (YAML's is
+ * space and tab only: U+00A0 is plain), a quote or `#`, and isSafePlain has the last word.
+ */
+function keyAt(line: string, start: number): string | undefined {
+  const c0 = line.charCodeAt(start);
+  if (c0 === 34 /* " */) {
+    QUOTED_KEY.lastIndex = start;
+    const quoted = QUOTED_KEY.exec(line);
     if (!quoted) return undefined;
-    return [parseQuoted(quoted[1] as string), rest.slice((quoted[0] as string).length)];
+    valueStart = start + (quoted[0] as string).length;
+    return parseQuoted(quoted[1] as string);
   }
-  if (!rest.includes(':')) return undefined;
-  const plain = PLAIN_KEY.exec(rest);
-  if (!plain || !isSafePlain(plain[1] as string)) return undefined;
-  return [plain[1] as string, rest.slice((plain[0] as string).length)];
+  // Most sequence items are plain scalars with no colon at all.
+  const colon = line.indexOf(':', start);
+  if (colon <= start || c0 === 32 || c0 === 9 || c0 === 39 /* ' */ || c0 === 35 /* # */) return undefined;
+  if (colon + 1 < line.length && line.charCodeAt(colon + 1) !== 32) return undefined;
+  const key = line.slice(start, colon);
+  if (!isSafePlain(key)) return undefined;
+  valueStart = colon + 2;
+  return key;
 }
 
 function parseQuoted(token: string): string {
@@ -188,8 +203,10 @@ function scalarOf(s: string): unknown {
   if (s === 'true') return true;
   if (s === 'false') return false;
   if (s === 'null') return null;
-  if (s.startsWith('"')) return parseQuoted(s);
-  if (INT.test(s) || FLOAT.test(s)) return Number(s);
+  const c0 = s.charCodeAt(0);
+  if (c0 === 34 /* " */) return parseQuoted(s);
+  // INT and FLOAT both start with "-" or a digit: most values are words and skip both.
+  if ((c0 === 45 || (c0 >= 48 && c0 <= 57)) && (INT.test(s) || FLOAT.test(s))) return Number(s);
   if (isSafePlain(s)) return s;
   throw new Fallback();
 }
