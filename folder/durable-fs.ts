@@ -20,10 +20,30 @@ export async function writeFileSynced(
   const handle = await open(path, flag);
   try {
     if (mode !== undefined) await handle.chmod(mode);
-    await handle.writeFile(data);
+    if (typeof data === 'string' && data.length > CHUNK) {
+      // A large text (Tools/openapi.json) is encoded a piece at a time, not into one more buffer its size.
+      for (const piece of textPieces(data, CHUNK)) await handle.write(Buffer.from(piece, 'utf8'));
+    } else {
+      await handle.writeFile(data);
+    }
     await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+const CHUNK = 1 << 20;
+
+/** `text` in pieces of about `size` UTF-16 units, never splitting a surrogate pair: their UTF-8 is the text's. */
+export function* textPieces(text: string, size: number): Generator<string> {
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(start + size, text.length);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+    if (end === start) end = start + 2;
+    yield text.slice(start, end);
+    start = end;
   }
 }
 

@@ -173,6 +173,18 @@ describe('writeFolder', () => {
     expect(await siblings()).toEqual(['server']);
   });
 
+  test('a non-ASCII file is linked when its text is unchanged, written when only its length changes', async () => {
+    const dir = join(base, 'server');
+    const files = { ...v1, 'Tools/a.yaml': 'name: café ✓\n', 'Tools/b.yaml': 'name: ’23\n' };
+    await writeFolder(dir, files);
+    const inode = async (p: string) => (await stat(join(dir, ...p.split('/')))).ino;
+    const before = { a: await inode('Tools/a.yaml'), b: await inode('Tools/b.yaml') };
+    await writeFolder(dir, { ...files, 'Tools/b.yaml': 'name: ’23 ✓\n' });
+    expect(await inode('Tools/a.yaml')).toBe(before.a);
+    expect(await inode('Tools/b.yaml')).not.toBe(before.b);
+    expect(await snapshot(dir)).toEqual({ ...files, 'Tools/b.yaml': 'name: ’23 ✓\n' });
+  });
+
   test('a failure after unchanged files were linked leaves the old folder whole', async () => {
     const dir = join(base, 'server');
     await writeFolder(dir, v1);

@@ -16,6 +16,7 @@
  */
 import { chmod, link, lstat, mkdir, mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { isUtf8 } from 'node:buffer';
 import { SvcError } from '../core/svc-error.js';
 import { present, renameSynced, syncDir, writeFileSynced } from './durable-fs.js';
 import { tryLockFolder } from './folder-lock.js';
@@ -359,9 +360,17 @@ async function onDisk(
   if (!info?.isFile()) return { bytes: text };
   const mode = info.mode & 0o777;
   const existing = await readFile(file).catch(() => undefined);
-  if (existing !== undefined && existing.toString('utf8') === text)
-    return { bytes: existing, mode, same: file };
+  if (existing !== undefined && decodesTo(existing, text)) return { bytes: existing, mode, same: file };
   return { bytes: text, mode };
+}
+
+/**
+ * Whether `bytes` decode to `text`. Valid UTF-8 of another length cannot: it is told apart without
+ * decoding it (a changed Tools/openapi.json is not decoded into a second 25 MB string).
+ */
+function decodesTo(bytes: Buffer, text: string): boolean {
+  if (bytes.length !== Buffer.byteLength(text) && isUtf8(bytes)) return false;
+  return bytes.toString('utf8') === text;
 }
 
 /**

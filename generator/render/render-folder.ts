@@ -3,6 +3,7 @@
  * rendered here: the import adds it.
  */
 import { SvcError } from '../../core/svc-error.js';
+import { textWithNewline } from '../../core/text-with-newline.js';
 import { loadFolder } from '../../folder/load-folder.js';
 import type { FolderFiles, FolderModel } from '../../folder/model.js';
 import { parseYaml } from '../../folder/yaml-file.js';
@@ -119,7 +120,7 @@ export function renderOpenApi(text: string): string {
   // The import decoded this very text already: its value, not a second parse of 10 MB.
   const value = decodedJson(text) ?? parseSource(text);
   // A document published as 2-space JSON (GitHub's) is its own rendering: no second copy is made.
-  if (isPrettyJsonOf(value, text)) return `${text}\n`;
+  if (isPrettyJsonOf(value, text)) return textWithNewline(text);
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcError } from '../../core/svc-error.js';
+import { textWithNewline } from '../../core/text-with-newline.js';
 import { readOpenApiSource } from './openapi-source.js';
 
 let dir: string;
@@ -189,6 +190,18 @@ describe('the SHA-256 of the text, taken of the bytes read', () => {
     for (const name of ['bom.yaml', 'bad.yaml']) {
       const read = await readOpenApiSource(join(dir, name), { cwd: dir });
       expect(read.sha256).toBeUndefined();
+    }
+  });
+  it('reads the text exactly, and hands its newline form to the renderer (core/text-with-newline.ts)', async () => {
+    const text = '{\n  "openapi": "3.0.3",\n  "info": { "title": "Café ’23 — ✓" }\n}';
+    for (const [name, bytes] of [
+      ['plain.json', Buffer.from(text)],
+      ['bom.json', Buffer.from(`\uFEFF${text}`)],
+    ] as const) {
+      await writeFile(join(dir, name), bytes);
+      const read = await readOpenApiSource(join(dir, name), { cwd: dir });
+      expect(read.text).toBe(text);
+      expect(textWithNewline(read.text)).toBe(`${text}\n`);
     }
   });
 });

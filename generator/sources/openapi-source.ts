@@ -9,6 +9,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { readWebStreamCapped } from '../../core/read-web-stream-capped.js';
 import { redirectLoop } from '../../core/redirect-loop.js';
 import { SvcError } from '../../core/svc-error.js';
+import { rememberTextWithNewline } from '../../core/text-with-newline.js';
 import type { AddressPolicy } from './address-policy.js';
 import { fetchExternalRef } from './external-ref-source-fetch.js';
 
@@ -196,12 +197,17 @@ async function readCapped(
 }
 
 function decoded(buffer: Buffer, origin: string): SourceText {
-  const text = decode(buffer);
   // The text encodes back to these very bytes unless decoding dropped a BOM or replaced an invalid sequence.
   const bom = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
-  const sha256 = !bom && isUtf8(buffer) ? createHash('sha256').update(buffer).digest('hex') : undefined;
+  const utf8 = isUtf8(buffer);
+  // Valid UTF-8 decodes with a newline after it as its text and a newline: decoded so, the text and
+  // Tools/openapi.json (often the text and a newline) share one string (core/text-with-newline.ts).
+  const text = utf8 ? rememberTextWithNewline(decode(Buffer.concat([buffer, NEWLINE]))) : decode(buffer);
+  const sha256 = !bom && utf8 ? createHash('sha256').update(buffer).digest('hex') : undefined;
   return { text, origin, bytes: buffer.byteLength, ...(sha256 ? { sha256 } : {}) };
 }
+
+const NEWLINE = Buffer.from('\n');
 
 function decode(buffer: Buffer): string {
   const text = buffer.toString('utf8');
