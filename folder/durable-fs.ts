@@ -20,12 +20,10 @@ export async function writeFileSynced(
   const handle = await open(path, flag);
   try {
     if (mode !== undefined) await handle.chmod(mode);
-    if (typeof data === 'string' && data.length > CHUNK) {
-      // A large text (Tools/openapi.json) is encoded a piece at a time, not into one more buffer its size.
-      for (const piece of textPieces(data, CHUNK)) await handle.write(Buffer.from(piece, 'utf8'));
-    } else {
-      await handle.writeFile(data);
-    }
+    // A large text (Tools/openapi.json) is encoded a piece at a time, not into one more buffer its
+    // size. Each writeFile goes on from where the last ended and writes its piece whole.
+    if (typeof data !== 'string' || data.length <= CHUNK) await handle.writeFile(data);
+    else for (const piece of textPieces(data, CHUNK)) await handle.writeFile(piece);
     await handle.sync();
   } finally {
     await handle.close();
