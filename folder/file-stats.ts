@@ -68,25 +68,37 @@ export function statFolder(dir: string, maxFiles = 50_000): FolderStats | undefi
   const files = new Map<string, BigIntStats>();
   try {
     const topLevel = statSync(dir, { bigint: true }).ctimeNs;
-    const walk = (abs: string, rel: string): boolean => {
-      for (const entry of readdirSync(abs, { withFileTypes: true })) {
-        const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
-        const full = join(abs, entry.name);
-        const s = lstatSync(full, { bigint: true });
-        if (s.isDirectory()) {
-          if (!SKIPPED_DIRS.has(entry.name) && !walk(full, path)) return false;
-        } else if (s.isFile()) {
-          files.set(path, s);
-          if (files.size > maxFiles) return false;
-        } else return false;
-      }
-      return true;
-    };
-    if (!walk(dir, '')) return undefined;
+    const whole = walkTree(dir, '', {
+      file: (path, s) => files.set(path, s).size <= maxFiles,
+      dir: (_path, name) => !SKIPPED_DIRS.has(name),
+    });
+    if (!whole) return undefined;
     return { files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), topLevel };
   } catch {
     return undefined;
   }
+}
+
+/** What walkTree does with an entry: false from `file` stops the walk, false from `dir` skips it. */
+interface TreeVisitor {
+  file(path: string, stat: BigIntStats): boolean;
+  dir(path: string, name: string): boolean;
+}
+
+/**
+ * Walks the directory `abs` (named `rel`, '' at the root) with lstat, following no link: false,
+ * and the walk stops, at anything neither a file nor a directory or when the visitor says so.
+ */
+function walkTree(abs: string, rel: string, visit: TreeVisitor): boolean {
+  for (const entry of readdirSync(abs, { withFileTypes: true })) {
+    const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+    const full = join(abs, entry.name);
+    const s = lstatSync(full, { bigint: true });
+    if (s.isDirectory()) {
+      if (visit.dir(path, entry.name) && !walkTree(full, path, visit)) return false;
+    } else if (!s.isFile() || !visit.file(path, s)) return false;
+  }
+  return true;
 }
 
 /** What a content directory holds under its kind directories: a stat per file, and its directories. */
@@ -106,33 +118,22 @@ export interface TreeStats {
 export function statTree(root: string, top: readonly string[], maxFiles = 5_000): TreeStats | undefined {
   const files = new Map<string, BigIntStats>();
   const dirs: string[] = [];
+  const visit: TreeVisitor = {
+    file: (path, s) => files.set(path, s).size <= maxFiles,
+    dir: (path) => {
+      dirs.push(path);
+      return true;
+    },
+  };
   try {
     const real = realpathSync(root);
-    const walk = (abs: string, rel: string): boolean => {
-      for (const entry of readdirSync(abs, { withFileTypes: true })) {
-        const path = `${rel}/${entry.name}`;
-        const full = join(abs, entry.name);
-        const s = lstatSync(full, { bigint: true });
-        if (s.isDirectory()) {
-          dirs.push(path);
-          if (!walk(full, path)) return false;
-        } else if (s.isFile()) {
-          files.set(path, s);
-          if (files.size > maxFiles) return false;
-        } else return false;
-      }
-      return true;
-    };
     // The names as listed (as readContentDir finds them), not as looked up.
     for (const name of readdirSync(real).filter((n) => top.includes(n))) {
       const full = join(real, name);
       const s = lstatSync(full, { bigint: true });
       if (s.isFile()) files.set(name, s);
       else if (!s.isDirectory()) return undefined;
-      else {
-        dirs.push(name);
-        if (!walk(full, name)) return undefined;
-      }
+      else if (visit.dir(name, name) && !walkTree(full, name, visit)) return undefined;
     }
     return { root: real, files, dirs: dirs.sort() };
   } catch {
