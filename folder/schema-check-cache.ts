@@ -20,21 +20,13 @@
  *   writer left. A file in use is touched at most once a day, which is what keeps it.
  */
 import { createHash } from 'node:crypto';
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { readdirSync, readFileSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageVersion } from '../core/package-root.js';
+import { replaceCacheFile } from './replace-cache-file.js';
 
 /** Raised when what a line means changes. */
 const FORMAT = 'svc-schema-checks/1';
@@ -224,20 +216,9 @@ export function openSchemaCheckCache(
       if (file === undefined || added.length === 0) return;
       // Oldest first: a full cache drops the entries recorded longest ago.
       const keys = [...known].slice(-MAX_ENTRIES);
-      const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-      try {
-        mkdirSync(path.dirname(file), { recursive: true });
-        writeFileSync(temp, `${keys.join('\n')}\n`);
-        renameSync(temp, file);
-        added.length = 0;
-        pruneSchemaCheckCache(path.dirname(file), file, now());
-      } catch {
-        try {
-          unlinkSync(temp);
-        } catch {
-          // Nothing was written.
-        }
-      }
+      if (!replaceCacheFile(file, `${keys.join('\n')}\n`)) return;
+      added.length = 0;
+      pruneSchemaCheckCache(path.dirname(file), file, now());
     },
   };
 }

@@ -8,18 +8,9 @@
  * (GitHub's folder: 120 KB), the least recently written dropped first.
  */
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
+import { replaceCacheFile } from './replace-cache-file.js';
 
 const MAX_RECORDS = 64;
 
@@ -51,20 +42,12 @@ export function hasStatRecord(cacheDir: string, dir: string): boolean {
 
 /** Keeps `value` (with the folder's real path as `dir`) as the folder's record. */
 export function writeStatRecord(cacheDir: string, dir: string, value: object): void {
-  let temp: string | undefined;
   try {
     const { file, real } = recordFile(cacheDir, dir);
-    temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    writeFileSync(temp, JSON.stringify({ ...value, dir: real }), { mode: 0o600 });
-    renameSync(temp, file);
-    prune(path.dirname(file));
+    if (replaceCacheFile(file, JSON.stringify({ ...value, dir: real }), { dir: 0o700, file: 0o600 }))
+      prune(path.dirname(file));
   } catch {
-    try {
-      if (temp) unlinkSync(temp);
-    } catch {
-      // Nothing was written.
-    }
+    // The folder cannot be resolved, or a record not pruned: only time is lost.
   }
 }
 
