@@ -8,7 +8,7 @@
  * (GitHub's folder: 120 KB), the least recently written dropped first.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { replaceCacheFile } from './replace-cache-file.js';
 
@@ -28,15 +28,6 @@ export function readStatRecord(cacheDir: string, dir: string): { dir: string; va
     return value?.dir === real ? { dir: real, value } : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** Whether a record is kept for the folder at `dir` (a cheap look before anything is stat'ed). */
-export function hasStatRecord(cacheDir: string, dir: string): boolean {
-  try {
-    return existsSync(recordFile(cacheDir, dir).file);
-  } catch {
-    return false;
   }
 }
 
